@@ -1,0 +1,74 @@
+// The CPU SIMT simulator: launch a kernel's threads as fibers on one worker thread.
+//
+// Public surface for host code (lesson drivers, tests). Kernel code never includes this
+// directly: it sees CUDA names through shim.hpp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/sim/vector_types.hpp"
+
+namespace rlab::sim {
+
+// Which runnable thread advances next. Same schedule + same input = same run, every time.
+struct Schedule {
+  enum class Kind { Lockstep, Sequential, Reverse, Random, WarpsRandom, Stall };
+  Kind kind = Kind::Lockstep;
+  uint64_t seed = 0;           // random, warps-random
+  unsigned stallThread = 0;    // stall:T:R:K — thread T sits out K rounds from round R
+  unsigned stallRound = 0;
+  unsigned stallRounds = 0;
+
+  // Parses "lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED",
+  // "stall:T:R:K". Throws std::invalid_argument with one sentence saying what is allowed.
+  static Schedule parse(std::string_view text);
+  std::string str() const;
+  // True for schedules that advance threads in rounds (lockstep, stall).
+  bool usesRounds() const { return kind == Kind::Lockstep || kind == Kind::Stall; }
+};
+
+inline constexpr const char* kScheduleHelp =
+    "lockstep, sequential, reverse, random:SEED, warps-random:SEED or stall:T:R:K";
+
+// One atomic as it landed: who, where, what it saw.
+struct AtomicEvent {
+  unsigned block = 0;         // linear block index
+  unsigned thread = 0;        // linear thread index in the block
+  const void* address = nullptr;
+  double old = 0;             // value before this atomic
+  double operand = 0;         // value the thread brought
+};
+
+struct LaunchOptions {
+  Schedule schedule;
+  bool recordAtomics = false;
+};
+
+struct LaunchStats {
+  uint64_t switches = 0;      // fiber resumes
+  uint64_t rounds = 0;        // lockstep rounds, summed over blocks
+  std::vector<AtomicEvent> atomics;
+};
+
+// A launch that could not finish: a barrier some threads never reach, a warp operation with
+// lanes missing, a thread that threw or failed an assertion. what() names threads and line.
+class LaunchError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs `body` once per thread of the grid, with threadIdx/blockIdx/blockDim/gridDim set.
+// Blocks run one after another on the simulator's worker thread; the caller waits.
+// Launches from several threads are serialised (shared memory is per process).
+LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
+                   const std::function<void()>& body);
+
+// Byte written over every __shared__ variable at the start of each block.
+inline constexpr unsigned char kSharedPoisonByte = 0x7f;  // int 2139062143, float 3.39e38
+
+}  // namespace rlab::sim

@@ -1,0 +1,305 @@
+// The simulator against what CUDA promises: barriers, warp operations, atomics, shared memory,
+// schedules, and the diagnostics for kernels that would hang or crash on a GPU.
+#include <doctest/doctest.h>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+// Kernel code below is CUDA, compiled through the shim, exactly as kernels/*.cuh are.
+#include "kernels/sim/shim.hpp"
+
+namespace {
+
+using rlab::sim::LaunchError;
+using rlab::sim::LaunchOptions;
+using rlab::sim::Schedule;
+
+const char* const kAllSchedules[] = {"lockstep",        "sequential",     "reverse",
+                                     "random:1",        "random:99",      "warps-random:3",
+                                     "stall:4:2:1",     "stall:0:1:5"};
+
+LaunchOptions with(const char* schedule) {
+  LaunchOptions o;
+  o.schedule = Schedule::parse(schedule);
+  return o;
+}
+
+// ---- kernels ---------------------------------------------------------------------------------
+
+// The barrier lesson's tree in global memory, barrier switchable.
+__global__ void treeSum(int* a, int n, bool barrierOn) {
+  const int tid = threadIdx.x;
+  for (int i = 1; i < n; i *= 2) {
+    if (tid % (2 * i) == 0 && tid + i < n) a[tid] += a[tid + i];
+    if (barrierOn)
+      __syncthreads();
+    else
+      __nanosleep(0);  // the spot stays a yield point when the barrier is gone
+  }
+}
+
+__global__ void sharedTree(const int* in, int* out) {
+  __shared__ int s[256];
+  const unsigned tid = threadIdx.x;
+  s[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) s[tid] += s[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = s[0];
+}
+
+__global__ void readBeforeWrite(int* seen) {
+  __shared__ int s[64];
+  seen[blockIdx.x * blockDim.x + threadIdx.x] = s[threadIdx.x];  // nobody wrote s yet
+  s[threadIdx.x] = 1;                                           // would leak into the next block
+}
+
+}  // namespace
+
+TEST_CASE("barrier: the tree is right under every schedule while the barrier is on") {
+  for (const char* schedule : kAllSchedules) {
+    for (int n : {1, 2, 7, 8, 33, 256}) {
+      CAPTURE(schedule);
+      CAPTURE(n);
+      std::vector<int> a(n);
+      std::iota(a.begin(), a.end(), 1);
+      rlab::sim::launch(1, n, with(schedule), [&] { treeSum(a.data(), n, true); });
+      CHECK(a[0] == n * (n + 1) / 2);
+    }
+  }
+}
+
+TEST_CASE("barrier off: thread 4 stalled in round 2 leaves the sum 15 short") {
+  std::vector<int> a = {1, 2, 3, 4, 5, 6, 7, 8};
+  rlab::sim::launch(1, 8, with("stall:4:2:1"), [&] { treeSum(a.data(), 8, false); });
+  CHECK(a[0] == 21);
+  std::vector<int> b = {1, 2, 3, 4, 5, 6, 7, 8};
+  rlab::sim::launch(1, 8, with("lockstep"), [&] { treeSum(b.data(), 8, false); });
+  CHECK(b[0] == 36);  // in lockstep every thread is one round behind the one it reads
+  std::vector<int> c = {1, 2, 3, 4, 5, 6, 7, 8};
+  rlab::sim::launch(1, 8, with("sequential"), [&] { treeSum(c.data(), 8, false); });
+  CHECK(c[0] != 36);  // thread 0 runs every level before anyone else
+}
+
+TEST_CASE("shared memory: per-block trees over many blocks") {
+  const int blocks = 9, threads = 256;
+  std::vector<int> in(blocks * threads), out(blocks, -1);
+  std::iota(in.begin(), in.end(), 0);
+  for (const char* schedule : {"lockstep", "random:5", "reverse"}) {
+    rlab::sim::launch(blocks, threads, with(schedule), [&] { sharedTree(in.data(), out.data()); });
+    for (int b = 0; b < blocks; ++b) {
+      const int first = b * threads, last = first + threads - 1;
+      CHECK(out[b] == (first + last) * threads / 2);
+    }
+  }
+}
+
+TEST_CASE("shared memory starts poisoned in every block; no block sees the last one's values") {
+  std::vector<int> seen(3 * 64, 0);
+  rlab::sim::launch(3, 64, {}, [&] { readBeforeWrite(seen.data()); });
+  int poison;
+  std::memset(&poison, rlab::sim::kSharedPoisonByte, sizeof poison);
+  for (int v : seen) CHECK(v == poison);
+}
+
+TEST_CASE("a barrier reached by only part of the block stops the launch with a diagnostic") {
+  auto divergent = [] {
+    if (threadIdx.x < 16) {
+      __syncthreads();
+    }
+    __syncthreads();
+  };
+  try {
+    rlab::sim::launch(1, 32, {}, divergent);
+    FAIL("no diagnostic");
+  } catch (const LaunchError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("threads 0-15") != std::string::npos);
+    CHECK(what.find("threads 16-31") != std::string::npos);
+    CHECK(what.find("sim_runtime_test.cpp:") != std::string::npos);
+  }
+  // The engine goes on after a failed launch.
+  std::vector<int> a = {1, 2, 3, 4};
+  rlab::sim::launch(1, 4, {}, [&] { treeSum(a.data(), 4, true); });
+  CHECK(a[0] == 10);
+}
+
+TEST_CASE("a warp operation with lanes missing stops the launch") {
+  auto missing = [] {
+    if (threadIdx.x == 5) return;
+    (void)__shfl_sync(0xffffffffu, 1, 0);
+  };
+  try {
+    rlab::sim::launch(1, 32, {}, missing);
+    FAIL("no diagnostic");
+  } catch (const LaunchError& e) {
+    CHECK(std::string(e.what()).find("lane 5") != std::string::npos);
+  }
+  auto waitsForBarrier = [] {
+    if (threadIdx.x < 8)
+      __syncthreads();
+    else
+      (void)__shfl_sync(0xffffffffu, 1, 0);
+  };
+  CHECK_THROWS_AS(rlab::sim::launch(1, 32, {}, waitsForBarrier), LaunchError);
+}
+
+TEST_CASE("warp shuffles and votes match a host reference, full and partial masks") {
+  const int threads = 64;
+  auto valueOf = [](int t) { return t * 7 + 3; };
+  for (int width : {32, 16, 8, 4}) {
+    for (unsigned mask : {0xffffffffu, 0x0000ffffu, 0xff00ff00u}) {
+      CAPTURE(width);
+      CAPTURE(mask);
+      std::vector<int> shfl(threads, -1), up(threads, -1), down(threads, -1), xr(threads, -1);
+      std::vector<unsigned> ballot(threads, 0);
+      std::vector<int> any(threads, -1), all(threads, -1);
+      rlab::sim::launch(1, threads, with("random:11"), [&] {
+        const int t = threadIdx.x, lane = t % 32;
+        if (!(mask >> lane & 1u)) return;
+        const int v = valueOf(t);
+        // Sources stay inside the mask: within a segment, lanes of one mask byte.
+        shfl[t] = __shfl_sync(mask, v, 1 % width, width);
+        up[t] = __shfl_up_sync(mask, v, 1, width);
+        down[t] = __shfl_down_sync(mask, v, 1, width);
+        xr[t] = __shfl_xor_sync(mask, v, 1, width);
+        ballot[t] = __ballot_sync(mask, t % 3 == 0);
+        any[t] = __any_sync(mask, t == 40);
+        all[t] = __all_sync(mask, v > 0);
+      });
+      for (int t = 0; t < threads; ++t) {
+        const int lane = t % 32, warp0 = t - lane;
+        if (!(mask >> lane & 1u)) continue;
+        const int seg = lane & ~(width - 1);
+        auto ref = [&](int srcLane, bool inRange) {
+          return inRange && (mask >> srcLane & 1u) ? valueOf(warp0 + srcLane) : valueOf(t);
+        };
+        CAPTURE(t);
+        CHECK(shfl[t] == ref(seg + 1 % width, true));
+        CHECK(up[t] == ref(lane - 1, lane - seg >= 1));
+        CHECK(down[t] == ref(lane + 1, lane - seg + 1 < width));
+        CHECK(xr[t] == ref(lane ^ 1, true));
+        unsigned expectBallot = 0;
+        for (int l = 0; l < 32; ++l)
+          if ((mask >> l & 1u) && (warp0 + l) % 3 == 0) expectBallot |= 1u << l;
+        CHECK(ballot[t] == expectBallot);
+        CHECK(any[t] == (warp0 == 32 && (mask >> 8 & 1u)));
+        CHECK(all[t] == 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("warp reduction with __shfl_down_sync and __shfl_xor_sync") {
+  std::vector<float> down(32), xr(32);
+  rlab::sim::launch(1, 32, {}, [&] {
+    float v = float(threadIdx.x + 1), w = v;
+    for (int offset = 16; offset > 0; offset /= 2) {
+      v += __shfl_down_sync(0xffffffffu, v, offset);
+      w += __shfl_xor_sync(0xffffffffu, w, offset);
+    }
+    down[threadIdx.x] = v;
+    xr[threadIdx.x] = w;
+    __syncwarp();
+  });
+  CHECK(down[0] == 528.0f);
+  for (float w : xr) CHECK(w == 528.0f);  // the butterfly gives every lane the total
+}
+
+TEST_CASE_TEMPLATE("atomics of every type land once each, in a recorded order", T, int, unsigned,
+                   float, double) {
+  const int blocks = 4, threads = 64, total = blocks * threads;
+  T sum = 0, biggest = 0, smallest = T(1000), swapped = 0;
+  T cas = 0;
+  LaunchOptions options = with("random:9");
+  options.recordAtomics = true;
+  auto stats = rlab::sim::launch(blocks, threads, options, [&] {
+    const T v = T(blockIdx.x * blockDim.x + threadIdx.x + 1);
+    atomicAdd(&sum, v);
+    atomicMax(&biggest, v);
+    atomicMin(&smallest, v);
+    atomicExch(&swapped, v);
+    atomicCAS(&cas, T(0), v);  // only the first thread wins
+  });
+  CHECK(sum == T(total * (total + 1) / 2));
+  CHECK(biggest == T(total));
+  CHECK(smallest == T(1));
+  CHECK(swapped != T(0));
+  CHECK(cas != T(0));
+  REQUIRE(stats.atomics.size() == size_t(5 * total));
+  // The sum's own events form a chain: each old value is the previous one plus its operand.
+  double running = 0;
+  for (const auto& e : stats.atomics) {
+    if (e.address != &sum) continue;
+    CHECK(e.old == running);
+    running += e.operand;
+  }
+  CHECK(running == double(total * (total + 1) / 2));
+}
+
+TEST_CASE("same schedule and input give the same run; another seed another run") {
+  auto order = [](const char* schedule) {
+    std::vector<int> log;
+    rlab::sim::launch(2, 64, with(schedule), [&] {
+      for (int step = 0; step < 3; ++step) {
+        log.push_back(int(blockIdx.x * 64 + threadIdx.x));
+        __nanosleep(0);
+      }
+      __syncthreads();
+      log.push_back(-1 - int(threadIdx.x));
+    });
+    return log;
+  };
+  for (const char* schedule : kAllSchedules) {
+    CAPTURE(schedule);
+    CHECK(order(schedule) == order(schedule));
+  }
+  CHECK(order("random:1") != order("random:2"));
+  CHECK(order("warps-random:1") != order("warps-random:2"));
+  // lockstep: rounds in thread order; sequential: thread 0 first through all its steps.
+  const auto lockstep = order("lockstep");
+  CHECK(std::vector<int>(lockstep.begin(), lockstep.begin() + 3) == std::vector<int>{0, 1, 2});
+  const auto sequential = order("sequential");
+  CHECK(std::vector<int>(sequential.begin(), sequential.begin() + 4) ==
+        std::vector<int>{0, 0, 0, 1});
+  const auto reverse = order("reverse");
+  CHECK(reverse.front() == 63);
+  // warps-random keeps a warp's lanes together: 32 entries in a row from one warp.
+  const auto warps = order("warps-random:5");
+  for (int i = 0; i < 32; ++i) CHECK(warps[i] / 32 == warps[0] / 32);
+}
+
+TEST_CASE("a thread that throws or fails an assertion is named, the test binary lives on") {
+  try {
+    rlab::sim::launch(2, 32, {}, [] {
+      if (blockIdx.x == 1 && threadIdx.x == 5) throw std::runtime_error("boom");
+      __syncthreads();
+    });
+    FAIL("no error");
+  } catch (const LaunchError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("thread 5 of block 1") != std::string::npos);
+    CHECK(what.find("boom") != std::string::npos);
+  }
+  try {
+    rlab::sim::launch(1, 8, {}, [] {
+      __syncthreads();
+      assert(threadIdx.x != 3);
+    });
+    FAIL("no error");
+  } catch (const LaunchError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("thread 3") != std::string::npos);
+    CHECK(what.find("threadIdx.x != 3") != std::string::npos);
+  }
+}
+
+TEST_CASE("launch arguments are checked") {
+  CHECK_THROWS_AS(rlab::sim::launch(1, 2048, {}, [] {}), std::invalid_argument);
+  CHECK_THROWS_AS(rlab::sim::launch(dim3(0), 32, {}, [] {}), std::invalid_argument);
+  CHECK_THROWS_AS(rlab::sim::launch(1, 32, {}, [] { (void)__shfl_sync(~0u, 1, 0, 3); }),
+                  LaunchError);
+}
