@@ -32,9 +32,10 @@ int main(int argc, char** argv) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const long long total = std::accumulate(out.begin(), out.end(), 0LL);
-  std::printf("simulator: %d elements, %d-thread blocks, lockstep: %.3f s, %.2f million elements/s, "
-              "%.1f ns per fiber switch (result %s)\n",
-              n, threads, seconds, n / seconds / 1e6, seconds * 1e9 / double(stats.switches),
-              total == (long long)blocks * threads ? "right" : "WRONG");
+  std::printf(
+      "simulator: %d elements, %d-thread blocks, lockstep: %.3f s, %.2f million elements/s, "
+      "%.1f ns per fiber switch (result %s)\n",
+      n, threads, seconds, n / seconds / 1e6, seconds * 1e9 / double(stats.switches),
+      total == (long long)blocks * threads ? "right" : "WRONG");
   return total == (long long)blocks * threads ? 0 : 1;
 }

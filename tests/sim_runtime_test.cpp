@@ -15,9 +15,8 @@ using rlab::sim::LaunchError;
 using rlab::sim::LaunchOptions;
 using rlab::sim::Schedule;
 
-const char* const kAllSchedules[] = {"lockstep",        "sequential",     "reverse",
-                                     "random:1",        "random:99",      "warps-random:3",
-                                     "stall:4:2:1",     "stall:0:1:5"};
+const char* const kAllSchedules[] = {"lockstep",  "sequential",     "reverse",     "random:1",
+                                     "random:99", "warps-random:3", "stall:4:2:1", "stall:0:1:5"};
 
 LaunchOptions with(const char* schedule) {
   LaunchOptions o;
@@ -54,7 +53,7 @@ __global__ void sharedTree(const int* in, int* out) {
 __global__ void readBeforeWrite(int* seen) {
   __shared__ int s[64];
   seen[blockIdx.x * blockDim.x + threadIdx.x] = s[threadIdx.x];  // nobody wrote s yet
-  s[threadIdx.x] = 1;                                           // would leak into the next block
+  s[threadIdx.x] = 1;                                            // would leak into the next block
 }
 
 }  // namespace

@@ -5,8 +5,8 @@
 using rlab::sim::Schedule;
 
 TEST_CASE("schedules parse and print back") {
-  for (const char* text : {"lockstep", "sequential", "reverse", "random:42", "warps-random:7",
-                           "stall:4:2:1"})
+  for (const char* text :
+       {"lockstep", "sequential", "reverse", "random:42", "warps-random:7", "stall:4:2:1"})
     CHECK(Schedule::parse(text).str() == text);
   const Schedule s = Schedule::parse("stall:4:2:1");
   CHECK(s.kind == Schedule::Kind::Stall);

@@ -95,11 +95,16 @@ Schedule Schedule::parse(std::string_view text) {
 
 std::string Schedule::str() const {
   switch (kind) {
-    case Kind::Lockstep: return "lockstep";
-    case Kind::Sequential: return "sequential";
-    case Kind::Reverse: return "reverse";
-    case Kind::Random: return "random:" + std::to_string(seed);
-    case Kind::WarpsRandom: return "warps-random:" + std::to_string(seed);
+    case Kind::Lockstep:
+      return "lockstep";
+    case Kind::Sequential:
+      return "sequential";
+    case Kind::Reverse:
+      return "reverse";
+    case Kind::Random:
+      return "random:" + std::to_string(seed);
+    case Kind::WarpsRandom:
+      return "warps-random:" + std::to_string(seed);
     case Kind::Stall:
       return "stall:" + std::to_string(stallThread) + ":" + std::to_string(stallRound) + ":" +
              std::to_string(stallRounds);
@@ -309,8 +314,7 @@ class BlockRun {
   [[noreturn]] void fail(const std::string& message);
   std::string blockName() const;
   using WarpLanes = std::array<SimThread*, 32>;
-  static uint64_t computeWarpResult(const WarpLanes& lanes, const SimThread& t,
-                                    unsigned groupMask);
+  static uint64_t computeWarpResult(const WarpLanes& lanes, const SimThread& t, unsigned groupMask);
 
   const std::function<void()>& body_;
   const LaunchOptions& options_;
@@ -381,8 +385,10 @@ uint64_t BlockRun::computeWarpResult(const WarpLanes& lanes, const SimThread& t,
     return lanes[src]->warp.bits;
   };
   switch (r.op) {
-    case WarpOp::Sync: return 0;
-    case WarpOp::Shfl: return valueOf(segment + (r.arg & (width - 1)));
+    case WarpOp::Sync:
+      return 0;
+    case WarpOp::Shfl:
+      return valueOf(segment + (r.arg & (width - 1)));
     case WarpOp::ShflUp:
       return (lane - segment) < r.arg ? r.bits : valueOf(lane - r.arg);
     case WarpOp::ShflDown:
@@ -572,7 +578,8 @@ void BlockRun::run() {
             if (id / 32 == w) advance(threads_[id]);
           break;
         }
-        default: break;
+        default:
+          break;
       }
     }
     if (count(State::Runnable) == 0 || count(State::AtWarpOp) > 0) releaseWaiters();
@@ -611,8 +618,8 @@ uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int wi
                         const char* file, int line) {
   SimThread& t = runningThread("a warp operation");
   if (width <= 0 || width > 32 || (width & (width - 1)))
-    throw std::invalid_argument("warp operation at " + where(file, line) +
-                                " has width " + std::to_string(width) +
+    throw std::invalid_argument("warp operation at " + where(file, line) + " has width " +
+                                std::to_string(width) +
                                 "; width must be a power of two from 1 to 32");
   g_block->moveTo(t, State::AtWarpOp);
   t.warp = {op, mask, bits, arg, width, file, line};
@@ -737,8 +744,8 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
           if (shared.begin) std::memset(shared.begin, kSharedPoisonByte, shared.end - shared.begin);
           detail::g_blockIdx = {x, y, z};
           detail::g_blockLinear = linear;
-          auto run = std::make_unique<detail::BlockRun>(body, options, linear, worker.stacks(),
-                                                        stats);
+          auto run =
+              std::make_unique<detail::BlockRun>(body, options, linear, worker.stacks(), stats);
           detail::g_block = run.get();
           try {
             run->run();

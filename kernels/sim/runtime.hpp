@@ -19,8 +19,8 @@ namespace rlab::sim {
 struct Schedule {
   enum class Kind { Lockstep, Sequential, Reverse, Random, WarpsRandom, Stall };
   Kind kind = Kind::Lockstep;
-  uint64_t seed = 0;           // random, warps-random
-  unsigned stallThread = 0;    // stall:T:R:K — thread T sits out K rounds from round R
+  uint64_t seed = 0;         // random, warps-random
+  unsigned stallThread = 0;  // stall:T:R:K — thread T sits out K rounds from round R
   unsigned stallRound = 0;
   unsigned stallRounds = 0;
 
@@ -37,11 +37,11 @@ inline constexpr const char* kScheduleHelp =
 
 // One atomic as it landed: who, where, what it saw.
 struct AtomicEvent {
-  unsigned block = 0;         // linear block index
-  unsigned thread = 0;        // linear thread index in the block
+  unsigned block = 0;   // linear block index
+  unsigned thread = 0;  // linear thread index in the block
   const void* address = nullptr;
-  double old = 0;             // value before this atomic
-  double operand = 0;         // value the thread brought
+  double old = 0;      // value before this atomic
+  double operand = 0;  // value the thread brought
 };
 
 struct LaunchOptions {
@@ -50,8 +50,8 @@ struct LaunchOptions {
 };
 
 struct LaunchStats {
-  uint64_t switches = 0;      // fiber resumes
-  uint64_t rounds = 0;        // lockstep rounds, summed over blocks
+  uint64_t switches = 0;  // fiber resumes
+  uint64_t rounds = 0;    // lockstep rounds, summed over blocks
   std::vector<AtomicEvent> atomics;
 };
 

@@ -5,7 +5,8 @@
 //   __global__ __device__ __host__   nothing: plain C++ functions
 //   __shared__                       static thread_local: one copy per block, because every
 //                                    thread of a block runs as a fiber on one worker thread;
-//                                    the runtime fills it with kSharedPoisonByte at each block start
+//                                    the runtime fills it with kSharedPoisonByte at each block
+//                                    start
 //   threadIdx blockIdx ...           the running fiber's coordinates
 //   __syncthreads, warp operations   yield points: the scheduler decides who runs next
 //   atomics                          plain read-modify-write (one thread runs at a time),
@@ -64,6 +65,15 @@ T fromBits(uint64_t bits) {
   return value;
 }
 
+// The GPU's int atomicAdd wraps around; in C++ signed overflow would be undefined.
+template <class T>
+T wrappingAdd(T a, T b) {
+  if constexpr (std::is_same_v<T, int>)
+    return static_cast<int>(static_cast<unsigned>(a) + static_cast<unsigned>(b));
+  else
+    return a + b;
+}
+
 template <class T>
 T readModifyWrite(T* address, T operand, T (*combine)(T, T)) {
   T old = *address;
@@ -82,8 +92,7 @@ inline constexpr int warpSize = 32;
 
 // A failed device assertion ends the launch and names the thread, not the process.
 #undef assert
-#define assert(e) \
-  ((e) ? void(0) : ::rlab::sim::detail::failAssertion(#e, __FILE__, __LINE__))
+#define assert(e) ((e) ? void(0) : ::rlab::sim::detail::failAssertion(#e, __FILE__, __LINE__))
 
 // ---- Barriers and friends -------------------------------------------------------------------
 
@@ -103,14 +112,16 @@ inline void __nanosleep(unsigned, const char* file = __builtin_FILE(),
                         int line = __builtin_LINE()) {
   ::rlab::sim::detail::yieldPoint(file, line);
 }
-[[noreturn]] inline void __trap() { ::rlab::sim::detail::failAssertion("__trap()", "", 0); }
+[[noreturn]] inline void __trap() {
+  ::rlab::sim::detail::failAssertion("__trap()", "", 0);
+}
 
 // ---- Warp operations --------------------------------------------------------------------------
 
-#define RLAB_WARP_CALL(op, mask, value, arg, width)                                             \
-  ::rlab::sim::detail::fromBits<T>(::rlab::sim::detail::warpCollective(                        \
-      ::rlab::sim::detail::WarpOp::op, mask, ::rlab::sim::detail::toBits(value), arg, width, \
-      file, line))
+#define RLAB_WARP_CALL(op, mask, value, arg, width)                                                \
+  ::rlab::sim::detail::fromBits<T>(::rlab::sim::detail::warpCollective(                            \
+      ::rlab::sim::detail::WarpOp::op, mask, ::rlab::sim::detail::toBits(value), arg, width, file, \
+      line))
 
 template <class T>
 T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize,
@@ -152,15 +163,15 @@ inline int __all_sync(unsigned mask, int predicate, const char* file = __builtin
 
 // ---- Atomics: CUDA's overloads for int, unsigned, float and double ----------------------------
 
-#define RLAB_ATOMIC(name, T, expression)                                             \
-  inline T name(T* address, T value) {                                               \
-    return ::rlab::sim::detail::readModifyWrite<T>(address, value,                  \
+#define RLAB_ATOMIC(name, T, expression)                                                      \
+  inline T name(T* address, T value) {                                                        \
+    return ::rlab::sim::detail::readModifyWrite<T>(address, value,                            \
                                                    [](T a, T b) -> T { return expression; }); \
   }
-#define RLAB_ATOMICS_FOR(T)                      \
-  RLAB_ATOMIC(atomicAdd, T, a + b)               \
-  RLAB_ATOMIC(atomicMax, T, a < b ? b : a)       \
-  RLAB_ATOMIC(atomicMin, T, b < a ? b : a)       \
+#define RLAB_ATOMICS_FOR(T)                                         \
+  RLAB_ATOMIC(atomicAdd, T, ::rlab::sim::detail::wrappingAdd(a, b)) \
+  RLAB_ATOMIC(atomicMax, T, a < b ? b : a)                          \
+  RLAB_ATOMIC(atomicMin, T, b < a ? b : a)                          \
   RLAB_ATOMIC(atomicExch, T, ((void)a, b))
 RLAB_ATOMICS_FOR(int)
 RLAB_ATOMICS_FOR(unsigned)
@@ -185,18 +196,42 @@ T atomicCAS(T* address, T compare, T value) {
 
 // ---- Device functions CUDA puts in the global namespace ---------------------------------------
 
-inline int max(int a, int b) { return a < b ? b : a; }
-inline int min(int a, int b) { return b < a ? b : a; }
-inline unsigned max(unsigned a, unsigned b) { return a < b ? b : a; }
-inline unsigned min(unsigned a, unsigned b) { return b < a ? b : a; }
-inline long long max(long long a, long long b) { return a < b ? b : a; }
-inline long long min(long long a, long long b) { return b < a ? b : a; }
-inline float max(float a, float b) { return std::fmax(a, b); }
-inline float min(float a, float b) { return std::fmin(a, b); }
-inline double max(double a, double b) { return std::fmax(a, b); }
-inline double min(double a, double b) { return std::fmin(a, b); }
-inline int __float_as_int(float f) { return ::rlab::sim::detail::fromBits<int>(::rlab::sim::detail::toBits(f)); }
-inline float __int_as_float(int i) { return ::rlab::sim::detail::fromBits<float>(::rlab::sim::detail::toBits(i)); }
+inline int max(int a, int b) {
+  return a < b ? b : a;
+}
+inline int min(int a, int b) {
+  return b < a ? b : a;
+}
+inline unsigned max(unsigned a, unsigned b) {
+  return a < b ? b : a;
+}
+inline unsigned min(unsigned a, unsigned b) {
+  return b < a ? b : a;
+}
+inline long long max(long long a, long long b) {
+  return a < b ? b : a;
+}
+inline long long min(long long a, long long b) {
+  return b < a ? b : a;
+}
+inline float max(float a, float b) {
+  return std::fmax(a, b);
+}
+inline float min(float a, float b) {
+  return std::fmin(a, b);
+}
+inline double max(double a, double b) {
+  return std::fmax(a, b);
+}
+inline double min(double a, double b) {
+  return std::fmin(a, b);
+}
+inline int __float_as_int(float f) {
+  return ::rlab::sim::detail::fromBits<int>(::rlab::sim::detail::toBits(f));
+}
+inline float __int_as_float(int i) {
+  return ::rlab::sim::detail::fromBits<float>(::rlab::sim::detail::toBits(i));
+}
 inline unsigned long long __double_as_longlong(double d) {
   return ::rlab::sim::detail::fromBits<unsigned long long>(::rlab::sim::detail::toBits(d));
 }
@@ -204,4 +239,6 @@ inline double __longlong_as_double(unsigned long long i) {
   return ::rlab::sim::detail::fromBits<double>(::rlab::sim::detail::toBits(i));
 }
 template <class T>
-T __ldg(const T* p) { return *p; }
+T __ldg(const T* p) {
+  return *p;
+}

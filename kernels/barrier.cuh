@@ -1,0 +1,44 @@
+// Lesson "barrier": one block, a tree, and the barrier that holds it together.
+#pragma once
+#include "kernels/common.cuh"
+
+// The classic tree in global memory: at level i, thread tid (a multiple of 2i) adds its
+// neighbour i places to the right. One launch does every level, so the threads must wait for
+// each other between levels: that is the barrier. Switch it off and a thread may read its
+// neighbour before the neighbour has finished the level below. `perturb` makes every third
+// thread pause each level, as a printf from some threads would.
+template <class T, class Op>
+__global__ void treeGlobal(T* a, int n, bool barrierOn, bool perturb, StepRecorder<T> trace) {
+  const int tid = threadIdx.x;
+  int level = 0;
+  for (int i = 1; i < n; i *= 2, ++level) {
+    if (perturb && tid % 3 == 0) __nanosleep(2000);
+    if (tid % (2 * i) == 0 && tid + i < n) {
+      a[tid] = Op::apply(a[tid], a[tid + i]);
+      trace.combine(level, tid, tid, tid + i);
+    }
+    switchableBarrier(barrierOn);
+    if (tid < n) trace.value(level, tid, a[tid]);
+  }
+}
+
+// The same tree in shared memory. The race is the same; the difference is that
+// compute-sanitizer's racecheck watches shared memory (not global), so it can name it.
+template <class T, class Op>
+__global__ void treeShared(T* a, int n, bool barrierOn, bool perturb, StepRecorder<T> trace) {
+  __shared__ T s[1024];
+  const int tid = threadIdx.x;
+  s[tid] = tid < n ? a[tid] : Op::template identity<T>();
+  __syncthreads();  // the load is not the lesson: this barrier always stays
+  int level = 0;
+  for (int i = 1; i < (int)blockDim.x; i *= 2, ++level) {
+    if (perturb && tid % 3 == 0) __nanosleep(2000);
+    if (tid % (2 * i) == 0) {
+      s[tid] = Op::apply(s[tid], s[tid + i]);
+      trace.combine(level, tid, tid, tid + i);
+    }
+    switchableBarrier(barrierOn);
+    trace.value(level, tid, s[tid]);
+  }
+  if (tid == 0) a[0] = s[0];
+}

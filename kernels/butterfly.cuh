@@ -1,0 +1,53 @@
+// Lesson "butterfly": every thread ends with the total (all-reduce).
+#pragma once
+#include "kernels/common.cuh"
+
+// Partner i ^ b: at each step a thread combines its value with the one b places away across
+// a power-of-two boundary, and both partners end up holding the same pair total. After
+// log2(blockDim.x) steps every thread of the block holds the block's total — no broadcast
+// needed. In shared memory each step needs two barriers: all reads before any write, and all
+// writes before the next step's reads.
+template <class T, class Op>
+__global__ void butterflyShared(const T* in, long long n, T* result, StepRecorder<T> trace) {
+  __shared__ T s[1024];
+  const unsigned tid = threadIdx.x;
+  const long long base = blockIdx.x * (long long)blockDim.x, i = base + tid;
+  s[tid] = i < n ? in[i] : Op::template identity<T>();
+  __syncthreads();
+  int step = 0;
+  for (unsigned b = blockDim.x / 2; b > 0; b /= 2, ++step) {
+    const T mine = Op::apply(s[tid], s[tid ^ b]);
+    trace.combine(step, i, i, base + (tid ^ b));
+    __syncthreads();  // everyone has read before anyone overwrites
+    s[tid] = mine;
+    __syncthreads();  // everyone has written before the next step reads
+    trace.value(step, i, mine);
+  }
+  if (tid == 0) atomicCombine<Op>(result, s[0]);  // every thread could: all hold the total
+}
+
+// The same butterfly with __shfl_xor_sync: lanes of a warp read each other's registers
+// directly. No shared memory and no barriers inside a warp. A second butterfly over the
+// warps' totals gives every thread of the block the block's total.
+template <class T, class Op>
+__global__ void butterflyShuffle(const T* in, long long n, T* result, StepRecorder<T> trace) {
+  __shared__ T warpTotals[32];
+  const unsigned tid = threadIdx.x, lane = tid % warpSize, warp = tid / warpSize;
+  const long long i = blockIdx.x * (long long)blockDim.x + tid;
+  T v = i < n ? in[i] : Op::template identity<T>();
+  int step = 0;
+  for (int b = warpSize / 2; b > 0; b /= 2, ++step) {
+    v = Op::apply(v, __shfl_xor_sync(0xffffffffu, v, b));
+    trace.combine(step, i, i, i ^ b);
+    trace.value(step, i, v);
+  }
+  if (lane == 0) warpTotals[warp] = v;
+  __syncthreads();
+  const unsigned warps = blockDim.x / warpSize;
+  v = lane < warps ? warpTotals[lane] : Op::template identity<T>();
+  for (int b = warpSize / 2; b > 0; b /= 2, ++step) {
+    v = Op::apply(v, __shfl_xor_sync(0xffffffffu, v, b));
+    trace.value(step, i, v);
+  }
+  if (tid == 0) atomicCombine<Op>(result, v);
+}

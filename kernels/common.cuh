@@ -1,0 +1,148 @@
+// What every lesson's kernels share: the reduction operators, one atomic for any operator,
+// the trace recorder, and the barrier a learner can switch off.
+#pragma once
+
+#include <cmath>
+
+// ---- Operators --------------------------------------------------------------------------------
+// Int arithmetic wraps (two's complement, as the GPU does) instead of being undefined in C++,
+// so a 32-bit sum that overflows gives the same answer on every backend.
+
+struct SumOp {
+  template <class T>
+  __host__ __device__ static T identity() {
+    return T(0);
+  }
+  __host__ __device__ static int apply(int a, int b) { return int(unsigned(a) + unsigned(b)); }
+  __host__ __device__ static float apply(float a, float b) { return a + b; }
+};
+
+struct ProductOp {
+  template <class T>
+  __host__ __device__ static T identity() {
+    return T(1);
+  }
+  __host__ __device__ static int apply(int a, int b) { return int(unsigned(a) * unsigned(b)); }
+  __host__ __device__ static float apply(float a, float b) { return a * b; }
+};
+
+struct MaxOp {
+  template <class T>
+  __host__ __device__ static T identity();
+  template <class T>
+  __host__ __device__ static T apply(T a, T b) {
+    return a < b ? b : a;
+  }
+};
+template <>
+__host__ __device__ inline int MaxOp::identity<int>() {
+  return -2147483647 - 1;
+}
+template <>
+__host__ __device__ inline float MaxOp::identity<float>() {
+  return -INFINITY;
+}
+
+struct MinOp {
+  template <class T>
+  __host__ __device__ static T identity();
+  template <class T>
+  __host__ __device__ static T apply(T a, T b) {
+    return b < a ? b : a;
+  }
+};
+template <>
+__host__ __device__ inline int MinOp::identity<int>() {
+  return 2147483647;
+}
+template <>
+__host__ __device__ inline float MinOp::identity<float>() {
+  return INFINITY;
+}
+
+// ---- One atomic for any operator --------------------------------------------------------------
+// Sums use atomicAdd, int max/min their own atomics; everything else is the classic
+// compare-and-swap loop on the value's bits.
+
+__device__ __forceinline__ int bitsOf(int v) {
+  return v;
+}
+__device__ __forceinline__ int bitsOf(float v) {
+  return __float_as_int(v);
+}
+template <class T>
+__device__ __forceinline__ T fromBits(int bits);
+template <>
+__device__ __forceinline__ int fromBits<int>(int bits) {
+  return bits;
+}
+template <>
+__device__ __forceinline__ float fromBits<float>(int bits) {
+  return __int_as_float(bits);
+}
+
+template <class Op, class T>
+__device__ T atomicCombine(T* address, T value) {
+  int* word = reinterpret_cast<int*>(address);
+  int old = *word, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(word, assumed, bitsOf(Op::apply(fromBits<T>(assumed), value)));
+  } while (assumed != old);
+  return fromBits<T>(old);
+}
+template <>
+__device__ inline int atomicCombine<SumOp, int>(int* address, int value) {
+  return atomicAdd(address, value);
+}
+template <>
+__device__ inline float atomicCombine<SumOp, float>(float* address, float value) {
+  return atomicAdd(address, value);
+}
+template <>
+__device__ inline int atomicCombine<MaxOp, int>(int* address, int value) {
+  return atomicMax(address, value);
+}
+template <>
+__device__ inline int atomicCombine<MinOp, int>(int* address, int value) {
+  return atomicMin(address, value);
+}
+
+// ---- Trace recorder ---------------------------------------------------------------------------
+// Null pointers in timing runs: every call below is then a test and nothing more.
+// values[step][element] is the array as this step left it; reads/writes[step][thread] say which
+// element a thread combined into which (-1: the thread did no work in that step).
+
+template <class T>
+struct StepRecorder {
+  T* values = nullptr;
+  int* reads = nullptr;
+  int* writes = nullptr;
+  long long width = 0;    // elements per step
+  long long threads = 0;  // threads per step
+  int steps = 0;
+
+  __device__ void value(int step, long long element, T v) const {
+    if (values && step < steps && element < width) values[step * width + element] = v;
+  }
+  __device__ void combine(int step, long long thread, long long target, long long source) const {
+    if (writes && step < steps && thread < threads) {
+      writes[step * threads + thread] = int(target);
+      reads[step * threads + thread] = int(source);
+    }
+  }
+};
+
+// ---- The barrier a learner can switch off -----------------------------------------------------
+// On the GPU "off" is simply no barrier. The simulator still lets other threads run at this
+// spot, as a real GPU might, so the race can show.
+__device__ __forceinline__ void switchableBarrier(bool on) {
+#ifdef RLAB_SIM
+  if (on)
+    __syncthreads();
+  else
+    __nanosleep(0);
+#else
+  if (on) __syncthreads();
+#endif
+}

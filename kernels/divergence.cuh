@@ -1,0 +1,74 @@
+// Lesson "divergence": the same tree three ways, and what each costs a warp.
+// Each block reduces blockDim.x elements in shared memory and writes one partial; the host
+// launches again over the partials until one value is left.
+#pragma once
+#include "kernels/common.cuh"
+
+// Interleaved: thread tid works when tid % (2 * stride) == 0. At the first level half the
+// threads of every warp sit idle, at the next three quarters: every warp stays busy (and
+// divergent) at every level, so the block takes as long as if all threads worked.
+template <class T, class Op>
+__global__ void interleaved(const T* in, long long n, T* out, StepRecorder<T> trace) {
+  __shared__ T s[1024];
+  const unsigned tid = threadIdx.x;
+  const long long base = blockIdx.x * (long long)blockDim.x, i = base + tid;
+  s[tid] = i < n ? in[i] : Op::template identity<T>();
+  __syncthreads();
+  int level = 0;
+  for (unsigned stride = 1; stride < blockDim.x; stride *= 2, ++level) {
+    if (tid % (2 * stride) == 0) {
+      s[tid] = Op::apply(s[tid], s[tid + stride]);
+      trace.combine(level, i, i, i + stride);
+    }
+    __syncthreads();
+    trace.value(level, i, s[tid]);
+  }
+  if (tid == 0) out[blockIdx.x] = s[0];
+}
+
+// Strided index: thread tid works on element 2 * stride * tid, so the working threads are
+// the first ones, packed into as few warps as possible: no divergence until fewer than 32
+// remain. New cost: the threads of a warp now hit shared memory 2 * stride apart, and
+// addresses 32 words apart share a bank, so their accesses queue up (bank conflicts).
+template <class T, class Op>
+__global__ void strided(const T* in, long long n, T* out, StepRecorder<T> trace) {
+  __shared__ T s[1024];
+  const unsigned tid = threadIdx.x;
+  const long long base = blockIdx.x * (long long)blockDim.x, i = base + tid;
+  s[tid] = i < n ? in[i] : Op::template identity<T>();
+  __syncthreads();
+  int level = 0;
+  for (unsigned stride = 1; stride < blockDim.x; stride *= 2, ++level) {
+    const unsigned index = 2 * stride * tid;
+    if (index < blockDim.x) {
+      s[index] = Op::apply(s[index], s[index + stride]);
+      trace.combine(level, i, base + index, base + index + stride);
+    }
+    __syncthreads();
+    trace.value(level, i, s[tid]);
+  }
+  if (tid == 0) out[blockIdx.x] = s[0];
+}
+
+// Sequential addressing: the first `stride` threads add the element `stride` places on.
+// Working threads are contiguous (no divergence) and a warp reads 32 consecutive words
+// (one per bank, no conflicts). Still slow: half the threads are idle from the first level,
+// and the block's load does only one addition per element.
+template <class T, class Op>
+__global__ void sequential(const T* in, long long n, T* out, StepRecorder<T> trace) {
+  __shared__ T s[1024];
+  const unsigned tid = threadIdx.x;
+  const long long base = blockIdx.x * (long long)blockDim.x, i = base + tid;
+  s[tid] = i < n ? in[i] : Op::template identity<T>();
+  __syncthreads();
+  int level = 0;
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
+    if (tid < stride) {
+      s[tid] = Op::apply(s[tid], s[tid + stride]);
+      trace.combine(level, i, i, i + stride);
+    }
+    __syncthreads();
+    trace.value(level, i, s[tid]);
+  }
+  if (tid == 0) out[blockIdx.x] = s[0];
+}

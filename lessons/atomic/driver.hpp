@@ -1,0 +1,62 @@
+#pragma once
+#include <map>
+#include <deque>
+
+#include "kernels/atomic.cuh"
+#include "lessons/driver_support.hpp"
+
+namespace rlab {
+
+// The order the atomics landed in, rebuilt from what each one found: the first found the
+// identity, the next found identity ⊕ the first's value, and so on. Exact on both backends;
+// where values repeat, any consistent order is the true one as far as anyone can tell.
+template <class T, class Op>
+std::vector<AtomicLanding> orderOfLanding(const std::vector<T>& in, const std::vector<T>& found,
+                                          bool& complete) {
+  std::map<T, std::deque<int>> byFound;
+  for (size_t t = 0; t < found.size(); ++t) byFound[found[t]].push_back(int(t));
+  std::vector<AtomicLanding> order;
+  T total = Op::template identity<T>();
+  for (size_t k = 0; k < found.size(); ++k) {
+    auto it = byFound.find(total);
+    if (it == byFound.end() || it->second.empty()) break;
+    const int t = it->second.front();
+    it->second.pop_front();
+    order.push_back({t, double(total), double(in[t])});
+    total = Op::apply(total, in[t]);
+  }
+  complete = order.size() == found.size();
+  return order;
+}
+
+template <class B, class T, class Op>
+DriverOutput<T> driveAtomic(B& b, const Params& p, typename B::template Buffer<T>& input,
+                            bool trace) {
+  DriverOutput<T> out;
+  auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
+  auto found = b.template alloc<T>(trace ? size_t(p.n) : 0);
+  b.launch(dim3(unsigned(blocksFor(p.n, p.block))), dim3(unsigned(p.block)), atomicReduce<T, Op>,
+           (const T*)input.get(), (long long)p.n, result.get(), trace ? found.get() : nullptr);
+  out.result = downloadOne<B, T>(b, result);
+  if (!trace) return out;
+  std::vector<T> in(size_t(p.n)), before(size_t(p.n));
+  b.download(in.data(), input, in.size());
+  b.download(before.data(), found, before.size());
+  bool complete = false;
+  out.atomicOrder = orderOfLanding<T, Op>(in, before, complete);
+  if (!complete)
+    out.notes.push_back("The landing order could not be rebuilt past atomic " +
+                        std::to_string(out.atomicOrder.size()) + ".");
+  for (const AtomicLanding& a : out.atomicOrder) {
+    StepSnapshot s;
+    const T after = Op::apply(T(a.before), T(a.value));
+    s.label = "thread " + std::to_string(a.thread) + " lands";
+    s.values = {double(after)};
+    s.active = {a.thread};
+    s.pairs = {{a.thread, 0}};
+    out.steps.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace rlab

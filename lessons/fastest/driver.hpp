@@ -1,0 +1,29 @@
+#pragma once
+#include "kernels/fastest.cuh"
+#include "lessons/driver_support.hpp"
+
+namespace rlab {
+
+template <class B, class T, class Op>
+DriverOutput<T> driveFastest(B& b, const Params& p, typename B::template Buffer<T>& input,
+                             bool trace) {
+  DriverOutput<T> out;
+  // Just enough blocks to fill the device; each thread then walks the array.
+  const long long blocks = std::max<long long>(
+      1, std::min<long long>(blocksFor(p.n, p.block * 4), b.residentBlocks(p.block)));
+  const long long threads = blocks * p.block;
+  auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
+  auto blockTotals = b.template alloc<T>(size_t(blocks));
+  auto blocksDone = bufferHolding<B, unsigned>(b, 1, 0u);
+  Recording<B, T> rec(b, trace, 3, threads, 0);
+  b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), fastestReduce<T, Op>,
+           (const T*)input.get(), (long long)p.n, result.get(), blockTotals.get(), blocksDone.get(),
+           rec.recorder());
+  out.steps = rec.snapshots({"each thread: grid-stride loop, 4 accumulators",
+                             "each warp: 5 shuffles to lane 0", "each block: its warps' totals"},
+                            {threads, threads / 32, blocks});
+  out.result = downloadOne<B, T>(b, result);
+  return out;
+}
+
+}  // namespace rlab

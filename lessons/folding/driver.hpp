@@ -1,0 +1,30 @@
+#pragma once
+#include "kernels/folding.cuh"
+#include "lessons/driver_support.hpp"
+
+namespace rlab {
+
+// One launch per step; the snapshot of each step is a copy of the array after its launch.
+template <class B, class T, class Op>
+DriverOutput<T> driveFolding(B& b, const Params& p, typename B::template Buffer<T>& a, bool trace) {
+  DriverOutput<T> out;
+  for (long long len = p.n; len > 1;) {
+    const long long reduce = len / 2, remain = len - reduce;
+    Recording<B, T> rec(b, trace, 1, 0, reduce);
+    b.launch(dim3(unsigned(blocksFor(reduce, p.block))), dim3(unsigned(p.block)), foldStep<T, Op>,
+             a.get(), reduce, remain, rec.recorder());
+    if (trace) {
+      StepSnapshot s =
+          rec.snapshots({"len " + std::to_string(len) + ": a[i] += a[i + " +
+                         std::to_string(remain) + "] for i < " + std::to_string(reduce)})
+              .front();
+      s.values = downloadAsDoubles<B, T>(b, a, size_t(remain));
+      out.steps.push_back(std::move(s));
+    }
+    len = remain;
+  }
+  out.result = downloadOne<B, T>(b, a);
+  return out;
+}
+
+}  // namespace rlab

@@ -1,0 +1,198 @@
+#include "lessons/params.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "kernels/sim/runtime.hpp"
+#include "lessons/registry.hpp"
+
+namespace rlab {
+
+const char* name(Op op) {
+  switch (op) {
+    case Op::Sum:
+      return "sum";
+    case Op::Max:
+      return "max";
+    case Op::Min:
+      return "min";
+    case Op::Product:
+      return "product";
+  }
+  return "sum";
+}
+
+const char* name(ElementType type) {
+  return type == ElementType::Int ? "int" : "float";
+}
+
+const char* name(BackendChoice backend) {
+  switch (backend) {
+    case BackendChoice::Sim:
+      return "sim";
+    case BackendChoice::Gpu:
+      return "gpu";
+    case BackendChoice::Auto:
+      return "auto";
+  }
+  return "sim";
+}
+
+Op parseOp(const std::string& text) {
+  for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product})
+    if (text == name(op)) return op;
+  throw ParamError("--op '" + text + "' is not an operator; use sum, max, min or product.");
+}
+
+ElementType parseType(const std::string& text) {
+  if (text == "int") return ElementType::Int;
+  if (text == "float") return ElementType::Float;
+  throw ParamError("--type '" + text + "' is not a type; use int or float.");
+}
+
+BackendChoice parseBackend(const std::string& text) {
+  for (BackendChoice b : {BackendChoice::Sim, BackendChoice::Gpu, BackendChoice::Auto})
+    if (text == name(b)) return b;
+  throw ParamError("--backend '" + text + "' is not a backend; use sim, gpu or auto.");
+}
+
+std::vector<double> parseValues(const std::string& text) {
+  std::vector<double> values;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma - start);
+    char* end = nullptr;
+    const double v = item.empty() ? 0 : std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !std::isfinite(v) || std::fabs(v) > 3.0e38)
+      throw ParamError("--values '" + text + "' has '" + item +
+                       "', which is not a number; give numbers separated by commas, e.g. "
+                       "3,1,4,1,5.");
+    values.push_back(v);
+    if (values.size() > (size_t(1) << 20))
+      throw ParamError("--values has more than 1048576 numbers; use --n and --data for more.");
+    if (comma == std::string::npos) return values;
+    start = comma + 1;
+  }
+}
+
+namespace {
+
+bool isPowerOfTwo(int64_t v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+int64_t smallestPowerOfTwoCovering(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+uint64_t parseSeed(const std::string& data) {
+  const std::string digits = data.substr(7);
+  if (digits.empty() || digits.size() > 19 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    throw ParamError("--data '" + data +
+                     "' has no seed; use iota, ones or random:SEED "
+                     "(SEED a whole number).");
+  return std::stoull(digits);
+}
+
+}  // namespace
+
+Resolved resolve(const Params& in) {
+  Resolved r{in, ""};
+  Params& p = r.params;
+  const LessonInfo* lesson = findLesson(p.lesson);
+  if (!lesson)
+    throw ParamError("lesson '" + p.lesson + "' does not exist; choose one of " + lessonIds() +
+                     ".");
+  if (p.variant.empty()) p.variant = lesson->variants.front();
+  if (std::find(lesson->variants.begin(), lesson->variants.end(), p.variant) ==
+      lesson->variants.end()) {
+    std::string allowed;
+    for (const auto& v : lesson->variants) allowed += (allowed.empty() ? "" : ", ") + v;
+    throw ParamError("--variant '" + p.variant + "' is not a variant of " + p.lesson + "; use " +
+                     allowed + ".");
+  }
+  if (!lesson->switchableBarrier && !p.barrier)
+    throw ParamError("--no-barrier is only for the barrier lesson; " + p.lesson +
+                     " has no switchable barrier.");
+  if (!lesson->switchableBarrier && p.perturb)
+    throw ParamError("--perturb is only for the barrier lesson.");
+
+  // Data: explicit values, or a generator.
+  if (!p.values.empty()) {
+    if (p.n != 0 && p.n != int64_t(p.values.size()))
+      throw ParamError("--n " + std::to_string(p.n) + " disagrees with the " +
+                       std::to_string(p.values.size()) + " numbers given in --values; drop --n.");
+    p.n = int64_t(p.values.size());
+    if (p.type == ElementType::Int)
+      for (double v : p.values)
+        if (v != std::floor(v) || v < -2147483648.0 || v > 2147483647.0)
+          throw ParamError("--values holds " + std::to_string(v) +
+                           ", which is not a 32-bit integer; use --type float or whole numbers.");
+    r.dataLabel = "values";
+  } else {
+    if (p.data != "iota" && p.data != "ones" && p.data.rfind("random:", 0) != 0)
+      throw ParamError("--data '" + p.data +
+                       "' is not a data set; use iota, ones or "
+                       "random:SEED.");
+    if (p.data.rfind("random:", 0) == 0) parseSeed(p.data);
+    r.dataLabel = p.data;
+  }
+  if (p.n == 0) p.n = lesson->defaultN;
+  const int64_t maxN = std::min(lesson->maxN, kMaxN);
+  if (p.n < 1 || p.n > maxN)
+    throw ParamError("--n " + std::to_string(p.n) + " is out of range; " + p.lesson +
+                     " takes 1 to " + std::to_string(maxN) +
+                     (lesson->oneBlock ? " (one block of at most 1024 threads)." : "."));
+
+  const int minBlock = lesson->minBlock(p.variant);
+  if (p.block == 0) {
+    const int64_t cover = smallestPowerOfTwoCovering(p.n);
+    p.block = int(lesson->oneBlock ? cover : std::min<int64_t>(cover, 256));
+    p.block = std::max(p.block, minBlock);
+  }
+  if (!isPowerOfTwo(p.block) || p.block > 1024)
+    throw ParamError("--block " + std::to_string(p.block) +
+                     " is not allowed; use a power of two from " + std::to_string(minBlock) +
+                     " to 1024.");
+  if (p.block < minBlock)
+    throw ParamError("--block " + std::to_string(p.block) + " is too small for " + p.lesson + " " +
+                     p.variant + ", which uses warp operations; use 32 to 1024.");
+  if (lesson->oneBlock && p.block < p.n)
+    throw ParamError("--block " + std::to_string(p.block) +
+                     " is smaller than n = " + std::to_string(p.n) + "; " + p.lesson +
+                     " runs one block with a thread per element, so use a block of at least n.");
+
+  try {
+    sim::Schedule::parse(p.schedule);
+  } catch (const std::invalid_argument& e) {
+    throw ParamError(std::string("--schedule: ") + e.what());
+  }
+  return r;
+}
+
+std::vector<double> makeInput(const Resolved& r) {
+  const Params& p = r.params;
+  if (!p.values.empty()) return p.values;
+  std::vector<double> data(size_t(p.n));
+  if (p.data == "iota") {
+    for (int64_t i = 0; i < p.n; ++i) data[size_t(i)] = double(i + 1);
+  } else if (p.data == "ones") {
+    std::fill(data.begin(), data.end(), 1.0);
+  } else {
+    uint64_t state = parseSeed(p.data) * 0x9e3779b97f4a7c15ull + 1;
+    for (double& v : data) {  // xorshift64*: the same numbers everywhere
+      state ^= state >> 12;
+      state ^= state << 25;
+      state ^= state >> 27;
+      v = double(((state * 0x2545f4914f6cdd1dull) >> 60) % 10);  // 0..9: sums stay exact
+    }
+  }
+  return data;
+}
+
+}  // namespace rlab

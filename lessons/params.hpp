@@ -1,0 +1,59 @@
+// What a run is asked to do (Params), checked and completed (Resolved), and its input data.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rlab {
+
+enum class Op { Sum, Max, Min, Product };
+enum class ElementType { Int, Float };
+enum class BackendChoice { Sim, Gpu, Auto };
+
+const char* name(Op op);
+const char* name(ElementType type);
+const char* name(BackendChoice backend);
+
+// Bad input: what() is one sentence naming the option and what is allowed.
+class ParamError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+inline constexpr int64_t kMaxN = int64_t(1) << 28;
+
+struct Params {
+  std::string lesson;
+  std::string variant;  // empty: the lesson's default
+  int64_t n = 0;        // 0: the lesson's default
+  int block = 0;        // 0: smallest power of two covering n, at most 256
+  Op op = Op::Sum;
+  ElementType type = ElementType::Int;
+  std::string data = "iota";   // iota, ones, random:SEED
+  std::vector<double> values;  // --values: overrides data and n
+  bool barrier = true;
+  bool perturb = false;
+  std::string schedule = "lockstep";
+  BackendChoice backend = BackendChoice::Sim;
+  bool trace = true;  // record steps (small n only)
+};
+
+struct Resolved {
+  Params params;  // lesson, variant, n, block filled in
+  std::string dataLabel;
+};
+
+// Checks every field against the lesson and fills in defaults. Throws ParamError.
+Resolved resolve(const Params& params);
+
+Op parseOp(const std::string& text);
+ElementType parseType(const std::string& text);
+BackendChoice parseBackend(const std::string& text);
+std::vector<double> parseValues(const std::string& text);  // "3,1,4,1,5"
+
+// The input the run will reduce, as doubles (exact for both types).
+std::vector<double> makeInput(const Resolved& r);
+
+}  // namespace rlab

@@ -1,0 +1,58 @@
+// What a run produced. Views (GUI panels, CLI text, JSON) read this and never compute it.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lessons/params.hpp"
+
+namespace rlab {
+
+struct StepSnapshot {
+  std::string label;
+  std::vector<double> values;              // the live part of the array after this step
+  std::vector<int> active;                 // threads that did work in this step
+  std::vector<std::pair<int, int>> pairs;  // (source, target) elements combined
+  // divergence: warps with active lanes, and the worst shared-memory bank conflict
+  std::vector<int> activeWarps;
+  int bankConflictDegree = 0;  // 0: not measured
+};
+
+struct AtomicLanding {
+  int thread = 0;
+  double before = 0;  // the total the atomic found
+  double value = 0;   // what the thread brought
+};
+
+struct Timings {
+  bool measured = false;
+  int repetitions = 0;
+  double kernelMs = 0;      // CUDA events around the kernels only, median
+  double withCopiesMs = 0;  // including host-to-device and device-to-host copies
+  double gbPerSecond = 0;   // input bytes read / kernel time
+  double copyFraction = 0;  // of the measured device-to-device copy bandwidth
+  double cpuMs = 0;         // a plain loop on the host
+  double cubMs = 0;         // cub::DeviceReduce on the same input, same run
+  double cubRatio = 0;      // cubMs / kernelMs: above 1 means faster than CUB
+  double simSeconds = 0;    // simulator: wall time of the run (not a GPU time)
+};
+
+struct Trace {
+  Params params;  // resolved: every default filled in
+  std::string dataLabel;
+  std::string backend;              // "sim" or "gpu"
+  std::string device;               // GPU name, or the simulator and its schedule
+  bool traced = false;              // false: steps were not recorded (n too large)
+  std::vector<StepSnapshot> steps;  // steps[0] is the input
+  double result = 0;
+  double expected = 0;
+  double tolerance = 0;
+  bool correct = false;
+  std::vector<AtomicLanding> atomicOrder;  // atomic: in the order they landed
+  std::vector<double> blockPartials;       // shared: one per block
+  std::vector<std::string> notes;
+  Timings timings;
+};
+
+}  // namespace rlab

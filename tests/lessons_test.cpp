@@ -1,0 +1,201 @@
+// Every lesson, variant, operator and type on the simulator against the CPU reference, and
+// the step-by-step figures the lessons teach with.
+#include <doctest/doctest.h>
+
+#include "lessons/registry.hpp"
+#include "lessons/run.hpp"
+
+using namespace rlab;
+
+namespace {
+
+Params paramsFor(const std::string& lesson, const std::string& variant, int64_t n) {
+  Params p;
+  p.lesson = lesson;
+  p.variant = variant;
+  p.n = n;
+  return p;
+}
+
+std::vector<double> valuesOf(const Trace& t, size_t step) {
+  return t.steps.at(step).values;
+}
+
+}  // namespace
+
+TEST_CASE("every lesson x variant x op x type on the simulator matches the reference") {
+  const int64_t sizes[] = {1, 2, 3, 7, 31, 32, 33, 255, 256, 257, 1000, 4096, 65537};
+  for (const LessonInfo& lesson : lessons()) {
+    for (const std::string& variant : lesson.variants) {
+      for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product}) {
+        for (ElementType type : {ElementType::Int, ElementType::Float}) {
+          for (int64_t n : sizes) {
+            if (n > lesson.maxN) continue;
+            Params p = paramsFor(lesson.id, variant, n);
+            p.op = op;
+            p.type = type;
+            // Float products of many random digits overflow, and inf * 0 is NaN: use ones.
+            p.data = op != Op::Product                     ? "iota"
+                     : type == ElementType::Int || n <= 31 ? "random:7"
+                                                           : "ones";
+            p.trace = n <= 257;  // traced and untraced runs both
+            CAPTURE(lesson.id);
+            CAPTURE(variant);
+            const std::string opName = name(op), typeName = name(type);
+            CAPTURE(opName);
+            CAPTURE(typeName);
+            CAPTURE(n);
+            const Trace t = runLesson(p);
+            CHECK(t.correct);
+            if (!t.correct) MESSAGE("result " << t.result << ", expected " << t.expected);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("folding n=9: [7,9,11,13,5] -> [20,14,11] -> [31,14] -> [45]") {
+  const Trace t = runLesson(paramsFor("folding", "", 9));
+  REQUIRE(t.steps.size() == 5);
+  CHECK(valuesOf(t, 1) == std::vector<double>{7, 9, 11, 13, 5});
+  CHECK(valuesOf(t, 2) == std::vector<double>{20, 14, 11});
+  CHECK(valuesOf(t, 3) == std::vector<double>{31, 14});
+  CHECK(valuesOf(t, 4) == std::vector<double>{45});
+  CHECK(t.steps[1].active == std::vector<int>{0, 1, 2, 3});  // never a thread past `reduce`
+}
+
+TEST_CASE("butterfly n=8: every thread ends with 36") {
+  const Trace t = runLesson(paramsFor("butterfly", "shared", 8));
+  REQUIRE(t.steps.size() == 4);
+  CHECK(valuesOf(t, 1) == std::vector<double>{6, 8, 10, 12, 6, 8, 10, 12});
+  CHECK(valuesOf(t, 2) == std::vector<double>{16, 20, 16, 20, 16, 20, 16, 20});
+  CHECK(valuesOf(t, 3) == std::vector<double>(8, 36));
+  CHECK(t.steps[1].pairs[0] == std::pair<int, int>{4, 0});  // thread 0 reads its partner 0 ^ 4
+}
+
+TEST_CASE("barrier n=8 without the barrier, thread 4 stalled in round 2: 21, 15 short") {
+  Params p = paramsFor("barrier", "global", 8);
+  p.barrier = false;
+  p.schedule = "stall:4:2:1";
+  const Trace broken = runLesson(p);
+  CHECK(broken.result == 21);
+  CHECK(broken.expected == 36);
+  CHECK_FALSE(broken.correct);
+  p.barrier = true;
+  for (const char* schedule : {"lockstep", "sequential", "reverse", "random:1", "random:2",
+                               "warps-random:3", "stall:4:2:1", "stall:0:1:3"}) {
+    CAPTURE(schedule);
+    p.schedule = schedule;
+    const Trace t = runLesson(p);
+    CHECK(t.result == 36);
+  }
+}
+
+TEST_CASE("barrier shared variant breaks too without its barrier") {
+  Params p = paramsFor("barrier", "shared", 8);
+  p.barrier = false;
+  p.schedule = "sequential";
+  CHECK_FALSE(runLesson(p).correct);
+}
+
+TEST_CASE("divergence n=64 block 64: interleaved touches both warps; the others one") {
+  for (const char* variant : {"interleaved", "strided", "sequential"}) {
+    Params p = paramsFor("divergence", variant, 64);
+    p.block = 64;
+    const Trace t = runLesson(p);
+    REQUIRE(t.steps.size() == 7);  // input + 6 levels
+    CAPTURE(variant);
+    for (size_t level = 1; level < t.steps.size(); ++level) {
+      CAPTURE(level);
+      const auto& warps = t.steps[level].activeWarps;
+      if (std::string(variant) == "interleaved")
+        CHECK(warps.size() == (level < 6 ? 2u : 1u));
+      else
+        CHECK(warps.size() == 1u);
+    }
+  }
+  // Strided index: lanes of a warp write 2*stride apart, so banks collide; sequential: never.
+  Params strided = paramsFor("divergence", "strided", 256);
+  strided.block = 256;
+  const Trace s = runLesson(strided);
+  CHECK(s.steps[1].bankConflictDegree == 2);
+  CHECK(s.steps[2].bankConflictDegree == 4);
+  Params sequential = paramsFor("divergence", "sequential", 256);
+  sequential.block = 256;
+  for (const auto& step : runLesson(sequential).steps)
+    if (!step.active.empty()) CHECK(step.bankConflictDegree == 1);
+}
+
+TEST_CASE("atomic: one landing per thread, in a consistent order") {
+  Params p = paramsFor("atomic", "", 16);
+  p.schedule = "random:3";
+  const Trace t = runLesson(p);
+  REQUIRE(t.atomicOrder.size() == 16);
+  double total = 0;
+  for (const auto& a : t.atomicOrder) {
+    CHECK(a.before == total);
+    total += a.value;
+  }
+  CHECK(total == 136);
+  CHECK(t.steps.back().values == std::vector<double>{136});
+}
+
+TEST_CASE("shared: per-block partials") {
+  Params p = paramsFor("shared", "multiblock", 1000);
+  p.block = 256;
+  const Trace t = runLesson(p);
+  REQUIRE(t.blockPartials.size() == 4);
+  double sum = 0;
+  for (double v : t.blockPartials) sum += v;
+  CHECK(sum == 500500);
+}
+
+TEST_CASE("int sums that overflow 32 bits are said, and the wrapped value is expected") {
+  Params p = paramsFor("fastest", "", 100000);
+  const Trace t = runLesson(p);
+  CHECK(t.correct);
+  CHECK(t.expected == double(int32_t(uint32_t(5000050000ull))));
+  bool said = false;
+  for (const auto& note : t.notes) said |= note.find("overflows 32 bits") != std::string::npos;
+  CHECK(said);
+}
+
+TEST_CASE("bad parameters are refused with one sentence") {
+  auto refused = [](Params p, const char* needle) {
+    try {
+      resolve(p);
+      return std::string("accepted");
+    } catch (const ParamError& e) {
+      const std::string what = e.what();
+      return what.find(needle) != std::string::npos ? std::string("ok") : what;
+    }
+  };
+  Params p = paramsFor("folding", "", 10);
+  CHECK(refused(paramsFor("nope", "", 1), "choose one of atomic") == "ok");
+  CHECK(refused(paramsFor("folding", "fast", 1), "variant") == "ok");
+  CHECK(refused(paramsFor("folding", "", -1), "1 to 268435456") == "ok");
+  CHECK(refused(paramsFor("barrier", "", 2000), "1 to 1024") == "ok");
+  p.block = 48;
+  CHECK(refused(p, "power of two") == "ok");
+  p.block = 0;
+  p.barrier = false;
+  CHECK(refused(p, "only for the barrier lesson") == "ok");
+  Params b = paramsFor("barrier", "", 64);
+  b.block = 32;
+  CHECK(refused(b, "at least n") == "ok");
+  Params w = paramsFor("butterfly", "shuffle", 8);
+  w.block = 16;
+  CHECK(refused(w, "warp operations") == "ok");
+  Params s = paramsFor("barrier", "", 8);
+  s.schedule = "stall:1";
+  CHECK(refused(s, "--schedule") == "ok");
+  Params d = paramsFor("folding", "", 8);
+  d.data = "random:";
+  CHECK(refused(d, "random:SEED") == "ok");
+  Params v = paramsFor("folding", "", 0);
+  v.values = {1.5, 2};
+  CHECK(refused(v, "32-bit integer") == "ok");
+  CHECK_THROWS_AS(parseValues("1,,2"), ParamError);
+  CHECK(parseValues("3,1,4,1,5") == std::vector<double>{3, 1, 4, 1, 5});
+}
