@@ -15,10 +15,9 @@ __global__ void treeGlobal(T* a, int n, bool barrierOn, bool perturb, StepRecord
     if (perturb && tid % 3 == 0) __nanosleep(2000);
     if (tid % (2 * i) == 0 && tid + i < n) {
       a[tid] = Op::apply(a[tid], a[tid + i]);
-      trace.combine(level, tid, tid, tid + i);
+      trace.combine(level, tid, tid, tid + i, a[tid]);
     }
     switchableBarrier(barrierOn);
-    if (tid < n) trace.value(level, tid, a[tid]);
   }
 }
 
@@ -35,10 +34,9 @@ __global__ void treeShared(T* a, int n, bool barrierOn, bool perturb, StepRecord
     if (perturb && tid % 3 == 0) __nanosleep(2000);
     if (tid % (2 * i) == 0) {
       s[tid] = Op::apply(s[tid], s[tid + i]);
-      trace.combine(level, tid, tid, tid + i);
+      trace.combine(level, tid, tid, tid + i, s[tid]);
     }
     switchableBarrier(barrierOn);
-    trace.value(level, tid, s[tid]);
   }
   if (tid == 0) a[0] = s[0];
 }

@@ -17,11 +17,10 @@ __global__ void butterflyShared(const T* in, long long n, T* result, StepRecorde
   int step = 0;
   for (unsigned b = blockDim.x / 2; b > 0; b /= 2, ++step) {
     const T mine = Op::apply(s[tid], s[tid ^ b]);
-    trace.combine(step, i, i, base + (tid ^ b));
+    trace.combine(step, i, i, base + (tid ^ b), mine);
     __syncthreads();  // everyone has read before anyone overwrites
     s[tid] = mine;
     __syncthreads();  // everyone has written before the next step reads
-    trace.value(step, i, mine);
   }
   if (tid == 0) atomicCombine<Op>(result, s[0]);  // every thread could: all hold the total
 }
@@ -38,8 +37,7 @@ __global__ void butterflyShuffle(const T* in, long long n, T* result, StepRecord
   int step = 0;
   for (int b = warpSize / 2; b > 0; b /= 2, ++step) {
     v = Op::apply(v, __shfl_xor_sync(0xffffffffu, v, b));
-    trace.combine(step, i, i, i ^ b);
-    trace.value(step, i, v);
+    trace.combine(step, i, i, i ^ b, v);
   }
   if (lane == 0) warpTotals[warp] = v;
   __syncthreads();
@@ -47,7 +45,7 @@ __global__ void butterflyShuffle(const T* in, long long n, T* result, StepRecord
   v = lane < warps ? warpTotals[lane] : Op::template identity<T>();
   for (int b = warpSize / 2; b > 0; b /= 2, ++step) {
     v = Op::apply(v, __shfl_xor_sync(0xffffffffu, v, b));
-    trace.value(step, i, v);
+    trace.combine(step, i, i, i, v);
   }
   if (tid == 0) atomicCombine<Op>(result, v);
 }

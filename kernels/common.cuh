@@ -110,25 +110,30 @@ __device__ inline int atomicCombine<MinOp, int>(int* address, int value) {
 
 // ---- Trace recorder ---------------------------------------------------------------------------
 // Null pointers in timing runs: every call below is then a test and nothing more.
-// values[step][element] is the array as this step left it; reads/writes[step][thread] say which
-// element a thread combined into which (-1: the thread did no work in that step).
+// combine() records, per step and thread, which element the thread combined into which and
+// the value it wrote; the host replays those writes onto the step's input, so a snapshot never
+// races with threads already at the next level. value() records a thread's own register value
+// (values[step][element]) where there is no array to replay.
 
 template <class T>
 struct StepRecorder {
   T* values = nullptr;
+  T* written = nullptr;
   int* reads = nullptr;
   int* writes = nullptr;
-  long long width = 0;    // elements per step
-  long long threads = 0;  // threads per step
+  long long width = 0;    // elements per step (value)
+  long long threads = 0;  // threads per step (combine)
   int steps = 0;
 
   __device__ void value(int step, long long element, T v) const {
     if (values && step < steps && element < width) values[step * width + element] = v;
   }
-  __device__ void combine(int step, long long thread, long long target, long long source) const {
+  __device__ void combine(int step, long long thread, long long target, long long source,
+                          T result) const {
     if (writes && step < steps && thread < threads) {
       writes[step * threads + thread] = int(target);
       reads[step * threads + thread] = int(source);
+      written[step * threads + thread] = result;
     }
   }
 };

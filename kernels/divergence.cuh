@@ -18,10 +18,9 @@ __global__ void interleaved(const T* in, long long n, T* out, StepRecorder<T> tr
   for (unsigned stride = 1; stride < blockDim.x; stride *= 2, ++level) {
     if (tid % (2 * stride) == 0) {
       s[tid] = Op::apply(s[tid], s[tid + stride]);
-      trace.combine(level, i, i, i + stride);
+      trace.combine(level, i, i, i + stride, s[tid]);
     }
     __syncthreads();
-    trace.value(level, i, s[tid]);
   }
   if (tid == 0) out[blockIdx.x] = s[0];
 }
@@ -42,10 +41,9 @@ __global__ void strided(const T* in, long long n, T* out, StepRecorder<T> trace)
     const unsigned index = 2 * stride * tid;
     if (index < blockDim.x) {
       s[index] = Op::apply(s[index], s[index + stride]);
-      trace.combine(level, i, base + index, base + index + stride);
+      trace.combine(level, i, base + index, base + index + stride, s[index]);
     }
     __syncthreads();
-    trace.value(level, i, s[tid]);
   }
   if (tid == 0) out[blockIdx.x] = s[0];
 }
@@ -65,10 +63,9 @@ __global__ void sequential(const T* in, long long n, T* out, StepRecorder<T> tra
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
     if (tid < stride) {
       s[tid] = Op::apply(s[tid], s[tid + stride]);
-      trace.combine(level, i, i, i + stride);
+      trace.combine(level, i, i, i + stride, s[tid]);
     }
     __syncthreads();
-    trace.value(level, i, s[tid]);
   }
   if (tid == 0) out[blockIdx.x] = s[0];
 }

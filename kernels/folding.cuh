@@ -13,5 +13,5 @@ __global__ void foldStep(T* a, long long reduce, long long remain, StepRecorder<
   const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (i >= reduce) return;
   a[i] = Op::apply(a[i], a[i + remain]);
-  trace.combine(0, i, i, i + remain);
+  trace.combine(0, i, i, i + remain, a[i]);
 }

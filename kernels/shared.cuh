@@ -13,10 +13,9 @@ __global__ void treeInGlobal(T* a, long long n, T* out, StepRecorder<T> trace) {
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
     if (tid < stride && i + stride < n) {
       a[i] = Op::apply(a[i], a[i + stride]);
-      trace.combine(level, i, i, i + stride);
+      trace.combine(level, i, i, i + stride, a[i]);
     }
     __syncthreads();
-    if (i < n) trace.value(level, i, a[i]);
   }
   if (tid == 0) out[blockIdx.x] = a[base];
 }
@@ -34,10 +33,9 @@ __global__ void treeInShared(const T* in, long long n, T* out, StepRecorder<T> t
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
     if (tid < stride) {
       s[tid] = Op::apply(s[tid], s[tid + stride]);
-      trace.combine(level, i, i, i + stride);
+      trace.combine(level, i, i, i + stride, s[tid]);
     }
     __syncthreads();
-    trace.value(level, i, s[tid]);
   }
   if (tid == 0) out[blockIdx.x] = s[0];
 }
@@ -57,10 +55,9 @@ __global__ void multiBlock(const T* in, long long n, T* result, T* partials,
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
     if (tid < stride) {
       s[tid] = Op::apply(s[tid], s[tid + stride]);
-      trace.combine(level, i, i, i + stride);
+      trace.combine(level, i, i, i + stride, s[tid]);
     }
     __syncthreads();
-    trace.value(level, i, s[tid]);
   }
   if (tid == 0) {
     if (partials) partials[blockIdx.x] = s[0];
@@ -86,15 +83,14 @@ __global__ void coarsened(const T* in, long long n, T* result, T* partials, Step
   s[tid] = sum;
   __syncthreads();
   const long long thread = blockIdx.x * (long long)blockDim.x + tid;
-  trace.value(0, thread, sum);
+  trace.combine(0, thread, thread, thread, sum);
   int level = 1;
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
     if (tid < stride) {
       s[tid] = Op::apply(s[tid], s[tid + stride]);
-      trace.combine(level, thread, thread, thread + stride);
+      trace.combine(level, thread, thread, thread + stride, s[tid]);
     }
     __syncthreads();
-    trace.value(level, thread, s[tid]);
   }
   if (tid == 0) {
     if (partials) partials[blockIdx.x] = s[0];

@@ -72,6 +72,7 @@ class Recording {
         width_(width),
         threads_(threads),
         values_(backend.template alloc<T>(on_ ? size_t(steps) * width : 0)),
+        written_(backend.template alloc<T>(on_ ? size_t(steps) * threads : 0)),
         reads_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)),
         writes_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)) {}
 
@@ -79,6 +80,7 @@ class Recording {
     StepRecorder<T> r;
     if (!on_) return r;
     r.values = values_.get();
+    r.written = written_.get();
     r.reads = reads_.get();
     r.writes = writes_.get();
     r.width = width_;
@@ -89,25 +91,37 @@ class Recording {
 
   bool on() const { return on_; }
 
-  // One snapshot per step; widths[k] trims step k's values (default: all of them).
+  // One snapshot per step. With `initial` (the array the launch started from), each step
+  // replays the recorded writes onto the array; without, it reads the recorded values,
+  // widths[k] trimming step k.
   std::vector<StepSnapshot> snapshots(const std::vector<std::string>& labels,
+                                      const std::vector<double>& initial = {},
                                       const std::vector<long long>& widths = {}) {
     std::vector<StepSnapshot> out;
     if (!on_) return out;
     const auto values = downloadAsDoubles<B, T>(backend_, values_, size_t(steps_) * width_);
+    const auto written = downloadAsDoubles<B, T>(backend_, written_, size_t(steps_) * threads_);
     std::vector<int> reads(size_t(steps_) * threads_), writes(size_t(steps_) * threads_);
-    backend_.download(reads.data(), reads_, reads.size());
-    backend_.download(writes.data(), writes_, writes.size());
+    if (!reads.empty()) {
+      backend_.download(reads.data(), reads_, reads.size());
+      backend_.download(writes.data(), writes_, writes.size());
+    }
+    std::vector<double> array = initial;
     for (int s = 0; s < steps_; ++s) {
       StepSnapshot snap;
       snap.label = s < int(labels.size()) ? labels[s] : "step " + std::to_string(s + 1);
-      const long long width = s < int(widths.size()) ? widths[s] : width_;
-      snap.values.assign(values.begin() + s * width_, values.begin() + s * width_ + width);
       for (long long t = 0; t < threads_; ++t) {
         const int target = writes[s * threads_ + t];
         if (target < 0) continue;
         snap.active.push_back(int(t));
         snap.pairs.emplace_back(reads[s * threads_ + t], target);
+        if (size_t(target) < array.size()) array[target] = written[s * threads_ + t];
+      }
+      if (!initial.empty()) {
+        snap.values = array;
+      } else {
+        const long long width = s < int(widths.size()) ? widths[s] : width_;
+        snap.values.assign(values.begin() + s * width_, values.begin() + s * width_ + width);
       }
       out.push_back(std::move(snap));
     }
@@ -119,7 +133,7 @@ class Recording {
   bool on_;
   int steps_;
   long long width_, threads_;
-  typename B::template Buffer<T> values_;
+  typename B::template Buffer<T> values_, written_;
   typename B::template Buffer<int> reads_, writes_;
 };
 

@@ -37,7 +37,10 @@ void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input,
   for (int pass = 1;; ++pass) {
     const long long blocks = blocksFor(len, p.block);
     auto partials = b.template alloc<T>(size_t(blocks));
-    Recording<B, T> rec(b, trace, levels, len, blocks * p.block);
+    Recording<B, T> rec(b, trace, levels, 0, blocks * p.block);
+    const auto initial =
+        rec.on() ? downloadAsDoubles<B, T>(b, source == input.get() ? input : previous, size_t(len))
+                 : std::vector<double>{};
     b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, source, len, partials.get(),
              rec.recorder());
     if (rec.on()) {
@@ -47,7 +50,7 @@ void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input,
         labels.push_back((pass > 1 ? "pass " + std::to_string(pass) + ", " : std::string()) +
                          "stride " + std::to_string(stride));
       }
-      for (StepSnapshot& s : rec.snapshots(labels)) {
+      for (StepSnapshot& s : rec.snapshots(labels, initial)) {
         if (measure) measureWarps(s, p.block);
         out.steps.push_back(std::move(s));
       }

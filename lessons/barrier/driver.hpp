@@ -9,7 +9,8 @@ DriverOutput<T> driveBarrier(B& b, const Params& p, typename B::template Buffer<
   DriverOutput<T> out;
   const bool shared = p.variant == "shared";
   const int levels = levelsBelow(shared ? p.block : p.n);
-  Recording<B, T> rec(b, trace, levels, p.n, p.block);
+  Recording<B, T> rec(b, trace, levels, 0, p.block);
+  const auto initial = trace ? downloadAsDoubles<B, T>(b, a, size_t(p.n)) : std::vector<double>{};
   auto kernel = shared ? treeShared<T, Op> : treeGlobal<T, Op>;
   b.launch(dim3(1), dim3(unsigned(p.block)), kernel, a.get(), int(p.n), p.barrier, p.perturb,
            rec.recorder());
@@ -17,7 +18,7 @@ DriverOutput<T> driveBarrier(B& b, const Params& p, typename B::template Buffer<
   for (int k = 0, i = 1; k < levels; ++k, i *= 2)
     labels.push_back("level " + std::to_string(k + 1) + ": a[tid] += a[tid + " + std::to_string(i) +
                      "] where tid % " + std::to_string(2 * i) + " == 0");
-  out.steps = rec.snapshots(labels);
+  out.steps = rec.snapshots(labels, initial);
   out.result = downloadOne<B, T>(b, a);
   if (!p.barrier)
     out.notes.push_back(

@@ -21,11 +21,13 @@ DriverOutput<T> driveButterfly(B& b, const Params& p, typename B::template Buffe
     for (int bit = p.block / 2; bit > 0; bit /= 2)
       labels.push_back("partner i ^ " + std::to_string(bit));
   }
-  Recording<B, T> rec(b, trace, int(labels.size()), p.n, blocks * p.block);
+  Recording<B, T> rec(b, trace, int(labels.size()), 0, blocks * p.block);
+  const auto initial =
+      trace ? downloadAsDoubles<B, T>(b, input, size_t(p.n)) : std::vector<double>{};
   auto kernel = shuffle ? butterflyShuffle<T, Op> : butterflyShared<T, Op>;
   b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
            (long long)p.n, result.get(), rec.recorder());
-  out.steps = rec.snapshots(labels);
+  out.steps = rec.snapshots(labels, initial);
   out.result = downloadOne<B, T>(b, result);
   return out;
 }

@@ -21,7 +21,7 @@ DriverOutput<T> driveFastest(B& b, const Params& p, typename B::template Buffer<
            rec.recorder());
   out.steps = rec.snapshots({"each thread: grid-stride loop, 4 accumulators",
                              "each warp: 5 shuffles to lane 0", "each block: its warps' totals"},
-                            {threads, threads / 32, blocks});
+                            {}, {threads, threads / 32, blocks});
   out.result = downloadOne<B, T>(b, result);
   return out;
 }

@@ -14,14 +14,18 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
   auto partials = b.template alloc<T>(trace ? size_t(blocks) : 0);
   const bool coarse = perThread > 1;
   const int levels = log2Floor(p.block) + (coarse ? 1 : 0);
-  Recording<B, T> rec(b, trace, levels, coarse ? threads : p.n, threads);
+  Recording<B, T> rec(b, trace, levels, 0, threads);
+  // Coarsened steps live on the threads' partial sums; multiblock's on the input itself.
+  const auto initial = !trace   ? std::vector<double>{}
+                       : coarse ? std::vector<double>(size_t(threads), 0.0)
+                                : downloadAsDoubles<B, T>(b, input, size_t(p.n));
   b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
            (long long)p.n, result.get(), trace ? partials.get() : nullptr, rec.recorder());
   std::vector<std::string> labels;
   if (coarse) labels.push_back("each thread combines " + std::to_string(perThread) + " elements");
   for (int stride = p.block / 2; stride > 0; stride /= 2)
     labels.push_back("stride " + std::to_string(stride));
-  out.steps = rec.snapshots(labels);
+  out.steps = rec.snapshots(labels, initial);
   if (trace) out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
   out.result = downloadOne<B, T>(b, result);
 }
