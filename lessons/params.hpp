@@ -38,6 +38,7 @@ struct Params {
   std::string schedule = "lockstep";
   BackendChoice backend = BackendChoice::Sim;
   bool trace = true;  // record steps (small n only)
+  bool timed = true;  // GPU: measure timings after the run
 };
 
 struct Resolved {

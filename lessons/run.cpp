@@ -45,6 +45,7 @@ Trace runLesson(const Params& params) {
   }
   t.params.backend = useGpu ? BackendChoice::Gpu : BackendChoice::Sim;
   t.device = out.device;
+  if (out.timings.measured) t.timings = out.timings;
   t.traced = trace;
   if (trace) {
     StepSnapshot input0;

@@ -16,6 +16,7 @@ struct RunOutput {
   std::vector<double> blockPartials;
   std::vector<std::string> notes;
   std::string device;
+  Timings timings;  // GPU runs
 };
 
 // Implemented by kernels/sim/lessons_sim.cpp.
@@ -25,6 +26,8 @@ RunOutput runOnSimulator(const Params& p, const std::vector<double>& input, bool
 // built. Throws GpuUnavailable when no working device can take the run.
 RunOutput runOnGpu(const Params& p, const std::vector<double>& input, bool trace);
 bool gpuBackendBuilt();
+// A built backend and a device that answers; the reason when not.
+bool gpuUsable(std::string* why = nullptr);
 
 class GpuUnavailable : public std::runtime_error {
  public:

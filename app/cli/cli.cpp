@@ -2,13 +2,18 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <map>
 #include <ostream>
 #include <sstream>
 #include <thread>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "kernels/sim/runtime.hpp"
+#include "lessons/bench.hpp"
 #include "lessons/registry.hpp"
 #include "lessons/run.hpp"
 #include "lessons/run_output.hpp"
@@ -33,7 +38,7 @@ int64_t parseInteger(const std::string& option, const std::string& text, int64_t
 struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
                                          backend = "sim", format = "text";
-  bool noBarrier = false, perturb = false;
+  bool noBarrier = false, perturb = false, noTimings = false;
 
   void addTo(CLI::App* app) {
     app->add_option("lesson", lesson, "lesson id: " + lessonIds())->required();
@@ -50,6 +55,7 @@ struct LessonOptions {
                     std::string("simulator schedule: ") + sim::kScheduleHelp);
     app->add_option("--backend", backend, "sim, gpu or auto");
     app->add_option("--format", format, "text or json");
+    app->add_flag("--no-timings", noTimings, "GPU: run once, skip the timing repetitions");
   }
 
   Params params() const {
@@ -68,6 +74,7 @@ struct LessonOptions {
     if (!values.empty()) p.values = parseValues(values);
     p.barrier = !noBarrier;
     p.perturb = perturb;
+    p.timed = !noTimings;
     if (!schedule.empty()) p.schedule = schedule;
     p.backend = parseBackend(backend);
     if (!schedule.empty() && p.backend == BackendChoice::Gpu)
@@ -82,6 +89,18 @@ struct LessonOptions {
     throw UsageError("--format '" + format + "' is not a format; use text or json.");
   }
 };
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> items;
+  if (text.empty()) return items;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    items.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
 
 std::string firstLine(const std::string& text) {
   const size_t newline = text.find('\n');
@@ -108,6 +127,24 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   auto* race = app.add_subcommand("race", "run a lesson many times; count wrong results");
   raceOptions.addTo(race);
   race->add_option("--runs", runs, "how many runs (schedules on the simulator), 1 to 100000");
+
+  std::string benchLessons, benchSizes, benchReps = "20", benchType = "int", benchFormat = "text",
+                                        benchBackend = "auto";
+  auto* bench =
+      app.add_subcommand("bench", "time every lesson kernel against CUB and the copy roofline");
+  bench->add_option("--lessons", benchLessons,
+                    "lessons to time, e.g. shared,fastest (default: all that scale)");
+  bench->add_option("--sizes", benchSizes, "sizes, e.g. 1024,1048576 (default 2^10 to 2^28, x4)");
+  bench->add_option("--reps", benchReps, "repetitions per measurement, 1 to 1000");
+  bench->add_option("--type", benchType, "int or float");
+  bench->add_option("--format", benchFormat, "text, csv or json");
+  bench->add_option("--backend", benchBackend, "gpu, sim or auto");
+
+  LessonOptions checkOptions;
+  std::string tool;
+  auto* check = app.add_subcommand("check", "run a lesson once on the GPU under compute-sanitizer");
+  checkOptions.addTo(check);
+  check->add_option("--tool", tool, "racecheck, memcheck, synccheck or initcheck")->required();
 
   std::string delay = "700";
   auto* tour = app.add_subcommand("tour", "every lesson once, small n, paced for reading");
@@ -145,6 +182,48 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       c.params = raceOptions.params();
       c.format = raceOptions.parsedFormat();
       c.runs = int(parseInteger("--runs", runs, 1, 100000, "give a whole number from 1 to 100000"));
+    } else if (check->parsed()) {
+      c.name = "check";
+      if (tool != "racecheck" && tool != "memcheck" && tool != "synccheck" && tool != "initcheck")
+        throw UsageError("--tool '" + tool +
+                         "' is not a compute-sanitizer tool; use racecheck, "
+                         "memcheck, synccheck or initcheck.");
+      c.tool = tool;
+      checkOptions.backend = "gpu";
+      c.params = checkOptions.params();
+      // Pass the lesson options on to `rlab run` under the sanitizer, minus --tool.
+      for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--tool") {
+          ++i;
+          continue;
+        }
+        if (args[i].rfind("--tool=", 0) == 0 || args[i] == "--backend") {
+          if (args[i] == "--backend") ++i;
+          continue;
+        }
+        c.lessonArgs.push_back(args[i]);
+      }
+    } else if (bench->parsed()) {
+      c.name = "bench";
+      c.params.type = parseType(benchType);
+      c.params.backend = parseBackend(benchBackend);
+      c.reps =
+          int(parseInteger("--reps", benchReps, 1, 1000, "give a whole number from 1 to 1000"));
+      if (benchFormat != "text" && benchFormat != "csv" && benchFormat != "json")
+        throw UsageError("--format '" + benchFormat + "' is not a format; use text, csv or json.");
+      c.format = benchFormat == "json"  ? Format::Json
+                 : benchFormat == "csv" ? Format::Csv
+                                        : Format::Text;
+      c.lessonsList = benchLessons;
+      c.sizesList = benchSizes;
+      for (const auto& item : splitList(benchLessons))
+        if (!findLesson(item) || findLesson(item)->oneBlock)
+          throw UsageError("--lessons names '" + item +
+                           "'; choose from atomic, folding, "
+                           "divergence, shared, butterfly, fastest.");
+      for (const auto& item : splitList(benchSizes))
+        parseInteger("--sizes", item, 1, kMaxN,
+                     "give sizes from 1 to 268435456, separated by commas");
     } else {
       c.name = "tour";
       c.delayMs = int(parseInteger("--delay-ms", delay, 0, 10000, "give 0 to 10000"));
@@ -227,6 +306,143 @@ int runRace(const Command& c, std::ostream& out, bool colour) {
   return 0;
 }
 
+int runBench(const Command& c, std::ostream& out, std::ostream& err) {
+  BenchRequest request;
+  request.type = c.params.type;
+  request.reps = c.reps;
+  for (const auto& [lesson, variant] : scalableKernels()) {
+    const auto wanted = splitList(c.lessonsList);
+    if (wanted.empty() || std::find(wanted.begin(), wanted.end(), lesson) != wanted.end())
+      request.kernels.emplace_back(lesson, variant);
+  }
+  bool gpu = c.params.backend == BackendChoice::Gpu ||
+             (c.params.backend == BackendChoice::Auto && gpuBackendBuilt());
+  for (const auto& item : splitList(c.sizesList)) request.sizes.push_back(std::stoll(item));
+  if (request.sizes.empty())
+    for (long long n = 1 << 10; n <= (gpu ? (1ll << 28) : (1ll << 16)); n *= 4)
+      request.sizes.push_back(n);
+  const BenchProgress progress = [&](const std::string& kernel, long long n) {
+    err << "bench: " << kernel << ", n = " << n << "\r" << std::flush;
+    return true;
+  };
+  std::vector<BenchRow> rows;
+  std::string device;
+  if (gpu) {
+    try {
+      rows = benchGpu(request, progress, device);
+    } catch (const GpuUnavailable& e) {
+      if (c.params.backend == BackendChoice::Gpu) throw;
+      err << "bench: " << e.what() << " Measuring the simulator instead.\n";
+      gpu = false;
+    }
+  }
+  if (!gpu) {
+    rows = benchSimulator(request, progress);
+    device = "CPU SIMT simulator";
+  }
+  err << std::string(60, ' ') << "\r";
+  if (c.format == Format::Json) {
+    out << "{\"device\":\"" << device << "\",\"gpu_times\":" << (gpu ? "true" : "false")
+        << ",\"type\":\"" << name(request.type) << "\",\"rows\":[";
+    for (size_t i = 0; i < rows.size(); ++i)
+      out << (i ? "," : "") << "{\"kernel\":\"" << rows[i].kernel << "\",\"n\":" << rows[i].n
+          << ",\"ms\":" << rows[i].ms << ",\"gb_per_s\":" << rows[i].gbPerSecond
+          << ",\"copy_fraction\":" << rows[i].copyFraction << ",\"cub_ratio\":" << rows[i].cubRatio
+          << "}";
+    out << "]}\n";
+    return 0;
+  }
+  if (c.format == Format::Csv) {
+    out << "kernel,n,ms,gb_per_s,copy_fraction,cub_ratio\n";
+    for (const auto& r : rows)
+      out << r.kernel << "," << r.n << "," << r.ms << "," << r.gbPerSecond << "," << r.copyFraction
+          << "," << r.cubRatio << "\n";
+    return 0;
+  }
+  out << "device: " << device << ", type " << name(request.type)
+      << (gpu ? ", kernel-only median times" : " — simulator throughput, not GPU times") << "\n";
+  char line[200];
+  std::snprintf(line, sizeof line, "%-30s %11s %12s %10s %8s %8s\n", "kernel", "n", "ms", "GB/s",
+                gpu ? "copy%" : "", gpu ? "xCUB" : "");
+  out << line;
+  for (const auto& r : rows) {
+    if (gpu)
+      std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %10.1f %7.1f%% %8.2f\n",
+                    r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.copyFraction * 100, r.cubRatio);
+    else
+      std::snprintf(line, sizeof line, "%-30s %11lld %12.2f %10.4f\n", r.kernel.c_str(), r.n, r.ms,
+                    r.gbPerSecond);
+    out << line;
+  }
+  return 0;
+}
+
+// compute-sanitizer on PATH, or beside nvcc.
+std::string findSanitizer() {
+  for (const std::string dir :
+       {std::string(RLAB_CUDA_BIN_DIR), std::string("/usr/local/cuda/bin")}) {
+    const std::string path = dir + "/compute-sanitizer";
+    if (!dir.empty() && access(path.c_str(), X_OK) == 0) return path;
+  }
+  if (std::system("command -v compute-sanitizer >/dev/null 2>&1") == 0) return "compute-sanitizer";
+  return "";
+}
+
+std::string shellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+int runCheck(const Command& c, std::ostream& out) {
+  const std::string sanitizer = findSanitizer();
+  if (sanitizer.empty())
+    throw GpuUnavailable(
+        "compute-sanitizer was found neither on PATH nor beside nvcc; install "
+        "the CUDA toolkit's sanitizer to use rlab check.");
+  std::string self(4096, '\0');
+  const ssize_t len = readlink("/proc/self/exe", self.data(), self.size() - 1);
+  if (len <= 0)
+    throw std::runtime_error("cannot find the rlab executable to run under the sanitizer");
+  self.resize(size_t(len));
+  std::string command = shellQuote(sanitizer) + " --tool " + c.tool + " --error-exitcode 9 " +
+                        shellQuote(self) + " run";
+  for (const auto& a : c.lessonArgs) command += " " + shellQuote(a);
+  command += " --backend gpu --no-timings --format json 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) throw std::runtime_error("could not start compute-sanitizer");
+  std::string output;
+  char buffer[4096];
+  while (size_t got = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, got);
+  const int status = pclose(pipe);
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::vector<std::string> summary, first;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("=========", 0) != 0) continue;
+    if (line.find("SUMMARY") != std::string::npos)
+      summary.push_back(line.substr(10));
+    else if (first.size() < 6 &&
+             (line.find("Error") != std::string::npos || line.find("Race") != std::string::npos ||
+              line.find("Hazard") != std::string::npos))
+      first.push_back(line.substr(10));
+  }
+  out << c.tool << " on " << c.params.lesson << " ("
+      << (c.params.variant.empty() ? "default" : c.params.variant)
+      << (c.params.barrier ? "" : ", barrier off") << "):\n";
+  for (const auto& l : first) out << "  " << l << "\n";
+  for (const auto& l : summary) out << l << "\n";
+  if (summary.empty()) out << "(no summary from compute-sanitizer; exit code " << code << ")\n";
+  out << (code == 0   ? "clean"
+          : code == 9 ? "the sanitizer reported errors"
+                      : "the run failed")
+      << "\n";
+  if (c.tool == "racecheck")
+    out << "note: racecheck watches shared memory only; races in global memory (the barrier "
+           "lesson's global variant) are invisible to it.\n";
+  return 0;
+}
+
 int runTour(const Command& c, std::ostream& out, bool colour) {
   struct Stop {
     const char* lesson;
@@ -296,6 +512,8 @@ int execute(const Command& c, std::ostream& out, std::ostream& err, bool colour)
     return 0;
   }
   if (c.name == "race") return runRace(c, out, colour);
+  if (c.name == "bench") return runBench(c, out, err);
+  if (c.name == "check") return runCheck(c, out);
   return runTour(c, out, colour);
 }
 
@@ -304,7 +522,8 @@ int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
     const Command c = parseCommandLine(args);
     // Output is produced into a buffer first, so a failure leaves stdout empty.
     std::ostringstream buffer;
-    const int code = execute(c, c.name == "tour" ? out : buffer, err, colour);
+    const bool streams = c.name == "tour" || c.name == "bench" || c.name == "check";
+    const int code = execute(c, streams ? out : buffer, err, colour);
     out << buffer.str();
     return code;
   } catch (const UsageError& e) {

@@ -10,7 +10,7 @@
 
 namespace rlab::cli {
 
-enum class Format { Text, Json };
+enum class Format { Text, Json, Csv };
 
 struct Command {
   std::string name;  // list, run, tour, race
@@ -18,6 +18,10 @@ struct Command {
   Format format = Format::Text;
   int runs = 100;          // race
   int delayMs = 700;       // tour: pause between steps
+  std::string lessonsList, sizesList, benchFormat = "text";  // bench
+  int reps = 20;
+  std::string tool;  // check: racecheck, memcheck, synccheck, initcheck
+  std::vector<std::string> lessonArgs;  // check: the run options to pass on
   bool helpShown = false;  // --help printed: nothing else to do
   std::string helpText;
 };

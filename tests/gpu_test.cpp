@@ -1,0 +1,117 @@
+// The lessons on the CUDA device. Skipped (and counted as skipped) where there is none; run on
+// the GPU machine for every kernel change.
+#include <doctest/doctest.h>
+
+#include <iostream>
+#include <map>
+
+#include "lessons/registry.hpp"
+#include "lessons/run.hpp"
+#include "lessons/run_output.hpp"
+
+using namespace rlab;
+
+namespace {
+
+bool noGpu() {
+  static const bool absent = [] {
+    std::string why;
+    const bool usable = gpuUsable(&why);
+    if (!usable) std::cerr << "GPU tests skipped: " << why << "\n";
+    return !usable;
+  }();
+  return absent;
+}
+
+Params gpuParams(const std::string& lesson, const std::string& variant, int64_t n) {
+  Params p;
+  p.lesson = lesson;
+  p.variant = variant;
+  p.n = n;
+  p.backend = BackendChoice::Gpu;
+  p.timed = false;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("gpu: every lesson x variant x op x type matches the reference" *
+          doctest::skip(noGpu())) {
+  const int64_t sizes[] = {
+      1, 2, 3, 7, 31, 32, 33, 255, 256, 257, 1000, 4096, 65537, (1 << 24) + 3, 1 << 28};
+  for (const LessonInfo& lesson : lessons())
+    for (const std::string& variant : lesson.variants)
+      for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product})
+        for (ElementType type : {ElementType::Int, ElementType::Float})
+          for (int64_t n : sizes) {
+            if (n > lesson.maxN) continue;
+            if (n >= (1 << 24) && (op != Op::Sum || lesson.id == "atomic")) continue;
+            Params p = gpuParams(lesson.id, variant, n);
+            p.op = op;
+            p.type = type;
+            p.data = op == Op::Product ? (n <= 31 ? "random:7" : "ones")
+                     : n > 65537       ? "random:3"
+                                       : "iota";
+            p.trace = n <= 257;
+            const std::string what = lesson.id + " " + variant + " " + name(op) + " " + name(type) +
+                                     " n=" + std::to_string(n);
+            CAPTURE(what);
+            const Trace t = runLesson(p);
+            CHECK(t.backend == "gpu");
+            CHECK(t.correct);
+            if (!t.correct) MESSAGE("result " << t.result << " expected " << t.expected);
+          }
+}
+
+TEST_CASE("gpu: race-free int traces equal the simulator's, step for step" *
+          doctest::skip(noGpu())) {
+  for (const LessonInfo& lesson : lessons()) {
+    if (lesson.id == "atomic" || lesson.id == "fastest") continue;  // order / grid differ by design
+    for (const std::string& variant : lesson.variants) {
+      for (int64_t n : {7, 33, 257, 1000}) {
+        if (n > lesson.maxN) continue;
+        Params p = gpuParams(lesson.id, variant, n);
+        const Trace gpu = runLesson(p);
+        p.backend = BackendChoice::Sim;
+        const Trace sim = runLesson(p);
+        const std::string what = lesson.id + " " + variant + " n=" + std::to_string(n);
+        CAPTURE(what);
+        REQUIRE(gpu.steps.size() == sim.steps.size());
+        for (size_t k = 0; k < gpu.steps.size(); ++k) {
+          CHECK(gpu.steps[k].values == sim.steps[k].values);
+          CHECK(gpu.steps[k].active == sim.steps[k].active);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs; with it, never" *
+          doctest::skip(noGpu())) {
+  Params p = gpuParams("barrier", "global", 256);
+  p.trace = false;
+  p.perturb = true;
+  int wrongWith = 0, wrongWithout = 0;
+  for (int k = 0; k < 1000; ++k) {
+    p.barrier = true;
+    wrongWith += !runLesson(p).correct;
+    p.barrier = false;
+    wrongWithout += !runLesson(p).correct;
+  }
+  MESSAGE("barrier on: " << wrongWith << " of 1000 wrong; off: " << wrongWithout << " of 1000");
+  CHECK(wrongWith == 0);
+  CHECK(wrongWithout > 500);
+}
+
+TEST_CASE("gpu: timings are measured and compared with CUB" * doctest::skip(noGpu())) {
+  Params p = gpuParams("fastest", "default", 1 << 24);
+  p.timed = true;
+  p.data = "ones";
+  const Trace t = runLesson(p);
+  CHECK(t.correct);
+  CHECK(t.timings.measured);
+  CHECK(t.timings.kernelMs > 0);
+  CHECK(t.timings.cubMs > 0);
+  MESSAGE("fastest 2^24 int: " << t.timings.kernelMs << " ms, " << t.timings.gbPerSecond
+                               << " GB/s, " << t.timings.cubRatio << "x CUB");
+}
