@@ -23,10 +23,28 @@ __device__ __forceinline__ T warpReduce(T v) {
   return v;
 }
 
+// The block's total, in thread 0: shuffles within each warp, then the first warp over the
+// warps' totals. Every thread of the block must call it (it waits at a barrier).
+template <class T, class Op>
+__device__ __forceinline__ T blockReduce(T v, T* warpTotals, unsigned lane, unsigned warp,
+                                         unsigned warps) {
+  v = warpReduce<T, Op>(v);
+  if (lane == 0) warpTotals[warp] = v;
+  __syncthreads();
+  if (warp == 0)
+    v = warpReduce<T, Op>(lane < warps ? warpTotals[lane] : Op::template identity<T>());
+  __syncthreads();  // warpTotals may be written again by the next call
+  return v;
+}
+
 // Every lesson so far launched one thread per element (or eight), built a tree in shared
 // memory, and needed a second launch or n / blockDim.x atomics. Here:
-//  - a grid-stride loop: just enough blocks to fill the GPU, each thread walks the array;
-//  - 16-byte vector loads (int4/float4), then a scalar tail for the last n % 4 elements;
+//  - a grid-stride loop over tiles of 4 * blockDim.x vectors: at most enough blocks to fill
+//    the GPU (and no more than give each thread kElementsPerThread elements, so small arrays
+//    do not pay for many block totals); the grid sweeps the array front to back;
+//  - 16-byte vector loads (int4/float4), four in flight per thread before any is used, each
+//    one a warp-wide contiguous 512 bytes; then the last partial tile, then a scalar tail
+//    for the last n % 4 elements;
 //  - four independent accumulators, one per vector lane, so additions do not wait on each
 //    other;
 //  - warp shuffles instead of a shared-memory tree (32 values to 1 in five steps), and only
@@ -35,8 +53,10 @@ __device__ __forceinline__ T warpReduce(T v) {
 //    totals and the last block to finish adds them in a fixed order, so the float result
 //    is the same on every run.
 // The input pointer must be 16-byte aligned (cudaMalloc's always are).
+constexpr int kElementsPerThread = 16;
+
 template <class T, class Op>
-__global__ void fastestReduce(const T* in, long long n, T* result, T* blockTotals,
+__global__ void fastestReduce(const T* __restrict__ in, long long n, T* result, T* blockTotals,
                               unsigned* blocksDone, StepRecorder<T> trace) {
   using Vec = typename Vector4<T>::type;
   const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -46,7 +66,17 @@ __global__ void fastestReduce(const T* in, long long n, T* result, T* blockTotal
   T a0 = identity, a1 = identity, a2 = identity, a3 = identity;
   const Vec* in4 = reinterpret_cast<const Vec*>(in);
   const long long vectors = n / 4;
-  for (long long k = thread; k < vectors; k += threads) {
+  const unsigned stride = blockDim.x;
+  const long long tiles = vectors / (4ll * stride);
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const long long k = tile * 4 * stride + threadIdx.x;
+    const Vec v0 = in4[k], v1 = in4[k + stride], v2 = in4[k + 2 * stride], v3 = in4[k + 3 * stride];
+    a0 = Op::apply(a0, Op::apply(Op::apply(v0.x, v1.x), Op::apply(v2.x, v3.x)));
+    a1 = Op::apply(a1, Op::apply(Op::apply(v0.y, v1.y), Op::apply(v2.y, v3.y)));
+    a2 = Op::apply(a2, Op::apply(Op::apply(v0.z, v1.z), Op::apply(v2.z, v3.z)));
+    a3 = Op::apply(a3, Op::apply(Op::apply(v0.w, v1.w), Op::apply(v2.w, v3.w)));
+  }
+  for (long long k = tiles * 4 * stride + thread; k < vectors; k += threads) {
     const Vec v = in4[k];
     a0 = Op::apply(a0, v.x);
     a1 = Op::apply(a1, v.y);
@@ -59,34 +89,31 @@ __global__ void fastestReduce(const T* in, long long n, T* result, T* blockTotal
 
   __shared__ T warpTotals[32];
   const unsigned lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize;
-  v = warpReduce<T, Op>(v);
-  if (lane == 0) {
-    warpTotals[warp] = v;
-    trace.value(1, thread / warpSize, v);
-  }
-  __syncthreads();
-  if (warp != 0) return;
-  v = warpReduce<T, Op>(lane < blockDim.x / warpSize ? warpTotals[lane] : identity);
-  if (lane == 0) trace.value(2, blockIdx.x, v);
+  const unsigned warps = blockDim.x / warpSize;
+  v = blockReduce<T, Op>(v, warpTotals, lane, warp, warps);
+  if (lane == 0) trace.value(1, thread / warpSize, warpTotals[warp]);
+  if (threadIdx.x == 0) trace.value(2, blockIdx.x, v);
 
   if constexpr (std::is_integral<T>::value) {  // int: the order of the atomics does not matter
-    if (lane == 0) atomicCombine<Op>(result, v);
+    if (threadIdx.x == 0) atomicCombine<Op>(result, v);
   } else {
-    // Float: the last block to finish adds the block totals in block order.
-    unsigned finished = 0;
-    if (lane == 0) {
+    // Float: the last block to finish adds the block totals in block order, all its threads
+    // reading a few each, so the same input always gives the same sum.
+    __shared__ bool lastBlock;
+    if (threadIdx.x == 0) {
       blockTotals[blockIdx.x] = v;
       __threadfence();  // the total is visible to every block before we count ourselves done
-      finished = atomicAdd(blocksDone, 1u);
+      lastBlock = atomicAdd(blocksDone, 1u) == gridDim.x - 1;
     }
-    finished = __shfl_sync(0xffffffffu, finished, 0);
-    if (finished != gridDim.x - 1) return;
-    __threadfence();  // see the other blocks' totals
+    __syncthreads();
+    if (!lastBlock) return;
+    // Every other block fenced its total before counting itself done; reading from L2 (ld.cg)
+    // after seeing the count sees them, as in CUDA's threadFenceReduction sample.
     T total = identity;
-    for (unsigned b = lane; b < gridDim.x; b += warpSize)
-      total = Op::apply(total, ((volatile T*)blockTotals)[b]);
-    total = warpReduce<T, Op>(total);
-    if (lane == 0) {
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+      total = Op::apply(total, __ldcg(&blockTotals[b]));  // from L2: other blocks wrote it
+    total = blockReduce<T, Op>(total, warpTotals, lane, warp, warps);
+    if (threadIdx.x == 0) {
       *result = total;
       *blocksDone = 0;  // ready for the next launch
     }

@@ -51,7 +51,9 @@ class GpuBackend {
   ~GpuBackend();
 
   template <class T>
-  Buffer<T> alloc(size_t count) { return Buffer<T>(count); }
+  Buffer<T> alloc(size_t count) {
+    return Buffer<T>(count);
+  }
   template <class T>
   void upload(Buffer<T>& dst, const T* src, size_t count, size_t offset = 0) {
     if (count)

@@ -18,8 +18,12 @@ namespace {
 bool g_broken = false;
 }
 
-bool gpuBroken() { return g_broken; }
-void markGpuBroken() { g_broken = true; }
+bool gpuBroken() {
+  return g_broken;
+}
+void markGpuBroken() {
+  g_broken = true;
+}
 
 void checkCuda(cudaError_t status, const char* what) {
   if (status == cudaSuccess) return;
@@ -29,12 +33,16 @@ void checkCuda(cudaError_t status, const char* what) {
     case cudaErrorNoDevice:
       throw GpuUnavailable("No CUDA device is present" + during);
     case cudaErrorInsufficientDriver:
-      throw GpuUnavailable("The NVIDIA driver is older than this build's CUDA runtime; update "
-                           "the driver" + during);
+      throw GpuUnavailable(
+          "The NVIDIA driver is older than this build's CUDA runtime; update "
+          "the driver" +
+          during);
     case cudaErrorNoKernelImageForDevice:
     case cudaErrorUnsupportedPtxVersion:
-      throw GpuUnavailable("This build has no kernel image for this GPU's architecture; "
-                           "rebuild with CMAKE_CUDA_ARCHITECTURES set to it" + during);
+      throw GpuUnavailable(
+          "This build has no kernel image for this GPU's architecture; "
+          "rebuild with CMAKE_CUDA_ARCHITECTURES set to it" +
+          during);
     case cudaErrorMemoryAllocation:
       throw GpuUnavailable("The GPU is out of memory for this n; try a smaller --n" + during);
     case cudaErrorIllegalAddress:
@@ -45,7 +53,8 @@ void checkCuda(cudaError_t status, const char* what) {
     case cudaErrorInvalidPc:
     case cudaErrorAssert:
       markGpuBroken();
-      throw GpuUnavailable(std::string("A kernel failed on the GPU: ") + cudaGetErrorString(status) +
+      throw GpuUnavailable(std::string("A kernel failed on the GPU: ") +
+                           cudaGetErrorString(status) +
                            "; GPU use ends for this process, your settings are kept" + during);
     default:
       throw GpuUnavailable(std::string("CUDA error: ") + cudaGetErrorString(status) + during);
@@ -73,7 +82,9 @@ GpuBackend::~GpuBackend() {
   if (stop_) cudaEventDestroy(stop_);
 }
 
-bool gpuBackendBuilt() { return true; }
+bool gpuBackendBuilt() {
+  return true;
+}
 
 bool gpuUsable(std::string* why) {
   try {
@@ -85,7 +96,8 @@ bool gpuUsable(std::string* why) {
   }
 }
 
-// ---- Measurements --------------------------------------------------------------------------------
+// ---- Measurements
+// --------------------------------------------------------------------------------
 
 namespace {
 
@@ -131,7 +143,9 @@ double copyBandwidthGBs() {
 template <class Op>
 struct CubOp {
   template <class T>
-  __device__ T operator()(T a, T b) const { return Op::apply(a, b); }
+  __device__ T operator()(T a, T b) const {
+    return Op::apply(a, b);
+  }
 };
 
 template <class T, class Op>
@@ -144,8 +158,7 @@ double cubMs(const T* in, long long n, int reps) {
   void* temp = nullptr;
   checkCuda(cudaMalloc(&temp, tempBytes), "allocating CUB's workspace");
   auto run = [&] {
-    cub::DeviceReduce::Reduce(temp, tempBytes, in, out, n, CubOp<Op>{},
-                              Op::template identity<T>());
+    cub::DeviceReduce::Reduce(temp, tempBytes, in, out, n, CubOp<Op>{}, Op::template identity<T>());
   };
   run();
   checkCuda(cudaDeviceSynchronize(), "running CUB");
@@ -167,24 +180,36 @@ double cpuLoopMs(const std::vector<T>& host) {
       .count();
 }
 
+// Lessons whose kernels reduce the array in place.
+bool modifiesInput(const Params& p) {
+  return p.lesson == "folding" || p.lesson == "barrier" ||
+         (p.lesson == "shared" && p.variant == "global");
+}
+
 // Kernel-only time of one lesson run, median over `reps` after a warm-up. In-place lessons get
-// a fresh copy of the input before every run, outside the timed launches.
+// a fresh copy of the input before every run, outside the timed launches; the others read the
+// same buffer as CUB does (a copy just before would leave the L2 cache full of dirty lines
+// that the timed kernel then has to write back).
 template <class T, class Op>
 double lessonKernelMs(GpuBackend& b, const Params& p, GpuBackend::Buffer<T>& base,
                       GpuBackend::Buffer<T>& work, int reps) {
   std::vector<double> ms;
+  const bool inPlace = modifiesInput(p);
   for (int k = -1; k < reps; ++k) {
-    checkCuda(cudaMemcpy(work.get(), base.get(), size_t(p.n) * sizeof(T),
-                         cudaMemcpyDeviceToDevice),
-              "restoring the input");
+    if (inPlace)
+      checkCuda(
+          cudaMemcpy(work.get(), base.get(), size_t(p.n) * sizeof(T), cudaMemcpyDeviceToDevice),
+          "restoring the input");
     b.resetKernelTime();
-    driveLesson<GpuBackend, T, Op>(b, p, work, false);
+    driveLesson<GpuBackend, T, Op>(b, p, inPlace ? work : base, false);
     if (k >= 0) ms.push_back(b.kernelMs());
   }
   return median(ms);
 }
 
-int repetitionsFor(long long n) { return n >= (1 << 26) ? 10 : n >= (1 << 20) ? 30 : 50; }
+int repetitionsFor(long long n) {
+  return n >= (1 << 26) ? 10 : n >= (1 << 20) ? 30 : 50;
+}
 
 template <class T, class Op>
 Timings timeRun(GpuBackend& b, const Params& p, const std::vector<double>& input) {
@@ -218,10 +243,14 @@ Timings timeRun(GpuBackend& b, const Params& p, const std::vector<double>& input
 template <class T>
 Timings timeRunWithOp(GpuBackend& b, const Params& p, const std::vector<double>& input) {
   switch (p.op) {
-    case Op::Sum: return timeRun<T, SumOp>(b, p, input);
-    case Op::Max: return timeRun<T, MaxOp>(b, p, input);
-    case Op::Min: return timeRun<T, MinOp>(b, p, input);
-    case Op::Product: return timeRun<T, ProductOp>(b, p, input);
+    case Op::Sum:
+      return timeRun<T, SumOp>(b, p, input);
+    case Op::Max:
+      return timeRun<T, MaxOp>(b, p, input);
+    case Op::Min:
+      return timeRun<T, MinOp>(b, p, input);
+    case Op::Product:
+      return timeRun<T, ProductOp>(b, p, input);
   }
   return {};
 }
@@ -239,14 +268,15 @@ RunOutput runOnGpu(const Params& p, const std::vector<double>& input, bool trace
   return out;
 }
 
-// ---- rlab bench ----------------------------------------------------------------------------------
+// ---- rlab bench
+// ----------------------------------------------------------------------------------
 
 namespace {
 
 template <class T>
-std::vector<BenchRow> benchSizeTyped(GpuBackend& b, long long n,
-                                     const std::vector<std::pair<std::string, std::string>>& kernels,
-                                     int reps, const BenchProgress& progress) {
+std::vector<BenchRow> benchSizeTyped(
+    GpuBackend& b, long long n, const std::vector<std::pair<std::string, std::string>>& kernels,
+    int reps, const BenchProgress& progress) {
   std::vector<BenchRow> rows;
   std::vector<T> host(static_cast<size_t>(n));
   for (size_t i = 0; i < host.size(); ++i) host[i] = T(int(i % 7));  // small: sums stay exact
@@ -281,8 +311,7 @@ std::vector<BenchRow> benchSizeTyped(GpuBackend& b, long long n,
                        lessonKernelMs<T, SumOp>(b, p, base, work, reps)));
   }
   // The copy roofline for this size: reading n elements at copy speed.
-  BenchRow copy = row("copy (read n at copy speed)",
-                      double(n) * sizeof(T) / (copyGBs * 1e6));
+  BenchRow copy = row("copy (read n at copy speed)", double(n) * sizeof(T) / (copyGBs * 1e6));
   rows.push_back(copy);
   return rows;
 }

@@ -242,3 +242,7 @@ template <class T>
 T __ldg(const T* p) {
   return *p;
 }
+template <class T>
+T __ldcg(const T* p) {
+  return *p;
+}

@@ -8,9 +8,11 @@ template <class B, class T, class Op>
 DriverOutput<T> driveFastest(B& b, const Params& p, typename B::template Buffer<T>& input,
                              bool trace) {
   DriverOutput<T> out;
-  // Just enough blocks to fill the device; each thread then walks the array.
+  // At most enough blocks to fill the device, and no more than give each thread
+  // kElementsPerThread elements; each thread then walks the array.
   const long long blocks = std::max<long long>(
-      1, std::min<long long>(blocksFor(p.n, p.block * 4), b.residentBlocks(p.block)));
+      1,
+      std::min<long long>(blocksFor(p.n, p.block * kElementsPerThread), b.residentBlocks(p.block)));
   const long long threads = blocks * p.block;
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto blockTotals = b.template alloc<T>(size_t(blocks));
