@@ -9,7 +9,8 @@ cd "$(dirname "$0")"
 
 packages=(cmake ninja-build g++ pkg-config
   libboost-context-dev libcli11-dev nlohmann-json3-dev doctest-dev
-  libglfw3-dev libimgui-dev libstb-dev python3-glad xvfb xauth)
+  libglfw3-dev libimgui-dev libstb-dev python3-glad libgl1-mesa-dri fonts-dejavu-core
+  xvfb xauth)
 
 install_missing_packages() {
   local missing=()

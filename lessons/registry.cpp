@@ -10,7 +10,7 @@ int LessonInfo::minBlock(const std::string& variant) const {
 const std::vector<LessonInfo>& lessons() {
   static const std::vector<LessonInfo> all = {
       {"atomic",
-       "The atomic baseline",
+       "Atomic baseline",
        "Every thread atomicAdds its element into one address: one checkout counter, one long "
        "queue. Int sums are combined per warp by the compiler; float sums land in a different "
        "order every run, so they round differently.",
@@ -31,7 +31,7 @@ const std::vector<LessonInfo>& lessons() {
        false,
        "kernels/folding.cuh"},
       {"barrier",
-       "The barrier, and what happens without it",
+       "The barrier and the race",
        "A tree in one block: at level i, thread tid (a multiple of 2i) adds its neighbour i "
        "away. Switch the barrier off and a thread reads its neighbour before the neighbour "
        "has finished: the race breaks the result.",
@@ -42,7 +42,7 @@ const std::vector<LessonInfo>& lessons() {
        true,
        "kernels/barrier.cuh"},
       {"divergence",
-       "Divergence and bank conflicts",
+       "Divergence, bank conflicts",
        "Interleaved (tid % 2s == 0) keeps every warp busy and divergent; strided index "
        "(2*s*tid) packs the work into few warps but causes bank conflicts; sequential (tid < s) "
        "has neither.",
@@ -53,7 +53,7 @@ const std::vector<LessonInfo>& lessons() {
        false,
        "kernels/divergence.cuh"},
       {"shared",
-       "Shared memory, many blocks, coarsening",
+       "Shared memory, many blocks",
        "The tree in global memory, then in shared memory, then many blocks with one atomic "
        "each, then threads that each add several elements before the tree starts.",
        {"global", "shared", "multiblock", "coarsened"},
@@ -63,7 +63,7 @@ const std::vector<LessonInfo>& lessons() {
        false,
        "kernels/shared.cuh"},
       {"butterfly",
-       "The butterfly: everyone gets the total",
+       "Butterfly all-reduce",
        "Partner i ^ b: both partners end up with the same pair total, so after log2(n) steps "
        "every thread holds the total (all-reduce). In shared memory with two barriers a step, "
        "or in registers with __shfl_xor_sync.",
@@ -74,7 +74,7 @@ const std::vector<LessonInfo>& lessons() {
        false,
        "kernels/butterfly.cuh"},
       {"fastest",
-       "The fastest kernel we can write",
+       "The fastest kernel",
        "What production code does: a grid-stride loop, 16-byte vector loads, independent "
        "accumulators, warp shuffles, and one pass with one atomic per block (int) or a "
        "last-block finish (float, deterministic).",

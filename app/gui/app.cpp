@@ -1,0 +1,250 @@
+// [SECTION] Runs and long work
+// [SECTION] Player
+// [SECTION] Frame: keys, layout, panels
+
+#include "app/gui/app.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+#include "kernels/sim/runtime.hpp"
+#include "lessons/run.hpp"
+#include "lessons/run_output.hpp"
+
+namespace rlab::gui {
+
+App::App() {
+  ui.params.lesson = "barrier";
+  ui.params.variant = "global";
+  ui.params.n = 8;
+  std::string why;
+  ui.gpuUsable = gpuUsable(&why);
+  ui.gpuName = why;
+  if (ui.gpuUsable) ui.gpuName = "CUDA device";
+}
+
+// ============================================================================================
+// [SECTION] Runs and long work
+// ============================================================================================
+
+void App::validate() {
+  try {
+    resolve(ui.params);
+    ui.paramError.clear();
+  } catch (const ParamError& e) {
+    ui.paramError = e.what();
+  }
+}
+
+namespace {
+
+std::function<void(UiState&)> showTrace(std::shared_ptr<const Trace> trace) {
+  return [trace](UiState& ui) {
+    const bool sameLesson = ui.trace && ui.trace->params.lesson == trace->params.lesson;
+    ui.trace = trace;
+    const int last = std::max(0, int(trace->steps.size()) - 1);
+    ui.step = sameLesson ? std::min(ui.step, last) : 0;
+    if (!sameLesson) ui.playing = false;
+    ui.status = trace->backend == "gpu" ? "Ran on " + trace->device : "Ran on the simulator";
+    ui.statusIsError = false;
+    for (const auto& note : trace->notes)
+      if (note.find("instead") != std::string::npos) ui.status = note;
+  };
+}
+
+}  // namespace
+
+void App::requestRun() {
+  validate();
+  ui.rerunWanted = false;
+  if (!ui.paramError.empty()) return;
+  const Params params = ui.params;
+  runner_.start("run", [params](Worker::Job&) -> Worker::Apply {
+    try {
+      return showTrace(std::make_shared<const Trace>(runLesson(params)));
+    } catch (const GpuUnavailable& e) {
+      // The GPU failed: say so, keep every setting and the trace on screen.
+      const std::string message = e.what();
+      return [message](UiState& ui) {
+        ui.status = message;
+        ui.statusIsError = true;
+      };
+    } catch (const sim::LaunchError& e) {
+      const std::string message = e.what();
+      return [message](UiState& ui) {
+        ui.status = message;
+        ui.statusIsError = true;
+      };
+    }
+  });
+}
+
+void App::runNow(int step) {
+  validate();
+  if (!ui.paramError.empty()) return;
+  ui.trace = std::make_shared<const Trace>(runLesson(ui.params));
+  ui.rerunWanted = false;
+  const int count = stepCount();
+  ui.step = step < 0 ? count / 2 : std::clamp(step, 0, std::max(0, count - 1));
+}
+
+void App::waitForWork() {
+  runner_.wait();
+  longWork_.wait();
+  runner_.poll(ui);
+  longWork_.poll(ui);
+}
+
+void App::startRace() {
+  validate();
+  if (!ui.paramError.empty() || longWork_.busy()) return;
+  const Params params = ui.params;
+  const int runs = ui.raceRuns;
+  longWork_.start("race", [params, runs](Worker::Job& job) -> Worker::Apply {
+    RaceOutcome race;
+    for (int k = 0; k < runs && !job.cancel; ++k) {
+      Params p = params;
+      if (p.backend != BackendChoice::Gpu) p.schedule = "random:" + std::to_string(k + 1);
+      p.trace = race.wrongRuns.size() < 10;
+      p.timed = false;
+      auto t = std::make_shared<const Trace>(runLesson(p));
+      ++race.runs;
+      ++race.histogram[t->result];
+      race.expected = t->expected;
+      race.device = t->device;
+      if (!t->correct) {
+        ++race.wrong;
+        if (t->traced && race.wrongRuns.size() < 10) race.wrongRuns.push_back(t);
+      }
+      job.progress = float(k + 1) / float(runs);
+    }
+    return [race](UiState& ui) { ui.race = race; };
+  });
+}
+
+void App::startBench() {
+  if (longWork_.busy()) return;
+  const bool gpu = ui.params.backend == BackendChoice::Gpu && ui.gpuUsable;
+  const ElementType type = ui.params.type;
+  longWork_.start("timing", [gpu, type](Worker::Job& job) -> Worker::Apply {
+    BenchRequest request;
+    request.type = type;
+    request.reps = 10;
+    request.kernels = scalableKernels();
+    for (long long n = 1 << 10; n <= (gpu ? (1ll << 28) : (1ll << 16)); n *= 4)
+      request.sizes.push_back(n);
+    const double total = double(request.sizes.size() * request.kernels.size());
+    int done = 0;
+    const BenchProgress progress = [&](const std::string&, long long) {
+      job.progress = float(done++ / total);
+      return !job.cancel.load();
+    };
+    BenchOutcome outcome;
+    outcome.gpuTimes = gpu;
+    outcome.rows =
+        gpu ? benchGpu(request, progress, outcome.device) : benchSimulator(request, progress);
+    if (!gpu) outcome.device = "CPU SIMT simulator (simulator throughput, not GPU times)";
+    return [outcome](UiState& ui) { ui.bench = outcome; };
+  });
+}
+
+// ============================================================================================
+// [SECTION] Player
+// ============================================================================================
+
+int App::stepCount() const {
+  return ui.trace ? int(ui.trace->steps.size()) : 0;
+}
+
+void App::stepTo(int step) {
+  ui.step = std::clamp(step, 0, std::max(0, stepCount() - 1));
+  ui.stepClock = 0;
+}
+
+// ============================================================================================
+// [SECTION] Frame: keys, layout, panels
+// ============================================================================================
+
+void App::frame(float seconds) {
+  runner_.poll(ui);
+  longWork_.poll(ui);
+  if (ui.rerunWanted && !runner_.busy()) {
+    validate();
+    if (ui.paramError.empty() && ui.params.n <= kAutoRunLimit &&
+        ui.params.backend != BackendChoice::Gpu)
+      requestRun();
+  }
+
+  ImGuiIO& io = ImGui::GetIO();
+  if (!io.WantTextInput) {
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) ui.playing = !ui.playing;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) stepTo(ui.step + 1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) stepTo(ui.step - 1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) stepTo(0);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) stepTo(stepCount() - 1);
+    if (ImGui::IsKeyPressed('P', false)) {
+      ui.view.presenter = !ui.view.presenter;
+      applyStyle(ui.view.presenter);
+    }
+  }
+  if (ui.playing) {
+    ui.stepClock += seconds;
+    if (ui.stepClock >= 1.0 / ui.stepsPerSecond) {
+      ui.stepClock = 0;
+      if (ui.step + 1 < stepCount())
+        ++ui.step;
+      else
+        ui.playing = false;
+    }
+  }
+
+  // Fixed layout: lessons left, the run in the middle, controls, result and source right.
+  const float w = io.DisplaySize.x, h = io.DisplaySize.y;
+  const float left = std::floor(w * 0.22f), right = std::floor(w * 0.30f);
+  const float center = w - left - right;
+  const float playerHeight =
+      std::floor(ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() * 2 +
+                 ImGui::GetStyle().WindowPadding.y * 2);
+  const float arrayHeight = std::floor((h - playerHeight) * 0.42f);
+  const ImGuiWindowFlags fixed =
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
+  auto window = [&](const char* title, ImVec2 pos, ImVec2 size, void (*draw)(App&),
+                    ImGuiWindowFlags extra = 0) {
+    ImGui::SetNextWindowPos(pos);
+    ImGui::SetNextWindowSize(size);
+    if (ImGui::Begin(title, nullptr, fixed | extra)) draw(*this);
+    ImGui::End();
+  };
+  const float controlsHeight = std::floor(h * 0.5f), resultHeight = std::floor(h * 0.2f);
+  window("Lessons", {0, 0}, {left, h}, drawLessonsPanel);
+  window("Step player", {left, 0}, {center, playerHeight}, drawPlayerPanel,
+         ImGuiWindowFlags_NoScrollbar);
+  window("Array", {left, playerHeight}, {center, arrayHeight}, drawArrayPanel);
+  window(
+      "##views", {left, playerHeight + arrayHeight}, {center, h - playerHeight - arrayHeight},
+      [](App& app) {
+        if (ImGui::BeginTabBar("views")) {
+          const char* names[] = {"Lesson view", "Timing chart", "Race explorer"};
+          void (*draws[])(App&) = {drawLessonView, drawTimingPanel, drawRacePanel};
+          for (int k = 0; k < 3; ++k) {
+            if (ImGui::BeginTabItem(names[k])) {
+              app.ui.centerTab = k;
+              draws[k](app);
+              ImGui::EndTabItem();
+            }
+            noteWidget(app.ui, std::string("tab:") + names[k]);
+          }
+          ImGui::EndTabBar();
+        }
+      },
+      ImGuiWindowFlags_NoTitleBar);
+  window("Controls", {left + center, 0}, {right, controlsHeight}, drawControlsPanel);
+  window("Result", {left + center, controlsHeight}, {right, resultHeight}, drawResultPanel);
+  window("Kernel source", {left + center, controlsHeight + resultHeight},
+         {right, h - controlsHeight - resultHeight}, drawSourcePanel,
+         ImGuiWindowFlags_HorizontalScrollbar);
+}
+
+}  // namespace rlab::gui

@@ -1,0 +1,43 @@
+// The desktop app without its window: state, workers, and the frame that draws every panel.
+// platform.cpp gives it a GLFW window and OpenGL; the headless test gives it nothing.
+#pragma once
+
+#include "app/gui/ui_state.hpp"
+#include "app/gui/worker.hpp"
+
+namespace rlab::gui {
+
+class App {
+ public:
+  App();
+  // One frame: apply finished work, handle keys, advance the player, draw every panel.
+  void frame(float seconds);
+
+  // Runs the current params now (on the worker), unless they are refused.
+  void requestRun();
+  // Screenshots and tests: run synchronously, then show step `step` (-1: the middle one).
+  void runNow(int step = -1);
+  void startRace();
+  void startBench();
+  void cancelLongWork() { longWork_.cancel(); }
+  bool longWorkBusy() const { return longWork_.busy(); }
+  float longWorkProgress() const { return longWork_.progress(); }
+  std::string longWorkLabel() const { return longWork_.label(); }
+  bool runBusy() const { return runner_.busy(); }
+  void waitForWork();
+
+  // The step player's moves.
+  void stepTo(int step);
+  int stepCount() const;
+
+  UiState ui;
+
+ private:
+  void validate();
+  Worker runner_, longWork_;
+};
+
+// Largest n that re-runs at once when a control changes.
+inline constexpr int64_t kAutoRunLimit = 65536;
+
+}  // namespace rlab::gui

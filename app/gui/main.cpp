@@ -1,0 +1,111 @@
+// reduction-lab: the desktop app. With --screenshot it renders a few frames off-screen and
+// writes a PNG instead of opening a window (tests and the README's images use it).
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "app/gui/app.hpp"
+#include "app/gui/platform.hpp"
+#include "app/gui/theme.hpp"
+#include "lessons/registry.hpp"
+
+namespace {
+
+std::string fontsList(const char* argv0) {
+  // Beside the source tree this binary was built from, then beside the binary.
+  const std::string fromSource = std::string(RLAB_SOURCE_DIR) + "/assets/fonts.txt";
+  if (std::FILE* f = std::fopen(fromSource.c_str(), "r")) {
+    std::fclose(f);
+    return fromSource;
+  }
+  std::string self = argv0;
+  return self.substr(0, self.find_last_of('/') + 1) + "assets/fonts.txt";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"Reduction Lab: watch real GPU reduction kernels work, step by step.",
+               "reduction-lab"};
+  std::string screenshot, lesson, variant, size = "1280x800", schedule;
+  int step = -1;
+  long long n = 0;
+  bool presenter = false, noBarrier = false;
+  cli.add_option("--screenshot", screenshot, "render off-screen and write this PNG, then exit");
+  cli.add_option("--lesson", lesson,
+                 "lesson to show: atomic, folding, barrier, divergence, "
+                 "shared, butterfly, fastest");
+  cli.add_option("--variant", variant, "the lesson's variant");
+  cli.add_option("--n", n, "number of elements");
+  cli.add_option("--step", step, "step to show (default: the middle one)");
+  cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1280x800)");
+  cli.add_flag("--presenter", presenter, "large type and high contrast for a projector");
+  cli.add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
+  cli.add_option("--schedule", schedule, "simulator schedule, e.g. stall:4:2:1");
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return cli.exit(e);
+  }
+  int width = 0, height = 0;
+  char x = 0;
+  if (std::sscanf(size.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width < 320 ||
+      height < 240 || width > 7680 || height > 4320) {
+    std::cerr << "reduction-lab: --size '" << size
+              << "' is not allowed; give WIDTHxHEIGHT from 320x240 to 7680x4320.\n";
+    return 2;
+  }
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
+  try {
+    rlab::gui::Platform platform(width, height, screenshot.empty());
+    rlab::gui::setFontPixels(rlab::gui::loadFont(fontsList(argv[0])) ? 26.f : 13.f);
+    rlab::gui::App app;
+    app.ui.view.presenter = presenter;
+    rlab::gui::applyStyle(presenter);
+    if (!lesson.empty()) {
+      app.ui.params.lesson = lesson;
+      app.ui.params.variant = variant;
+      const rlab::LessonInfo* info = rlab::findLesson(lesson);
+      app.ui.params.n = info ? info->defaultN : 1;
+    }
+    if (n) app.ui.params.n = n;
+    if (noBarrier) app.ui.params.barrier = false;
+    if (!schedule.empty()) app.ui.params.schedule = schedule;
+
+    if (!screenshot.empty()) {
+      app.runNow(step);
+      if (!app.ui.paramError.empty()) {
+        std::cerr << "reduction-lab: " << app.ui.paramError << "\n";
+        return 2;
+      }
+      std::vector<unsigned char> pixels;
+      for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
+        platform.beginFrame();
+        app.frame(1.f / 60);
+        pixels = platform.endFrameOffscreen(width, height);
+      }
+      if (!rlab::gui::writePng(screenshot, width, height, pixels)) {
+        std::cerr << "reduction-lab: could not write " << screenshot << ".\n";
+        return 1;
+      }
+      return 0;
+    }
+    auto last = std::chrono::steady_clock::now();
+    while (!platform.shouldClose()) {
+      platform.beginFrame();
+      const auto now = std::chrono::steady_clock::now();
+      app.frame(std::chrono::duration<float>(now - last).count());
+      last = now;
+      platform.endFrame();
+    }
+  } catch (const rlab::gui::NoDisplay& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  ImGui::DestroyContext();
+  return 0;
+}

@@ -1,0 +1,173 @@
+// The array after this step: cells with values for small n, bars for more, a heat strip past
+// what bars can show. Changed cells glow, cells written by working threads are outlined, and
+// each pair combined is a curve from source to target. The atomic lesson shows its input with
+// the atomics that have landed so far.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+
+namespace rlab::gui {
+
+namespace {
+
+constexpr size_t kCellLimit = 32;   // values printed in cells up to here
+constexpr size_t kArcLimit = 256;   // pairs drawn as arcs up to here
+constexpr size_t kBarLimit = 4096;  // bars up to here, then a heat strip
+
+struct ArrayPicture {
+  const std::vector<double>& values;
+  ElementType type;
+  std::function<bool(size_t)> glows;  // changed in this step
+  std::set<int> outlined;             // written by a working thread
+  const std::vector<std::pair<int, int>>& pairs;
+};
+
+// Arcs from source to target above the row of elements that starts at x0, `slot` apart.
+void drawArcs(ImDrawList* draw, const ArrayPicture& a, float x0, float slot, float top, float room,
+              const Palette& pal) {
+  if (a.values.size() > kArcLimit) return;
+  for (const auto& [source, target] : a.pairs) {
+    if (source == target || source < 0 || size_t(source) >= a.values.size() || target < 0 ||
+        size_t(target) >= a.values.size())
+      continue;
+    const ImVec2 from(x0 + (source + 0.5f) * slot, top - 2),
+        to(x0 + (target + 0.5f) * slot, top - 2);
+    const float lift = std::min(room - 4, std::fabs(to.x - from.x) * 0.5f + 8);
+    draw->AddBezierCubic(from, ImVec2(from.x, from.y - lift), ImVec2(to.x, to.y - lift), to,
+                         pal.pair, pal.line);
+    draw->AddTriangleFilled(ImVec2(to.x - 4, to.y - 7), ImVec2(to.x + 4, to.y - 7), to, pal.pair);
+  }
+}
+
+void drawCells(const ArrayPicture& a, ImVec2 origin, float width, float height,
+               const Palette& pal) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const size_t count = a.values.size();
+  const float cell =
+      std::min(width / float(std::max<size_t>(count, 1)), ImGui::GetFontSize() * 4.5f);
+  const float room = std::min(height * 0.5f, cell * 2.5f);
+  const float top = origin.y + room;
+  const float cellHeight = std::min(cell, ImGui::GetFontSize() * 2.4f);
+  for (size_t i = 0; i < count; ++i) {
+    const ImVec2 p0(origin.x + i * cell + 1, top),
+        p1(origin.x + (i + 1) * cell - 1, top + cellHeight);
+    const bool glow = a.glows(i), outline = a.outlined.count(int(i)) > 0;
+    draw->AddRectFilled(p0, p1, glow ? pal.changed : pal.cell, 3);
+    draw->AddRect(p0, p1, outline ? pal.worked : pal.cellBorder, 3, 0, outline ? pal.line * 2 : 1);
+    const std::string text = formatValue(a.values[i], a.type);
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    if (size.x < cell - 2)
+      draw->AddText(ImVec2(p0.x + (cell - 2 - size.x) / 2, p0.y + (cellHeight - size.y) / 2),
+                    glow ? IM_COL32(0, 0, 0, 255) : pal.text, text.c_str());
+    const std::string index = std::to_string(i);
+    if (ImGui::CalcTextSize(index.c_str()).x < cell - 2)
+      draw->AddText(ImVec2(p0.x + 2, p1.y + 2), pal.muted, index.c_str());
+  }
+  drawArcs(draw, a, origin.x, cell, top, room, pal);
+}
+
+void drawBars(const ArrayPicture& a, ImVec2 origin, float width, float height, const Palette& pal) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const size_t count = a.values.size();
+  double biggest = 0;
+  for (double v : a.values)
+    if (std::isfinite(v)) biggest = std::max(biggest, std::fabs(v));
+  if (biggest == 0) biggest = 1;
+  const size_t shown = std::min(count, kBarLimit);
+  const float bar = width / float(std::max<size_t>(shown, 1));
+  const bool arcs = count <= kArcLimit && !a.pairs.empty();
+  const float room = arcs ? height * 0.3f : 0;
+  const float base = origin.y + height;
+  for (size_t k = 0; k < shown; ++k) {
+    const size_t i = count <= kBarLimit ? k : k * count / shown;
+    const double v = a.values[i];
+    const float frac = std::isfinite(v) ? float(std::fabs(v) / biggest) : 1.f;
+    if (count <= kBarLimit) {
+      const ImU32 colour = a.glows(i)                 ? pal.changed
+                           : a.outlined.count(int(i)) ? pal.worked
+                                                      : pal.bar;
+      draw->AddRectFilled(ImVec2(origin.x + k * bar, base - frac * (height - room - 4)),
+                          ImVec2(origin.x + (k + 1) * bar - (bar > 3 ? 1 : 0), base), colour);
+    } else {
+      draw->AddRectFilled(ImVec2(origin.x + k * bar, origin.y),
+                          ImVec2(origin.x + (k + 1) * bar, base),
+                          ImGui::ColorConvertFloat4ToU32(ImVec4(frac, 0.3f, 1 - frac, 1)));
+    }
+  }
+  if (arcs) drawArcs(draw, a, origin.x, bar, origin.y + room, room, pal);
+  if (count > kBarLimit)
+    draw->AddText(origin, pal.text, "heat strip: every element's magnitude, sampled");
+}
+
+}  // namespace
+
+void drawArrayPanel(App& app) {
+  const UiState& ui = app.ui;
+  const Palette& pal = palette(ui.view.presenter);
+  if (!ui.trace) {
+    ImGui::TextDisabled("Running...");
+    return;
+  }
+  const Trace& t = *ui.trace;
+  if (t.steps.empty()) {
+    ImGui::TextWrapped(
+        "Steps are recorded up to n = 65536 elements (4096 atomics); this run "
+        "shows its result only.");
+    return;
+  }
+  const StepSnapshot& s = t.steps[size_t(ui.step)];
+  const StepSnapshot* previous = ui.step > 0 ? &t.steps[size_t(ui.step - 1)] : nullptr;
+  static const std::vector<std::pair<int, int>> noPairs;
+
+  if (t.params.lesson == "atomic") {
+    // The input, with the atomics that have landed so far outlined and this one glowing.
+    std::set<int> landed;
+    for (int k = 0; k < ui.step && k < int(t.atomicOrder.size()); ++k)
+      landed.insert(t.atomicOrder[size_t(k)].thread);
+    const int current = ui.step > 0 ? t.atomicOrder[size_t(ui.step - 1)].thread : -1;
+    ImGui::SetWindowFontScale(1.4f);
+    ImGui::Text("total: %s", ui.step > 0 ? formatValue(s.values[0], t.params.type).c_str() : "0");
+    ImGui::SetWindowFontScale(1.0f);
+    ImGui::SameLine();
+    ImGui::TextDisabled(ui.step > 0 ? "  %s (%d of %zu landed)" : "  %s", s.label.c_str(), ui.step,
+                        t.atomicOrder.size());
+    const ArrayPicture input{t.steps[0].values, t.params.type,
+                             [current](size_t i) { return int(i) == current; }, landed, noPairs};
+    const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+    if (input.values.size() <= kCellLimit)
+      drawCells(input, origin, avail.x, avail.y, pal);
+    else
+      drawBars(input, origin, avail.x, avail.y, pal);
+    ImGui::Dummy(avail);
+    return;
+  }
+
+  if (ui.step == 0)
+    ImGui::Text("the input: %zu values", s.values.size());
+  else if (s.active.empty())
+    ImGui::Text("%s   (%zu values)", s.label.c_str(), s.values.size());
+  else
+    ImGui::Text("%s   (%zu thread%s worked)", s.label.c_str(), s.active.size(),
+                s.active.size() == 1 ? "" : "s");
+  // A step that shows another array (the fastest lesson's per-warp totals) changed nothing.
+  const bool sameArray = previous && previous->values.size() == s.values.size();
+  std::set<int> targets;
+  for (const auto& pr : s.pairs) targets.insert(pr.second);
+  const ArrayPicture picture{
+      s.values, t.params.type,
+      [&](size_t i) { return sameArray && previous->values[i] != s.values[i]; }, targets, s.pairs};
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail(ImGui::GetContentRegionAvail().x,
+                     std::max(40.f, ImGui::GetContentRegionAvail().y - 4));
+  if (s.values.size() <= kCellLimit)
+    drawCells(picture, origin, avail.x, avail.y, pal);
+  else
+    drawBars(picture, origin, avail.x, avail.y, pal);
+  ImGui::Dummy(avail);
+}
+
+}  // namespace rlab::gui

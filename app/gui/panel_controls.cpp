@@ -1,0 +1,194 @@
+// Parameters of the run. Every change re-runs small cases at once; a refused value says why.
+#include <algorithm>
+#include <cstring>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+#include "kernels/sim/runtime.hpp"
+#include "lessons/registry.hpp"
+
+namespace rlab::gui {
+
+namespace {
+
+// The controls speak of "n", not the command line's "--n".
+std::string withoutDashes(std::string text) {
+  for (size_t at; (at = text.find("--")) != std::string::npos;) text.erase(at, 2);
+  return text;
+}
+
+template <class E>
+bool comboOf(const char* label, E& value, std::initializer_list<E> options) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, name(value))) {
+    for (E option : options)
+      if (ImGui::Selectable(name(option), option == value) && option != value) {
+        value = option;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+void scheduleControls(UiState& ui) {
+  sim::Schedule s;
+  try {
+    s = sim::Schedule::parse(ui.params.schedule);
+  } catch (const std::invalid_argument&) {
+  }
+  const char* kinds[] = {"lockstep", "sequential", "reverse", "random", "warps-random", "stall"};
+  int kind = int(s.kind);
+  bool changed = ImGui::Combo("schedule", &kind, kinds, 6);
+  helpMarker(
+      "How the simulator picks who runs next. lockstep: rounds, every thread to its next "
+      "barrier in thread order. random / warps-random: a seeded shuffle. stall: thread T sits "
+      "out K rounds from round R.");
+  noteWidget(ui, "schedule");
+  int seed = int(s.seed), t = int(s.stallThread), r = int(std::max(1u, s.stallRound)),
+      k = int(s.stallRounds);
+  s.kind = sim::Schedule::Kind(kind);
+  if (s.kind == sim::Schedule::Kind::Random || s.kind == sim::Schedule::Kind::WarpsRandom)
+    changed |= ImGui::InputInt("seed", &seed);
+  if (s.kind == sim::Schedule::Kind::Stall) {
+    changed |= ImGui::InputInt("late thread T", &t);
+    changed |= ImGui::InputInt("from round R", &r);
+    changed |= ImGui::InputInt("for K rounds", &k);
+  }
+  if (!changed) return;
+  switch (s.kind) {
+    case sim::Schedule::Kind::Random:
+      ui.params.schedule = "random:" + std::to_string(std::max(0, seed));
+      break;
+    case sim::Schedule::Kind::WarpsRandom:
+      ui.params.schedule = "warps-random:" + std::to_string(std::max(0, seed));
+      break;
+    case sim::Schedule::Kind::Stall:
+      ui.params.schedule = "stall:" + std::to_string(std::max(0, t)) + ":" + std::to_string(r) +
+                           ":" + std::to_string(std::max(0, k));
+      break;
+    default:
+      ui.params.schedule = kinds[kind];
+  }
+  ui.rerunWanted = true;
+}
+
+}  // namespace
+
+void drawControlsPanel(App& app) {
+  UiState& ui = app.ui;
+  Params& p = ui.params;
+  const LessonInfo* lesson = findLesson(p.lesson);
+  bool changed = false;
+  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+
+  // Backend: the GPU when one works, the simulator always.
+  int backend = p.backend == BackendChoice::Gpu ? 1 : 0;
+  if (ImGui::RadioButton("Simulator", backend == 0)) backend = 0;
+  noteWidget(ui, "backend:sim");
+  ImGui::SameLine();
+  if (!ui.gpuUsable) ImGui::BeginDisabled();
+  if (ImGui::RadioButton("GPU", backend == 1)) backend = 1;
+  noteWidget(ui, "backend:gpu");
+  if (!ui.gpuUsable) ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", ui.gpuUsable ? ui.gpuName.c_str() : "(no GPU here)");
+  if (!ui.gpuUsable && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui.gpuName.c_str());
+  if ((backend == 1) != (p.backend == BackendChoice::Gpu)) {
+    p.backend = backend == 1 ? BackendChoice::Gpu : BackendChoice::Sim;
+    changed = true;
+  }
+
+  long long n = p.n;
+  if (ImGui::InputScalar("n", ImGuiDataType_S64, &n, nullptr, nullptr, "%lld",
+                         ImGuiInputTextFlags_EnterReturnsTrue) ||
+      (ImGui::IsItemDeactivatedAfterEdit() && n != p.n)) {
+    p.n = n;
+    p.values.clear();
+    changed = true;
+  }
+  noteWidget(ui, "n");
+  helpMarker("Number of elements. The app draws up to 4096 of them; runs go up to 2^28.");
+
+  const std::string blockLabel = p.block == 0 ? std::string("auto") : std::to_string(p.block);
+  if (ImGui::BeginCombo("block", blockLabel.c_str())) {
+    if (ImGui::Selectable("auto", p.block == 0)) {
+      p.block = 0;
+      changed = true;
+    }
+    for (int b = 1; b <= 1024; b *= 2)
+      if (ImGui::Selectable(std::to_string(b).c_str(), p.block == b)) {
+        p.block = b;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  helpMarker(
+      "Threads per block: a power of two up to 1024. auto: the smallest that covers n, "
+      "at most 256.");
+  changed |= comboOf("op", p.op, {Op::Sum, Op::Max, Op::Min, Op::Product});
+  changed |= comboOf("type", p.type, {ElementType::Int, ElementType::Float});
+
+  const char* dataKinds[] = {"iota", "ones", "random"};
+  int data = p.data == "ones" ? 1 : p.data.rfind("random:", 0) == 0 ? 2 : 0;
+  if (ImGui::Combo("data", &data, dataKinds, 3)) {
+    p.data = data == 2 ? "random:1" : dataKinds[data];
+    p.values.clear();
+    changed = true;
+  }
+  if (data == 2) {
+    int seed = std::atoi(p.data.c_str() + 7);
+    if (ImGui::InputInt("data seed", &seed)) {
+      p.data = "random:" + std::to_string(std::max(0, seed));
+      changed = true;
+    }
+  }
+  static char valuesText[512];
+  if (ImGui::InputTextWithHint("values", "e.g. 3,1,4,1,5", valuesText, sizeof valuesText,
+                               ImGuiInputTextFlags_EnterReturnsTrue)) {
+    try {
+      p.values = std::strlen(valuesText) ? parseValues(valuesText) : std::vector<double>{};
+      if (!p.values.empty()) p.n = int64_t(p.values.size());
+      changed = true;
+    } catch (const ParamError& e) {
+      ui.paramError = e.what();
+    }
+  }
+
+  if (lesson && lesson->switchableBarrier) {
+    ImGui::Separator();
+    if (ImGui::Checkbox("barrier (__syncthreads)", &p.barrier)) changed = true;
+    noteWidget(ui, "barrier");
+    helpMarker(
+        "Switch the barrier off and a thread may read its neighbour before the neighbour "
+        "has finished the level below.");
+    if (ImGui::Checkbox("perturb", &p.perturb)) changed = true;
+    helpMarker("Every third thread pauses each level, as printing from some threads does.");
+  }
+  if (p.backend != BackendChoice::Gpu) scheduleControls(ui);
+  ImGui::PopItemWidth();
+
+  if (changed) ui.rerunWanted = true;
+  ImGui::Spacing();
+  if (ImGui::Button(app.runBusy() ? "Running..." : "Run")) app.requestRun();
+  noteWidget(ui, "run");
+  if (p.n > kAutoRunLimit || p.backend == BackendChoice::Gpu) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("press Run for this one");
+  }
+  if (!ui.paramError.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          ImGui::ColorConvertU32ToFloat4(palette(ui.view.presenter).wrong));
+    ImGui::TextWrapped("%s", withoutDashes(ui.paramError).c_str());
+    ImGui::PopStyleColor();
+  } else if (!ui.status.empty()) {
+    if (ui.statusIsError)
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            ImGui::ColorConvertU32ToFloat4(palette(ui.view.presenter).wrong));
+    ImGui::TextWrapped("%s", ui.status.c_str());
+    if (ui.statusIsError) ImGui::PopStyleColor();
+  }
+  ImGui::TextDisabled("Keys: Space play, arrows step, P presenter mode");
+}
+
+}  // namespace rlab::gui

@@ -1,0 +1,170 @@
+// Each lesson's own picture of the current step: the atomic queue, the folding halves, the
+// barrier's state, the warp x lane grid, the block partials, the butterfly network.
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+
+namespace rlab::gui {
+
+namespace {
+
+void atomicQueue(const UiState& ui, const Trace& t, const Palette& pal) {
+  ImGui::TextWrapped(
+      "One address, one queue: the atomics land one after another, in this order "
+      "(thread: total before + its value).");
+  const int landed = std::min<int>(ui.step, int(t.atomicOrder.size()));
+  for (int k = 0; k < int(t.atomicOrder.size()) && k < 512; ++k) {
+    const AtomicLanding& a = t.atomicOrder[size_t(k)];
+    const std::string token = "t" + std::to_string(a.thread) + ": " +
+                              formatValue(a.before, t.params.type) + "+" +
+                              formatValue(a.value, t.params.type);
+    const ImU32 colour = k + 1 == landed ? pal.changed : k < landed ? pal.text : pal.muted;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
+    ImGui::TextUnformatted(token.c_str());
+    ImGui::PopStyleColor();
+    if ((k + 1) % 6 != 0) ImGui::SameLine(0, ImGui::GetFontSize() * 1.2f);
+  }
+}
+
+void warpGrid(const StepSnapshot& s, int block, const Palette& pal) {
+  ImGui::Text("%zu warp%s with active lanes", s.activeWarps.size(),
+              s.activeWarps.size() == 1 ? "" : "s");
+  if (s.bankConflictDegree > 1) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "  %d-way bank conflict",
+                       s.bankConflictDegree);
+  }
+  std::vector<char> active;
+  for (int thread : s.active) {
+    if (thread >= int(active.size())) active.resize(size_t(thread) + 1, 0);
+    active[size_t(thread)] = 1;
+  }
+  const int warps = std::min(16, std::max(1, (block + 31) / 32));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float label = ImGui::CalcTextSize("warp 00 ").x;
+  const float cell =
+      std::min((ImGui::GetContentRegionAvail().x - label) / 32.f, ImGui::GetFontSize() * 1.2f);
+  const float rowHeight = std::max(cell + 2, ImGui::GetTextLineHeightWithSpacing());
+  for (int w = 0; w < warps; ++w) {
+    const float y = origin.y + w * rowHeight;
+    const std::string name = "warp " + std::to_string(w);
+    draw->AddText(ImVec2(origin.x, y), pal.text, name.c_str());
+    for (int lane = 0; lane < 32; ++lane) {
+      const int thread = w * 32 + lane;
+      const bool on = thread < int(active.size()) && active[size_t(thread)];
+      const ImVec2 a(origin.x + label + lane * cell, y);
+      draw->AddRectFilled(a, ImVec2(a.x + cell - 2, a.y + cell), on ? pal.worked : pal.cell);
+    }
+  }
+  ImGui::Dummy(ImVec2(label + 32 * cell, warps * rowHeight));
+  ImGui::TextDisabled("Lit lanes did work in this step (the first block's warps).");
+}
+
+void butterflyNetwork(const UiState& ui, const Trace& t, const Palette& pal) {
+  const int n = int(std::min<size_t>(t.steps[0].values.size(), 32));
+  const int steps = int(t.steps.size()) - 1;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float column = avail.x / float(std::max(1, steps + 1));
+  const float row = std::min(avail.y / float(std::max(1, n)), ImGui::GetFontSize() * 1.3f);
+  for (int s = 0; s <= steps; ++s) {
+    for (int i = 0; i < n; ++i) {
+      const ImVec2 at(origin.x + s * column + 8, origin.y + i * row + row / 2);
+      draw->AddCircleFilled(at, std::max(2.f, row * 0.2f), s <= ui.step ? pal.text : pal.muted);
+    }
+    if (s == 0) continue;
+    for (const auto& [source, target] : t.steps[size_t(s)].pairs) {
+      if (source >= n || target >= n) continue;
+      const ImVec2 from(origin.x + (s - 1) * column + 8, origin.y + source * row + row / 2);
+      const ImVec2 to(origin.x + s * column + 8, origin.y + target * row + row / 2);
+      draw->AddLine(from, to,
+                    s == ui.step  ? pal.changed
+                    : s < ui.step ? pal.pair
+                                  : pal.cell,
+                    s == ui.step ? pal.line * 1.5f : 1);
+    }
+  }
+  ImGui::Dummy(ImVec2(avail.x, n * row));
+}
+
+void blockPartials(const Trace& t, const Palette& pal) {
+  ImGui::Text("%zu block partial%s (one per block, combined at the end):", t.blockPartials.size(),
+              t.blockPartials.size() == 1 ? "" : "s");
+  double biggest = 1;
+  for (double v : t.blockPartials) biggest = std::max(biggest, std::fabs(v));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const size_t shown = std::min<size_t>(t.blockPartials.size(), 64);
+  for (size_t b = 0; b < shown; ++b) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float length =
+        float(std::fabs(t.blockPartials[b]) / biggest) * (ImGui::GetContentRegionAvail().x * 0.6f);
+    draw->AddRectFilled(
+        ImVec2(at.x + ImGui::GetFontSize() * 4, at.y + 2),
+        ImVec2(at.x + ImGui::GetFontSize() * 4 + length, at.y + ImGui::GetFontSize()), pal.bar);
+    ImGui::Text("block %zu", b);
+    ImGui::SameLine(ImGui::GetFontSize() * 4 + length + 12);
+    ImGui::TextUnformatted(formatValue(t.blockPartials[b], t.params.type).c_str());
+  }
+}
+
+}  // namespace
+
+void drawLessonView(App& app) {
+  const UiState& ui = app.ui;
+  const Palette& pal = palette(ui.view.presenter);
+  if (!ui.trace) return;
+  const Trace& t = *ui.trace;
+  const std::string& lesson = t.params.lesson;
+  if (!t.traced) {
+    ImGui::TextWrapped(
+        "This run was too large to record step by step; its result and timings "
+        "are on the right.");
+    return;
+  }
+  const StepSnapshot& s = t.steps[size_t(ui.step)];
+  if (lesson == "atomic") {
+    atomicQueue(ui, t, pal);
+  } else if (lesson == "folding") {
+    ImGui::TextWrapped(
+        "One launch per step: the back half folds onto the front half. "
+        "a[i] += a[i + remain] for i < reduce, with reduce = len / 2 and "
+        "remain = len - reduce; an odd middle element waits a step.");
+    if (ui.step > 0) ImGui::Text("This launch: %s (%zu threads)", s.label.c_str(), s.active.size());
+  } else if (lesson == "barrier") {
+    const bool on = t.params.barrier;
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          ImGui::ColorConvertU32ToFloat4(on ? pal.right : pal.wrong));
+    ImGui::SetWindowFontScale(1.6f);
+    ImGui::Text("__syncthreads() is %s", on ? "ON" : "OFF");
+    ImGui::SetWindowFontScale(1.0f);
+    ImGui::PopStyleColor();
+    ImGui::TextWrapped(on ? "Every thread waits at the end of each level, so a[tid + i] is "
+                            "final before anyone reads it."
+                          : "Nothing makes a thread wait: it may read a[tid + i] before the "
+                            "thread that owns it has finished the level below. Try the "
+                            "schedule stall:4:2:1 with n = 8, or race it below.");
+    ImGui::Text("Schedule: %s", t.backend == "sim" ? t.params.schedule.c_str() : "the GPU's own");
+  } else if (lesson == "divergence") {
+    warpGrid(s, t.params.block, pal);
+  } else if (lesson == "shared") {
+    blockPartials(t, pal);
+  } else if (lesson == "butterfly") {
+    ImGui::TextWrapped(
+        "Partner i ^ b: both partners end with the pair's total; after the last "
+        "step every thread holds the whole total.");
+    butterflyNetwork(ui, t, pal);
+  } else {
+    ImGui::TextWrapped(
+        "One pass: each thread walks the array in tiles of 16-byte loads with "
+        "four accumulators, each warp reduces with five shuffles, each block "
+        "adds its warps' totals, and the blocks' totals meet in one atomic "
+        "(int) or in the last block to finish (float, the same sum every run).");
+    ImGui::Text("This step: %s, %zu values", s.label.c_str(), s.values.size());
+  }
+}
+
+}  // namespace rlab::gui

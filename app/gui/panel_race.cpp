@@ -1,0 +1,72 @@
+// Race explorer: run the lesson K times (K schedules on the simulator), the results as a
+// histogram, the share that was wrong, and any wrong run opened in the step player.
+#include <algorithm>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+
+namespace rlab::gui {
+
+void drawRacePanel(App& app) {
+  UiState& ui = app.ui;
+  const Palette& pal = palette(ui.view.presenter);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::InputInt("runs", &ui.raceRuns, 50, 500);
+  ui.raceRuns = std::clamp(ui.raceRuns, 1, 100000);
+  ImGui::SameLine();
+  if (app.longWorkBusy() && app.longWorkLabel() == "race") {
+    ImGui::ProgressBar(app.longWorkProgress(), ImVec2(ImGui::GetFontSize() * 10, 0));
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) app.cancelLongWork();
+  } else if (ImGui::Button("Race it")) {
+    app.startRace();
+  }
+  noteWidget(ui, "race");
+  helpMarker(
+      "On the GPU: the same kernel K times. On the simulator: K random schedules. "
+      "Races show as results that differ from run to run.");
+  const RaceOutcome& race = ui.race;
+  if (race.runs == 0) {
+    ImGui::TextDisabled("Switch the barrier off in the barrier lesson, then race it.");
+    return;
+  }
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(race.wrong ? pal.wrong : pal.right),
+                     "%d of %d runs wrong (%.0f%%)", race.wrong, race.runs,
+                     100.0 * race.wrong / race.runs);
+  ImGui::SameLine();
+  ImGui::TextDisabled("on %s", race.device.c_str());
+  int most = 1;
+  for (const auto& entry : race.histogram) most = std::max(most, entry.second);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float width = ImGui::GetContentRegionAvail().x * 0.6f;
+  int shown = 0;
+  for (const auto& [value, count] : race.histogram) {
+    if (++shown > 24) break;
+    const bool right = value == race.expected;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float label = ImGui::GetFontSize() * 7;
+    ImGui::TextUnformatted(formatValue(value, ui.params.type).c_str());
+    draw->AddRectFilled(ImVec2(at.x + label, at.y + 2),
+                        ImVec2(at.x + label + width * count / most, at.y + ImGui::GetFontSize()),
+                        right ? pal.right : pal.wrong);
+    ImGui::SameLine(label + width * count / most + 16);
+    ImGui::Text("%d%s", count, right ? "  (right)" : "");
+  }
+  if (!race.wrongRuns.empty()) {
+    ImGui::TextUnformatted("Open a wrong run in the player:");
+    for (size_t k = 0; k < race.wrongRuns.size(); ++k) {
+      const auto& run = race.wrongRuns[k];
+      const std::string label =
+          "result " + formatValue(run->result, run->params.type) + "##" + std::to_string(k);
+      if (ImGui::Button(label.c_str())) {
+        ui.trace = run;
+        ui.step = int(run->steps.size()) - 1;
+        ui.playing = false;
+      }
+      noteWidget(ui, "wrong run " + std::to_string(k));
+      if ((k + 1) % 5 != 0) ImGui::SameLine();
+    }
+  }
+}
+
+}  // namespace rlab::gui

@@ -1,0 +1,123 @@
+// The kernel that ran: kernels/<id>.cuh as embedded at build time, CUDA words coloured, the
+// lines that combine values in this step highlighted, the switchable barrier marked on/off.
+#include <sstream>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+#include "lessons/registry.hpp"
+
+namespace rlab::gui {
+
+namespace {
+
+// The kernel function each variant runs.
+std::string kernelName(const Params& p) {
+  if (p.lesson == "atomic") return "atomicReduce";
+  if (p.lesson == "folding") return "foldStep";
+  if (p.lesson == "barrier") return p.variant == "shared" ? "treeShared" : "treeGlobal";
+  if (p.lesson == "divergence") return p.variant.empty() ? "interleaved" : p.variant;
+  if (p.lesson == "shared") {
+    if (p.variant == "shared") return "treeInShared";
+    if (p.variant == "multiblock") return "multiBlock";
+    if (p.variant == "coarsened") return "coarsened";
+    return "treeInGlobal";
+  }
+  if (p.lesson == "butterfly")
+    return p.variant == "shuffle" ? "butterflyShuffle" : "butterflyShared";
+  return "fastestReduce";
+}
+
+bool isCudaWord(const std::string& w) {
+  static const char* words[] = {
+      "__global__",      "__device__",  "__host__",          "__shared__",       "__syncthreads",
+      "__syncwarp",      "__shfl_sync", "__shfl_xor_sync",   "__shfl_down_sync", "__threadfence",
+      "__nanosleep",     "atomicAdd",   "atomicCAS",         "atomicMax",        "atomicMin",
+      "threadIdx",       "blockIdx",    "blockDim",          "gridDim",          "warpSize",
+      "__forceinline__", "__ldcg",      "switchableBarrier", "atomicCombine"};
+  for (const char* word : words)
+    if (w == word) return true;
+  return false;
+}
+
+void colouredLine(const std::string& line, const Palette& pal) {
+  const size_t comment = line.find("//");
+  const std::string code = line.substr(0, comment);
+  // Word by word: CUDA words in the accent colour, the rest plain.
+  size_t i = 0;
+  bool first = true;
+  while (i < code.size()) {
+    size_t j = i;
+    const bool word = std::isalnum((unsigned char)code[i]) || code[i] == '_';
+    while (j < code.size() && (std::isalnum((unsigned char)code[j]) || code[j] == '_') == word) ++j;
+    const std::string piece = code.substr(i, j - i);
+    if (!first) ImGui::SameLine(0, 0);
+    first = false;
+    if (word && isCudaWord(piece))
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s", piece.c_str());
+    else
+      ImGui::TextUnformatted(piece.c_str());
+    i = j;
+  }
+  if (comment != std::string::npos) {
+    if (!first) ImGui::SameLine(0, 0);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
+                       line.substr(comment).c_str());
+  } else if (first) {
+    ImGui::TextUnformatted("");
+  }
+}
+
+}  // namespace
+
+void drawSourcePanel(App& app) {
+  const UiState& ui = app.ui;
+  const Palette& pal = palette(ui.view.presenter);
+  const LessonInfo* lesson = findLesson(ui.params.lesson);
+  if (!lesson) return;
+  const auto& sources = kernelSources();
+  const auto found = sources.find(lesson->kernelFile);
+  if (found == sources.end()) {
+    ImGui::TextDisabled("%s is not embedded in this build.", lesson->kernelFile.c_str());
+    return;
+  }
+  ImGui::TextDisabled("%s — the file that ran", lesson->kernelFile.c_str());
+  const std::string function = kernelName(ui.params);
+  const bool showStep = ui.trace && ui.step > 0;
+  std::istringstream lines(found->second);
+  bool inFunction = false;
+  int depth = 0;
+  static std::string shownFunction;  // scroll to the kernel when another one is chosen
+  for (std::string line; std::getline(lines, line);) {
+    if (!inFunction && line.find(" " + function + "(") != std::string::npos &&
+        line.find("__global__") != std::string::npos) {
+      inFunction = true;
+      if (shownFunction != function) {
+        ImGui::SetScrollHereY(0.1f);
+        shownFunction = function;
+      }
+    }
+    bool highlight = false;
+    if (inFunction) {
+      highlight = showStep && (line.find("Op::apply(") != std::string::npos ||
+                               line.find("atomicCombine") != std::string::npos);
+      for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+      if (depth == 0 && line.find('}') != std::string::npos) inFunction = false;
+    }
+    const bool barrierLine = line.find("switchableBarrier(barrierOn)") != std::string::npos;
+    if (highlight || barrierLine) {
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      const ImU32 back = barrierLine ? (ui.params.barrier ? pal.right : pal.wrong) : pal.worked;
+      ImGui::GetWindowDrawList()->AddRectFilled(
+          at, ImVec2(at.x + ImGui::GetContentRegionAvail().x, at.y + ImGui::GetTextLineHeight()),
+          (back & 0x00ffffff) | 0x50000000);
+    }
+    colouredLine(line, pal);
+    if (barrierLine) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui.params.barrier ? pal.right : pal.wrong),
+                         ui.params.barrier ? "  <- ON" : "  <- OFF");
+    }
+  }
+}
+
+}  // namespace rlab::gui

@@ -1,0 +1,26 @@
+// One panel per file; each draws inside the window the layout in app.cpp opened for it.
+#pragma once
+
+#include <string>
+
+#include "app/gui/app.hpp"
+
+namespace rlab::gui {
+
+void drawLessonsPanel(App& app);   // lesson list, variants, lesson text
+void drawControlsPanel(App& app);  // parameters, backend, Run
+void drawPlayerPanel(App& app);    // scrubber, play/pause, step buttons, speed
+void drawArrayPanel(App& app);     // the array after this step
+void drawLessonView(App& app);     // the lesson's own picture
+void drawResultPanel(App& app);    // result, expected, verdict, timings
+void drawSourcePanel(App& app);    // the kernel that ran
+void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
+void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
+
+// Small helpers the panels share.
+void helpMarker(const char* text);
+void noteWidget(UiState& ui, const std::string& name);  // remember where it was drawn
+const std::map<std::string, std::string>& kernelSources();
+std::string formatValue(double v, ElementType type);
+
+}  // namespace rlab::gui

@@ -1,0 +1,118 @@
+#include "app/gui/platform.hpp"
+
+// glad first: it provides the GL declarations GLFW would otherwise pull in.
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <stb/stb_image_write.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+
+namespace rlab::gui {
+
+Platform::Platform(int width, int height, bool visible) {
+  glfwSetErrorCallback([](int, const char*) {});
+  if (!glfwInit())
+    throw NoDisplay("reduction-lab needs a display and none was found" +
+                    std::string(std::getenv("DISPLAY") ? "" : " (DISPLAY is not set)") +
+                    "; in a terminal, `rlab tour` shows every lesson.");
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+  window_ = glfwCreateWindow(width, height, "Reduction Lab", nullptr, nullptr);
+  if (!window_) {
+    glfwTerminate();
+    throw NoDisplay(
+        "reduction-lab could not open an OpenGL 3.3 window on this display; in a "
+        "terminal, `rlab tour` shows every lesson.");
+  }
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(1);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    glfwDestroyWindow(window_);
+    glfwTerminate();
+    throw NoDisplay("reduction-lab could not load OpenGL 3.3 functions on this display.");
+  }
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+Platform::~Platform() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool Platform::shouldClose() const {
+  return glfwWindowShouldClose(window_);
+}
+
+void Platform::beginFrame() {
+  glfwPollEvents();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void Platform::endFrame() {
+  ImGui::Render();
+  int w, h;
+  glfwGetFramebufferSize(window_, &w, &h);
+  glViewport(0, 0, w, h);
+  glClearColor(0.08f, 0.08f, 0.1f, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glfwSwapBuffers(window_);
+}
+
+std::vector<unsigned char> Platform::endFrameOffscreen(int width, int height) {
+  ImGui::Render();
+  GLuint framebuffer, colour;
+  glGenFramebuffers(1, &framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glGenTextures(1, &colour);
+  glBindTexture(GL_TEXTURE_2D, colour);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, colour, 0);
+  glViewport(0, 0, width, height);
+  glClearColor(0.08f, 0.08f, 0.1f, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  std::vector<unsigned char> pixels(size_t(width) * height * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteTextures(1, &colour);
+  glDeleteFramebuffers(1, &framebuffer);
+  // GL's rows run bottom-up; PNG's top-down.
+  std::vector<unsigned char> flipped(pixels.size());
+  const size_t row = size_t(width) * 4;
+  for (int y = 0; y < height; ++y)
+    std::copy_n(&pixels[size_t(height - 1 - y) * row], row, &flipped[size_t(y) * row]);
+  return flipped;
+}
+
+bool loadFont(const std::string& fontsList) {
+  std::ifstream list(fontsList);
+  for (std::string path; std::getline(list, path);) {
+    if (path.empty() || path[0] == '#' || !std::ifstream(path)) continue;
+    // Rasterised large and scaled down, so presenter mode stays sharp.
+    if (ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), 26.0f)) return true;
+  }
+  return false;
+}
+
+bool writePng(const std::string& path, int width, int height,
+              const std::vector<unsigned char>& rgba) {
+  return stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) != 0;
+}
+
+}  // namespace rlab::gui

@@ -1,0 +1,55 @@
+#include "app/gui/theme.hpp"
+
+namespace rlab::gui {
+
+const Palette& palette(bool presenter) {
+  static const Palette normal = {
+      IM_COL32(48, 52, 64, 255),    IM_COL32(90, 96, 112, 255),  IM_COL32(230, 230, 235, 255),
+      IM_COL32(255, 200, 40, 255),  IM_COL32(60, 190, 220, 255), IM_COL32(60, 190, 220, 150),
+      IM_COL32(70, 200, 100, 255),  IM_COL32(235, 70, 60, 255),  IM_COL32(110, 140, 220, 255),
+      IM_COL32(140, 140, 150, 255), IM_COL32(255, 160, 60, 255), 1.5f};
+  static const Palette projector = {
+      IM_COL32(0, 0, 0, 255),       IM_COL32(255, 255, 255, 255), IM_COL32(255, 255, 255, 255),
+      IM_COL32(255, 230, 0, 255),   IM_COL32(0, 230, 255, 255),   IM_COL32(0, 230, 255, 220),
+      IM_COL32(0, 255, 90, 255),    IM_COL32(255, 40, 40, 255),   IM_COL32(120, 170, 255, 255),
+      IM_COL32(200, 200, 200, 255), IM_COL32(255, 170, 0, 255),   3.0f};
+  return presenter ? projector : normal;
+}
+
+namespace {
+float g_fontPixels = 13;
+}
+
+void setFontPixels(float pixels) {
+  g_fontPixels = pixels;
+}
+
+float uiScale(bool presenter) {
+  return presenter ? 1.6f : 1.0f;
+}
+
+void applyStyle(bool presenter) {
+  ImGuiStyle style;
+  ImGui::StyleColorsDark(&style);
+  style.WindowRounding = 4;
+  style.FrameRounding = 3;
+  style.WindowBorderSize = 1;
+  if (presenter) {
+    ImVec4* c = style.Colors;
+    c[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
+    c[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 1);
+    c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+    c[ImGuiCol_Border] = ImVec4(1, 1, 1, 0.6f);
+    c[ImGuiCol_FrameBg] = ImVec4(0.15f, 0.15f, 0.2f, 1);
+    c[ImGuiCol_Button] = ImVec4(0.1f, 0.3f, 0.7f, 1);
+    c[ImGuiCol_TitleBgActive] = ImVec4(0.1f, 0.3f, 0.7f, 1);
+    style.FrameBorderSize = 1;
+  }
+  style.ScaleAllSizes(uiScale(presenter));
+  ImGui::GetStyle() = style;
+  // Text of 16 pixels normally, 26 on a projector (13 and 21 with the built-in font).
+  const float base = g_fontPixels > 13 ? 16.f : 13.f;
+  ImGui::GetIO().FontGlobalScale = base * uiScale(presenter) / g_fontPixels;
+}
+
+}  // namespace rlab::gui

@@ -1,0 +1,65 @@
+// Everything the app remembers between frames, in one plain struct. Panels draw from it and
+// write the user's choices back; the Trace they show is const and comes from the core.
+#pragma once
+
+#include <imgui.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lessons/bench.hpp"
+#include "lessons/params.hpp"
+#include "lessons/trace.hpp"
+
+namespace rlab::gui {
+
+struct RaceOutcome {
+  int runs = 0;
+  int wrong = 0;
+  double expected = 0;
+  std::map<double, int> histogram;                      // result -> how many runs gave it
+  std::vector<std::shared_ptr<const Trace>> wrongRuns;  // the first few, to open in the player
+  std::string device;
+};
+
+struct BenchOutcome {
+  std::vector<BenchRow> rows;
+  std::string device;
+  bool gpuTimes = false;
+};
+
+struct ViewOptions {
+  bool presenter = false;      // large type, thick lines, high contrast
+  bool chartShowsGBs = false;  // timing chart: GB/s instead of time
+};
+
+struct UiState {
+  Params params;                       // what the controls say
+  std::string paramError;              // why they are refused, shown at the widgets
+  std::shared_ptr<const Trace> trace;  // the run on screen
+  bool rerunWanted = true;             // params changed: run again when the worker is free
+  std::string status;                  // one line under the controls
+  bool statusIsError = false;
+
+  int step = 0;
+  bool playing = false;
+  float stepsPerSecond = 1.5f;
+  double stepClock = 0;
+
+  bool gpuUsable = false;
+  std::string gpuName;  // or why there is none
+
+  int raceRuns = 200;
+  RaceOutcome race;
+  BenchOutcome bench;
+  int centerTab = 0;  // 0 lesson view, 1 timing chart, 2 race explorer
+
+  ViewOptions view;
+
+  // Where named widgets were last drawn: lets tests click them like a person would.
+  std::map<std::string, ImVec4> widgetRects;
+};
+
+}  // namespace rlab::gui

@@ -1,0 +1,178 @@
+// The desktop app, driven like a person would: a headless ImGui (no window) whose mouse clicks
+// the app's own widgets; and real screenshots of every lesson, rendered under Xvfb.
+#include <doctest/doctest.h>
+
+#include <imgui.h>
+#include <stb/stb_image.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <set>
+
+#include "app/gui/app.hpp"
+
+using rlab::gui::App;
+
+namespace {
+
+struct HeadlessImGui {
+  HeadlessImGui() {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1280, 800);
+    unsigned char* pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k;  // key k is io.KeysDown[k]
+  }
+  ~HeadlessImGui() { ImGui::DestroyContext(); }
+};
+
+void frame(App& app, ImVec2 mouse = ImVec2(-1, -1), bool down = false, int key = -1) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.DeltaTime = 1.0f / 60;
+  io.MousePos = mouse;
+  io.MouseDown[0] = down;
+  for (bool& k : io.KeysDown) k = false;
+  if (key >= 0) io.KeysDown[key] = true;
+  ImGui::NewFrame();
+  app.frame(io.DeltaTime);
+  ImGui::Render();
+}
+
+void click(App& app, const std::string& widget) {
+  frame(app);
+  const auto found = app.ui.widgetRects.find(widget);
+  REQUIRE_MESSAGE(found != app.ui.widgetRects.end(), "no widget named " << widget);
+  const ImVec4 r = found->second;
+  const ImVec2 centre((r.x + r.z) / 2, (r.y + r.w) / 2);
+  frame(app, centre, false);  // hover
+  frame(app, centre, true);   // press
+  frame(app, centre, false);  // release: a click
+}
+
+void settle(App& app) {
+  for (int k = 0; k < 3; ++k) {
+    app.waitForWork();
+    frame(app);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gui: clicking the barrier toggle re-runs the race; the step buttons move the player") {
+  HeadlessImGui imgui;
+  App app;
+  app.ui.params.schedule = "stall:4:2:1";
+  settle(app);
+  REQUIRE(app.ui.trace);
+  CHECK(app.ui.trace->params.lesson == "barrier");
+  CHECK(app.ui.trace->correct);
+  CHECK(app.ui.trace->result == 36);
+
+  click(app, "barrier");
+  CHECK_FALSE(app.ui.params.barrier);
+  settle(app);
+  CHECK_FALSE(app.ui.trace->params.barrier);
+  CHECK(app.ui.trace->result == 21);  // thread 4 late, no barrier: 15 short
+  CHECK_FALSE(app.ui.trace->correct);
+
+  app.stepTo(0);
+  click(app, "forward");
+  CHECK(app.ui.step == 1);
+  click(app, "forward");
+  CHECK(app.ui.step == 2);
+  click(app, "back");
+  CHECK(app.ui.step == 1);
+  click(app, "last");
+  CHECK(app.ui.step == app.stepCount() - 1);
+  click(app, "first");
+  CHECK(app.ui.step == 0);
+  frame(app, ImVec2(-1, -1), false, ImGuiKey_RightArrow);  // the arrow keys step too
+  CHECK(app.ui.step == 1);
+
+  click(app, "barrier");  // and back on
+  settle(app);
+  CHECK(app.ui.trace->correct);
+}
+
+TEST_CASE("gui: choosing a lesson and a variant runs it") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  click(app, "lesson:butterfly");
+  settle(app);
+  CHECK(app.ui.trace->params.lesson == "butterfly");
+  click(app, "variant:shuffle");
+  settle(app);
+  CHECK(app.ui.trace->params.variant == "shuffle");
+  CHECK(app.ui.trace->correct);
+}
+
+TEST_CASE("gui: a failed GPU run keeps the settings and the run on screen") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  const auto before = app.ui.trace;
+  app.ui.params.backend = rlab::BackendChoice::Gpu;
+  app.ui.params.n = 16;
+  if (app.ui.gpuUsable) return;  // only meaningful where no GPU works
+  app.requestRun();
+  settle(app);
+  CHECK(app.ui.trace == before);
+  CHECK(app.ui.statusIsError);
+  CHECK(app.ui.params.n == 16);
+}
+
+TEST_CASE("gui: refused values say why at the controls and run nothing") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  const auto before = app.ui.trace;
+  app.ui.params.n = 5000;  // the barrier lesson is one block: at most 1024
+  app.ui.rerunWanted = true;
+  settle(app);
+  CHECK(app.ui.paramError.find("1 to 1024") != std::string::npos);
+  CHECK(app.ui.trace == before);
+}
+
+#ifdef RLAB_GUI_BINARY
+namespace {
+bool noXvfb() {
+  return std::system("command -v xvfb-run >/dev/null 2>&1") != 0;
+}
+}  // namespace
+
+TEST_CASE("gui: a screenshot of every lesson at a middle step, of the asked size, not blank" *
+          doctest::skip(noXvfb())) {
+  const auto dir = std::filesystem::temp_directory_path() / "rlab-screenshots";
+  std::filesystem::create_directories(dir);
+  for (const char* lesson :
+       {"atomic", "folding", "barrier", "divergence", "shared", "butterfly", "fastest"}) {
+    for (const char* presenter : {"", " --presenter"}) {
+      const auto png = dir / (std::string(lesson) + (*presenter ? "-presenter" : "") + ".png");
+      std::filesystem::remove(png);
+      const std::string command = std::string("xvfb-run -a ") + RLAB_GUI_BINARY + " --screenshot " +
+                                  png.string() + " --lesson " + lesson + " --size 1000x700" +
+                                  presenter;
+      CAPTURE(command);
+      REQUIRE(std::system(command.c_str()) == 0);
+      int w = 0, h = 0, channels = 0;
+      unsigned char* pixels = stbi_load(png.string().c_str(), &w, &h, &channels, 4);
+      REQUIRE(pixels);
+      CHECK(w == 1000);
+      CHECK(h == 700);
+      std::set<unsigned> colours;
+      for (int i = 0; i < w * h; i += 7) {
+        unsigned rgba;
+        std::memcpy(&rgba, pixels + 4 * i, 4);
+        colours.insert(rgba);
+      }
+      stbi_image_free(pixels);
+      CHECK(colours.size() > 40);  // text, cells and panels, not one flat colour
+    }
+  }
+}
+#endif
