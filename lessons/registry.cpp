@@ -58,7 +58,7 @@ const std::vector<LessonInfo>& lessons() {
        "each, then threads that each add several elements before the tree starts.",
        {"global", "shared", "multiblock", "coarsened"},
        int64_t(1) << 28,
-       64,
+       1000,
        false,
        false,
        "kernels/shared.cuh"},

@@ -229,7 +229,9 @@ void App::frame(float seconds) {
           const char* names[] = {"Lesson view", "Timing chart", "Race explorer"};
           void (*draws[])(App&) = {drawLessonView, drawTimingPanel, drawRacePanel};
           for (int k = 0; k < 3; ++k) {
-            if (ImGui::BeginTabItem(names[k])) {
+            const ImGuiTabItemFlags flags =
+                app.ui.requestTab == k ? ImGuiTabItemFlags_SetSelected : 0;
+            if (ImGui::BeginTabItem(names[k], nullptr, flags)) {
               app.ui.centerTab = k;
               draws[k](app);
               ImGui::EndTabItem();
@@ -238,6 +240,7 @@ void App::frame(float seconds) {
           }
           ImGui::EndTabBar();
         }
+        app.ui.requestTab = -1;
       },
       ImGuiWindowFlags_NoTitleBar);
   window("Controls", {left + center, 0}, {right, controlsHeight}, drawControlsPanel);

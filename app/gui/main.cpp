@@ -28,7 +28,7 @@ std::string fontsList(const char* argv0) {
 int main(int argc, char** argv) {
   CLI::App cli{"Reduction Lab: watch real GPU reduction kernels work, step by step.",
                "reduction-lab"};
-  std::string screenshot, lesson, variant, size = "1280x800", schedule;
+  std::string screenshot, lesson, variant, size = "1280x800", schedule, view = "lesson";
   int step = -1;
   long long n = 0;
   bool presenter = false, noBarrier = false;
@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   cli.add_flag("--presenter", presenter, "large type and high contrast for a projector");
   cli.add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
   cli.add_option("--schedule", schedule, "simulator schedule, e.g. stall:4:2:1");
+  cli.add_option("--view", view, "screenshot: the lesson view, or a finished timing or race")
+      ->check(CLI::IsMember({"lesson", "timing", "race"}));
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -82,6 +84,10 @@ int main(int argc, char** argv) {
         std::cerr << "reduction-lab: " << app.ui.paramError << "\n";
         return 2;
       }
+      if (view == "race") app.startRace();
+      if (view == "timing") app.startBench();
+      app.waitForWork();
+      app.ui.requestTab = view == "race" ? 2 : view == "timing" ? 1 : 0;
       std::vector<unsigned char> pixels;
       for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
         platform.beginFrame();

@@ -35,13 +35,19 @@ void drawRacePanel(App& app) {
                      100.0 * race.wrong / race.runs);
   ImGui::SameLine();
   ImGui::TextDisabled("on %s", race.device.c_str());
+  // The most frequent results first; the right one always among them.
+  std::vector<std::pair<double, int>> bins(race.histogram.begin(), race.histogram.end());
+  std::stable_sort(bins.begin(), bins.end(), [&](const auto& a, const auto& b) {
+    if ((a.first == race.expected) != (b.first == race.expected)) return a.first == race.expected;
+    return a.second > b.second;
+  });
+  constexpr size_t kShown = 12;
   int most = 1;
-  for (const auto& entry : race.histogram) most = std::max(most, entry.second);
+  for (const auto& bin : bins) most = std::max(most, bin.second);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const float width = ImGui::GetContentRegionAvail().x * 0.6f;
-  int shown = 0;
-  for (const auto& [value, count] : race.histogram) {
-    if (++shown > 24) break;
+  for (size_t k = 0; k < bins.size() && k < kShown; ++k) {
+    const auto [value, count] = bins[k];
     const bool right = value == race.expected;
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const float label = ImGui::GetFontSize() * 7;
@@ -51,6 +57,11 @@ void drawRacePanel(App& app) {
                         right ? pal.right : pal.wrong);
     ImGui::SameLine(label + width * count / most + 16);
     ImGui::Text("%d%s", count, right ? "  (right)" : "");
+  }
+  if (bins.size() > kShown) {
+    int rest = 0;
+    for (size_t k = kShown; k < bins.size(); ++k) rest += bins[k].second;
+    ImGui::TextDisabled("... and %zu other results (%d runs)", bins.size() - kShown, rest);
   }
   if (!race.wrongRuns.empty()) {
     ImGui::TextUnformatted("Open a wrong run in the player:");

@@ -16,7 +16,6 @@ void drawResultPanel(App& app) {
   ImGui::SetWindowFontScale(1.8f);
   ImGui::TextColored(verdictColour, "%s", t.correct ? "CORRECT" : "WRONG");
   ImGui::SetWindowFontScale(1.0f);
-  ImGui::SameLine();
   ImGui::Text("result %s   expected %s", formatValue(t.result, t.params.type).c_str(),
               formatValue(t.expected, t.params.type).c_str());
   if (!t.correct && t.params.op == Op::Sum)

@@ -48,7 +48,8 @@ void drawTimingPanel(App& app) {
   const float legend = ImGui::GetFontSize() * 11;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 plot(std::max(50.f, avail.x - legend), std::max(50.f, avail.y - 4));
+  const float axis = ImGui::GetTextLineHeightWithSpacing();  // room for the n labels below
+  const ImVec2 plot(std::max(50.f, avail.x - legend), std::max(50.f, avail.y - axis - 4));
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const double lx0 = std::log10(xMin), lx1 = std::log10(std::max(xMax, xMin * 10));
   const double ly0 = std::floor(std::log10(yMin)), ly1 = std::ceil(std::log10(yMax * 1.01));
@@ -63,13 +64,15 @@ void drawTimingPanel(App& app) {
     char label[32];
     std::snprintf(label, sizeof label, ui.view.chartShowsGBs ? "%g GB/s" : "%g ms",
                   std::pow(10, d));
-    draw->AddText(ImVec2(origin.x + 2, p.y - ImGui::GetFontSize()), pal.muted, label);
+    const float below = d == ly0 ? -ImGui::GetFontSize() - 1 : 1;  // the lowest sits above its line
+    draw->AddText(ImVec2(origin.x + 3, p.y + below), pal.muted, label);
   }
-  for (double x = xMin; x <= xMax * 1.001; x *= 16) {
+  for (double x = xMin; x <= xMax * 1.001; x *= 4) {
     const ImVec2 p = at(x, std::pow(10, ly0));
     char label[32];
     std::snprintf(label, sizeof label, "2^%d", int(std::lround(std::log2(x))));
-    draw->AddText(ImVec2(p.x + 2, origin.y + plot.y - ImGui::GetFontSize() - 2), pal.muted, label);
+    draw->AddText(ImVec2(p.x - ImGui::CalcTextSize(label).x / 2, origin.y + plot.y + 2), pal.muted,
+                  label);
   }
   int k = 0;
   for (const auto& [kernel, points] : lines) {
@@ -83,7 +86,7 @@ void drawTimingPanel(App& app) {
     draw->AddText(ImVec2(key.x + 16, key.y), pal.text, kernel.c_str());
     ++k;
   }
-  ImGui::Dummy(ImVec2(avail.x, plot.y));
+  ImGui::Dummy(ImVec2(avail.x, plot.y + axis));
 }
 
 }  // namespace rlab::gui

@@ -54,7 +54,8 @@ struct UiState {
   int raceRuns = 200;
   RaceOutcome race;
   BenchOutcome bench;
-  int centerTab = 0;  // 0 lesson view, 1 timing chart, 2 race explorer
+  int centerTab = 0;    // 0 lesson view, 1 timing chart, 2 race explorer
+  int requestTab = -1;  // a tab to bring to the front on the next frame
 
   ViewOptions view;
 
