@@ -64,6 +64,10 @@ void checkCuda(cudaError_t status, const char* what) {
 GpuBackend::GpuBackend() {
   if (gpuBroken())
     throw GpuUnavailable("GPU use ended earlier in this process after a kernel failed.");
+  int driver = 0;
+  cudaDriverGetVersion(&driver);
+  if (driver == 0)
+    throw GpuUnavailable("No NVIDIA driver is installed here, so no CUDA device can run.");
   int count = 0;
   checkCuda(cudaGetDeviceCount(&count), "looking for a CUDA device");
   if (count == 0) throw GpuUnavailable("No CUDA device is present.");
