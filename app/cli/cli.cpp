@@ -377,6 +377,17 @@ int runBench(const Command& c, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+// The rlab to run under the sanitizer: this process when it is rlab (the desktop app calls in
+// here too), else the one built beside it.
+std::string rlabExecutable() {
+  std::string self(4096, '\0');
+  const ssize_t len = readlink("/proc/self/exe", self.data(), self.size() - 1);
+  self.resize(size_t(std::max<ssize_t>(len, 0)));
+  if (self.size() >= 5 && self.compare(self.size() - 5, 5, "/rlab") == 0) return self;
+  if (const char* env = std::getenv("RLAB_EXECUTABLE")) return env;
+  return RLAB_CLI_PATH;
+}
+
 // compute-sanitizer on PATH, or beside nvcc.
 std::string findSanitizer() {
   for (const std::string dir :
@@ -400,11 +411,7 @@ int runCheck(const Command& c, std::ostream& out) {
     throw GpuUnavailable(
         "compute-sanitizer was found neither on PATH nor beside nvcc; install "
         "the CUDA toolkit's sanitizer to use rlab check.");
-  std::string self(4096, '\0');
-  const ssize_t len = readlink("/proc/self/exe", self.data(), self.size() - 1);
-  if (len <= 0)
-    throw std::runtime_error("cannot find the rlab executable to run under the sanitizer");
-  self.resize(size_t(len));
+  const std::string self = rlabExecutable();
   std::string command = shellQuote(sanitizer) + " --tool " + c.tool + " --error-exitcode 9 " +
                         shellQuote(self) + " run";
   for (const auto& a : c.lessonArgs) command += " " + shellQuote(a);

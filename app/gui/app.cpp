@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <sstream>
+
+#include "app/cli/cli.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
 #include "kernels/sim/runtime.hpp"
@@ -121,6 +124,24 @@ void App::startRace() {
       job.progress = float(k + 1) / float(runs);
     }
     return [race](UiState& ui) { ui.race = race; };
+  });
+}
+
+void App::startRacecheck() {
+  validate();
+  if (!ui.paramError.empty() || longWork_.busy()) return;
+  const Params& p = ui.params;
+  std::vector<std::string> args = {"check",  p.lesson,   "--n", std::to_string(p.n),
+                                   "--tool", "racecheck"};
+  if (!p.variant.empty()) args.insert(args.end(), {"--variant", p.variant});
+  if (p.block) args.insert(args.end(), {"--block", std::to_string(p.block)});
+  if (!p.barrier) args.push_back("--no-barrier");
+  if (p.perturb) args.push_back("--perturb");
+  longWork_.start("racecheck", [args](Worker::Job&) -> Worker::Apply {
+    std::ostringstream out, err;
+    cli::main(args, out, err, false);
+    const std::string report = out.str() + err.str();
+    return [report](UiState& ui) { ui.race.racecheck = report; };
   });
 }
 

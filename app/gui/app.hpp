@@ -19,6 +19,7 @@ class App {
   void runNow(int step = -1);
   void startRace();
   void startBench();
+  void startRacecheck();  // GPU only: one run under compute-sanitizer's racecheck
   void cancelLongWork() { longWork_.cancel(); }
   bool longWorkBusy() const { return longWork_.busy(); }
   float longWorkProgress() const { return longWork_.progress(); }

@@ -22,10 +22,20 @@ void drawRacePanel(App& app) {
     app.startRace();
   }
   noteWidget(ui, "race");
+  if (ui.params.backend == BackendChoice::Gpu && ui.gpuUsable && !app.longWorkBusy()) {
+    ImGui::SameLine();
+    if (ImGui::Button("racecheck")) app.startRacecheck();
+    helpMarker(
+        "One run under compute-sanitizer's racecheck. It watches shared memory only: "
+        "use the barrier lesson's shared variant to see the race named.");
+  }
+  if (!ui.race.racecheck.empty()) ImGui::TextWrapped("%s", ui.race.racecheck.c_str());
   helpMarker(
       "On the GPU: the same kernel K times. On the simulator: K random schedules. "
       "Races show as results that differ from run to run.");
   const RaceOutcome& race = ui.race;
+  if (app.longWorkBusy() && app.longWorkLabel() == "racecheck")
+    ImGui::TextDisabled("racecheck is running...");
   if (race.runs == 0) {
     ImGui::TextDisabled("Switch the barrier off in the barrier lesson, then race it.");
     return;

@@ -22,6 +22,7 @@ struct RaceOutcome {
   std::map<double, int> histogram;                      // result -> how many runs gave it
   std::vector<std::shared_ptr<const Trace>> wrongRuns;  // the first few, to open in the player
   std::string device;
+  std::string racecheck;  // GPU: compute-sanitizer's racecheck on one run
 };
 
 struct BenchOutcome {
