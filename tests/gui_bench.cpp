@@ -7,15 +7,11 @@
 #include <cstdio>
 
 #include "app/gui/app.hpp"
+#include "tests/headless_imgui.hpp"
 
 int main() {
-  ImGui::CreateContext();
+  HeadlessImGui imgui(ImVec2(1920, 1080));
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(1920, 1080);
-  unsigned char* pixels;
-  int w, h;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
   for (const char* lesson : {"divergence", "butterfly", "shared"}) {
     rlab::gui::App app;
     app.ui.params.lesson = lesson;
@@ -45,6 +41,5 @@ int main() {
         "(%.0f frames/s before the GPU draws), %zu vertices\n",
         lesson, ms, 1000.0 / ms, vertices);
   }
-  ImGui::DestroyContext();
   return 0;
 }

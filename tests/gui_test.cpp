@@ -11,24 +11,11 @@
 #include <set>
 
 #include "app/gui/app.hpp"
+#include "tests/headless_imgui.hpp"
 
 using rlab::gui::App;
 
 namespace {
-
-struct HeadlessImGui {
-  HeadlessImGui() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 800);
-    unsigned char* pixels;
-    int w, h;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k;  // key k is io.KeysDown[k]
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
-};
 
 void frame(App& app, ImVec2 mouse = ImVec2(-1, -1), bool down = false, int key = -1) {
   ImGuiIO& io = ImGui::GetIO();
