@@ -39,9 +39,10 @@ __device__ __forceinline__ T blockReduce(T v, T* warpTotals, unsigned lane, unsi
 
 // Every lesson so far launched one thread per element (or eight), built a tree in shared
 // memory, and needed a second launch or n / blockDim.x atomics. Here:
-//  - a grid-stride loop over tiles of 4 * blockDim.x vectors: at most enough blocks to fill
-//    the GPU (and no more than give each thread kElementsPerThread elements, so small arrays
-//    do not pay for many block totals); the grid sweeps the array front to back;
+//  - a grid-stride loop over tiles of 4 * blockDim.x vectors: enough blocks to fill half of
+//    each SM's thread slots (more only added traffic on an H200), and no more than give each
+//    thread kElementsPerThread elements, so small arrays do not pay for many block totals;
+//    the grid sweeps the array front to back;
 //  - 16-byte vector loads (int4/float4), four in flight per thread before any is used, each
 //    one a warp-wide contiguous 512 bytes; then the last partial tile, then a scalar tail
 //    for the last n % 4 elements;
@@ -53,7 +54,7 @@ __device__ __forceinline__ T blockReduce(T v, T* warpTotals, unsigned lane, unsi
 //    totals and the last block to finish adds them in a fixed order, so the float result
 //    is the same on every run.
 // The input pointer must be 16-byte aligned (cudaMalloc's always are).
-constexpr int kElementsPerThread = 16;
+constexpr int kElementsPerThread = 32;
 
 template <class T, class Op>
 __global__ void fastestReduce(const T* __restrict__ in, long long n, T* result, T* blockTotals,

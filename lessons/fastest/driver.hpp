@@ -8,11 +8,12 @@ template <class B, class T, class Op>
 DriverOutput<T> driveFastest(B& b, const Params& p, typename B::template Buffer<T>& input,
                              bool trace) {
   DriverOutput<T> out;
-  // At most enough blocks to fill the device, and no more than give each thread
-  // kElementsPerThread elements; each thread then walks the array.
+  // Blocks for half of the device's thread slots (measured best on an H200 from 2^16 to 2^28),
+  // and no more than give each thread kElementsPerThread elements; each thread then walks the
+  // array.
   const long long blocks = std::max<long long>(
-      1,
-      std::min<long long>(blocksFor(p.n, p.block * kElementsPerThread), b.residentBlocks(p.block)));
+      1, std::min<long long>(blocksFor(p.n, p.block * kElementsPerThread),
+                             std::max<long long>(1, b.residentBlocks(p.block) / 2)));
   const long long threads = blocks * p.block;
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto blockTotals = b.template alloc<T>(size_t(blocks));
