@@ -223,7 +223,9 @@ void App::frame(float seconds) {
 
   // Fixed layout: lessons left, the run in the middle, controls, result and source right.
   const float w = io.DisplaySize.x, h = io.DisplaySize.y;
-  const float left = std::floor(w * 0.22f), right = std::floor(w * 0.30f);
+  // Presenter mode's larger type needs wider side columns for the titles and the result.
+  const float left = std::floor(w * (ui.view.presenter ? 0.25f : 0.22f));
+  const float right = std::floor(w * (ui.view.presenter ? 0.32f : 0.30f));
   const float center = w - left - right;
   const float playerHeight =
       std::floor(ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() * 2 +
