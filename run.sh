@@ -8,21 +8,34 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(cmake ninja-build g++ pkg-config
-  libboost-context-dev libcli11-dev nlohmann-json3-dev doctest-dev
-  libglfw3-dev libimgui-dev libstb-dev python3-glad libgl1-mesa-dri fonts-dejavu-core
-  xvfb xauth)
+  libboost-context-dev libcli11-dev nlohmann-json3-dev doctest-dev)
+# The desktop app's: where a distribution lacks one, the app is not built and rlab still is.
+gui_packages=(libglfw3-dev libimgui-dev libstb-dev python3-glad libgl1-mesa-dri
+  fonts-dejavu-core xvfb xauth)
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 install_missing_packages() {
-  local missing=()
-  for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
+  local missing=() p
+  for p in "${packages[@]}" "${gui_packages[@]}"; do installed "$p" || missing+=("$p"); done
   [ ${#missing[@]} -eq 0 ] && return
-  echo "Installing Debian packages: ${missing[*]}"
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  local available=()
+  for p in "${missing[@]}"; do
+    if apt-cache show "$p" >/dev/null 2>&1; then
+      available+=("$p")
+    elif [[ " ${gui_packages[*]} " == *" $p "* ]]; then
+      echo "Package $p is not available here: the desktop app will not be built; rlab will."
+    else
+      echo "Package $p is not available here, and Reduction Lab needs it." >&2
+      exit 1
+    fi
+  done
+  [ ${#available[@]} -eq 0 ] && return
+  echo "Installing Debian packages: ${available[*]}"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${available[@]}"
 }
 
 build() {

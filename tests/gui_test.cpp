@@ -22,8 +22,15 @@ void frame(App& app, ImVec2 mouse = ImVec2(-1, -1), bool down = false, int key =
   io.DeltaTime = 1.0f / 60;
   io.MousePos = mouse;
   io.MouseDown[0] = down;
+#if IMGUI_VERSION_NUM >= 18700
+  static int held = -1;  // the new key API takes events: release last frame's key
+  if (held >= 0) io.AddKeyEvent(ImGuiKey(held), false);
+  if (key >= 0) io.AddKeyEvent(ImGuiKey(key), true);
+  held = key;
+#else
   for (bool& k : io.KeysDown) k = false;
   if (key >= 0) io.KeysDown[key] = true;
+#endif
   ImGui::NewFrame();
   app.frame(io.DeltaTime);
   ImGui::Render();

@@ -12,9 +12,13 @@ struct HeadlessImGui {
     unsigned char* pixels;
     int w, h;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+#if IMGUI_VERSION_NUM < 18700
     for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k;  // key k is io.KeysDown[k]
+#endif
   }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
+  ~HeadlessImGui() {
+    ImGui::DestroyContext();
+  }
   HeadlessImGui(const HeadlessImGui&) = delete;
   HeadlessImGui& operator=(const HeadlessImGui&) = delete;
 };

@@ -43,6 +43,23 @@ void App::validate() {
 
 namespace {
 
+// Dear ImGui 1.86 (Debian 12) reads keys through io.KeyMap; 1.87 and later (Ubuntu 24.04)
+// name every key in ImGuiKey.
+enum class Key { Space, Left, Right, Home, End, P };
+
+bool keyPressed(Key key) {
+#if IMGUI_VERSION_NUM >= 18700
+  static const ImGuiKey keys[] = {ImGuiKey_Space, ImGuiKey_LeftArrow, ImGuiKey_RightArrow,
+                                  ImGuiKey_Home,  ImGuiKey_End,       ImGuiKey_P};
+  return ImGui::IsKeyPressed(keys[int(key)], key != Key::P);
+#else
+  if (key == Key::P) return ImGui::IsKeyPressed('P', false);  // GLFW's key code for P
+  static const int keys[] = {ImGuiKey_Space, ImGuiKey_LeftArrow, ImGuiKey_RightArrow, ImGuiKey_Home,
+                             ImGuiKey_End};
+  return ImGui::IsKeyPressed(ImGui::GetKeyIndex(keys[int(key)]));
+#endif
+}
+
 std::function<void(UiState&)> showTrace(std::shared_ptr<const Trace> trace) {
   return [trace](UiState& ui) {
     const bool sameLesson = ui.trace && ui.trace->params.lesson == trace->params.lesson;
@@ -200,12 +217,12 @@ void App::frame(float seconds) {
 
   ImGuiIO& io = ImGui::GetIO();
   if (!io.WantTextInput) {
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) ui.playing = !ui.playing;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) stepTo(ui.step + 1);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) stepTo(ui.step - 1);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) stepTo(0);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) stepTo(stepCount() - 1);
-    if (ImGui::IsKeyPressed('P', false)) {
+    if (keyPressed(Key::Space)) ui.playing = !ui.playing;
+    if (keyPressed(Key::Right)) stepTo(ui.step + 1);
+    if (keyPressed(Key::Left)) stepTo(ui.step - 1);
+    if (keyPressed(Key::Home)) stepTo(0);
+    if (keyPressed(Key::End)) stepTo(stepCount() - 1);
+    if (keyPressed(Key::P)) {
       ui.view.presenter = !ui.view.presenter;
       applyStyle(ui.view.presenter);
     }
