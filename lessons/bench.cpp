@@ -15,6 +15,12 @@ std::vector<std::pair<std::string, std::string>> scalableKernels() {
   return kernels;
 }
 
+std::vector<long long> defaultBenchSizes(bool gpu) {
+  std::vector<long long> sizes;
+  for (long long n = 1 << 10; n <= (gpu ? (1ll << 28) : (1ll << 16)); n *= 4) sizes.push_back(n);
+  return sizes;
+}
+
 std::vector<BenchRow> benchSimulator(const BenchRequest& request, const BenchProgress& progress) {
   std::vector<BenchRow> rows;
   for (long long n : request.sizes) {

@@ -29,6 +29,9 @@ struct BenchRequest {
 // Called before each measurement; return false to cancel.
 using BenchProgress = std::function<bool(const std::string& kernel, long long n)>;
 
+// 2^10 to 2^28 (×4) on a GPU; to 2^16 on the simulator, which is a million times slower.
+std::vector<long long> defaultBenchSizes(bool gpu);
+
 // The lesson kernels that scale to large n (every lesson but the one-block barrier).
 std::vector<std::pair<std::string, std::string>> scalableKernels();
 

@@ -25,12 +25,6 @@ inline long long blocksFor(long long threads, int block) {
   return (threads + block - 1) / block;
 }
 
-inline int log2Floor(long long v) {
-  int levels = 0;
-  while ((1ll << (levels + 1)) <= v) ++levels;
-  return levels;
-}
-
 // Levels of `for (i = 1; i < n; i *= 2)`.
 inline int levelsBelow(long long n) {
   int levels = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iomanip>
+#include <sstream>
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/registry.hpp"
@@ -37,6 +39,17 @@ const char* name(BackendChoice backend) {
       return "auto";
   }
   return "sim";
+}
+
+std::string formatValue(double v, ElementType type) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (std::isnan(v)) return "nan";
+  std::ostringstream s;
+  if (type == ElementType::Int || v == std::floor(v))
+    s << std::fixed << std::setprecision(0) << v;
+  else
+    s << std::setprecision(6) << v;
+  return s.str();
 }
 
 Op parseOp(const std::string& text) {

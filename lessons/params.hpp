@@ -16,6 +16,9 @@ const char* name(Op op);
 const char* name(ElementType type);
 const char* name(BackendChoice backend);
 
+// A value as the views print it: whole numbers without decimals, floats to 6 digits.
+std::string formatValue(double v, ElementType type);
+
 // Bad input: what() is one sentence naming the option and what is allowed.
 class ParamError : public std::invalid_argument {
  public:

@@ -1,6 +1,7 @@
 // Block trees that write one partial per block: launch over the input, then over the
 // partials, until one value is left (divergence, shared global/shared).
 #pragma once
+#include <map>
 #include <set>
 
 #include "lessons/driver_support.hpp"
@@ -30,7 +31,7 @@ inline void measureWarps(StepSnapshot& s, int block) {
 template <class B, class T, class Kernel>
 void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
                    Kernel kernel, StrideOrder order, bool measure, DriverOutput<T>& out) {
-  const int levels = log2Floor(p.block);
+  const int levels = levelsBelow(p.block);
   typename B::template Buffer<T> previous = b.template alloc<T>(0);
   T* source = input.get();
   long long len = p.n;

@@ -14,6 +14,7 @@
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/bench.hpp"
+#include "lessons/race.hpp"
 #include "lessons/registry.hpp"
 #include "lessons/run.hpp"
 #include "lessons/run_output.hpp"
@@ -251,57 +252,37 @@ void printList(std::ostream& out) {
 
 // race: the distinct results with how often each came out, and the first wrong trace.
 int runRace(const Command& c, std::ostream& out, bool colour) {
-  std::map<double, int> histogram;
-  int wrong = 0;
-  Trace firstWrong;
-  bool haveWrong = false;
-  Trace last;
-  for (int k = 0; k < c.runs; ++k) {
-    Params p = c.params;
-    p.trace = !haveWrong;
-    if (p.backend != BackendChoice::Gpu && c.params.schedule == "lockstep")
-      p.schedule = "random:" + std::to_string(k + 1);  // a different interleaving each run
-    last = runLesson(p);
-    ++histogram[last.result];
-    if (!last.correct) {
-      ++wrong;
-      if (!haveWrong) {
-        firstWrong = last;
-        haveWrong = true;
-      }
-    }
-  }
+  const RaceResult race = runRace(c.params, c.runs, 1);
+  const Trace* firstWrong = race.wrongRuns.empty() ? nullptr : race.wrongRuns.front().get();
   if (c.format == Format::Json) {
-    out << "{\"lesson\":\"" << last.params.lesson << "\",\"variant\":\"" << last.params.variant
-        << "\",\"backend\":\"" << last.backend << "\",\"runs\":" << c.runs << ",\"wrong\":" << wrong
-        << ",\"expected\":" << last.expected << ",\"results\":[";
+    out << "{\"lesson\":\"" << race.params.lesson << "\",\"variant\":\"" << race.params.variant
+        << "\",\"backend\":\"" << race.backend << "\",\"runs\":" << race.runs
+        << ",\"wrong\":" << race.wrong << ",\"expected\":" << race.expected << ",\"results\":[";
     bool first = true;
-    for (const auto& [value, count] : histogram) {
+    for (const auto& [value, count] : race.histogram) {
       out << (first ? "" : ",") << "{\"result\":" << value << ",\"count\":" << count << "}";
       first = false;
     }
     out << "]";
-    if (haveWrong) out << ",\"first_wrong\":" << traceJson(firstWrong);
+    if (firstWrong) out << ",\"first_wrong\":" << traceJson(*firstWrong);
     out << "}\n";
     return 0;
   }
-  out << last.params.lesson << " " << last.params.variant << ", " << c.runs << " runs on "
-      << last.device << (c.params.barrier ? "" : ", barrier off")
+  out << race.params.lesson << " " << race.params.variant << ", " << race.runs << " runs on "
+      << race.device << (c.params.barrier ? "" : ", barrier off")
       << (c.params.perturb ? ", perturbed" : "") << "\n";
-  out << "wrong: " << wrong << " of " << c.runs << " (expected " << last.expected << ")\n";
+  out << "wrong: " << race.wrong << " of " << race.runs << " (expected " << race.expected << ")\n";
   int widest = 1;
-  for (const auto& entry : histogram) widest = std::max(widest, entry.second);
-  for (const auto& [value, count] : histogram) {
-    const bool right = value == last.expected;
-    std::ostringstream label;
-    label << value;
-    out << "  " << std::string(std::max<int>(0, 12 - int(label.str().size())), ' ') << label.str()
-        << "  " << std::string(std::max(1, count * 40 / widest), '#') << " " << count
-        << (right ? "  (right)" : "") << "\n";
+  for (const auto& entry : race.histogram) widest = std::max(widest, entry.second);
+  for (const auto& [value, count] : race.histogram) {
+    const std::string label = formatValue(value, race.params.type);
+    out << "  " << std::string(std::max<int>(0, 12 - int(label.size())), ' ') << label << "  "
+        << std::string(std::max(1, count * 40 / widest), '#') << " " << count
+        << (value == race.expected ? "  (right)" : "") << "\n";
   }
-  if (haveWrong) {
+  if (firstWrong) {
     out << "\nThe first wrong run:\n";
-    printTraceText(firstWrong, out, colour);
+    printTraceText(*firstWrong, out, colour);
   }
   return 0;
 }
@@ -318,9 +299,7 @@ int runBench(const Command& c, std::ostream& out, std::ostream& err) {
   bool gpu = c.params.backend == BackendChoice::Gpu ||
              (c.params.backend == BackendChoice::Auto && gpuBackendBuilt());
   for (const auto& item : splitList(c.sizesList)) request.sizes.push_back(std::stoll(item));
-  if (request.sizes.empty())
-    for (long long n = 1 << 10; n <= (gpu ? (1ll << 28) : (1ll << 16)); n *= 4)
-      request.sizes.push_back(n);
+  if (request.sizes.empty()) request.sizes = defaultBenchSizes(gpu);
   const BenchProgress progress = [&](const std::string& kernel, long long n) {
     err << "bench: " << kernel << ", n = " << n << "\r" << std::flush;
     return true;

@@ -16,17 +16,6 @@ namespace {
 constexpr size_t kShownValues = 24;  // per row; longer rows show both ends
 constexpr size_t kJsonValues = 4096;
 
-std::string number(double v, ElementType type) {
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (std::isnan(v)) return "nan";
-  std::ostringstream s;
-  if (type == ElementType::Int || v == std::floor(v))
-    s << std::fixed << std::setprecision(0) << v;
-  else
-    s << std::setprecision(6) << v;
-  return s.str();
-}
-
 const char* const kReset = "\033[0m";
 const char* const kChanged = "\033[1;33m";  // bold yellow: changed in this step
 const char* const kWorked = "\033[36m";     // cyan: written by a working thread
@@ -49,7 +38,7 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour) {
     size_t cell = 1;
     for (const auto& s : t.steps)
       for (size_t i = 0; i < std::min(s.values.size(), kShownValues); ++i)
-        cell = std::max(cell, number(s.values[i], p.type).size());
+        cell = std::max(cell, formatValue(s.values[i], p.type).size());
     const std::vector<double>* previous = nullptr;
     for (size_t k = 0; k < t.steps.size(); ++k) {
       const StepSnapshot& s = t.steps[k];
@@ -58,7 +47,7 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour) {
       out << std::setw(4) << k << "  " << s.label
           << std::string(widestLabel - s.label.size() + 2, ' ');
       auto printCell = [&](size_t i) {
-        const std::string text = number(s.values[i], p.type);
+        const std::string text = formatValue(s.values[i], p.type);
         const bool changed = previous && i < previous->size() && (*previous)[i] != s.values[i];
         const char* style = !colour                 ? ""
                             : changed               ? kChanged
@@ -92,16 +81,17 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour) {
   }
   if (!t.blockPartials.empty() && t.blockPartials.size() <= 64) {
     out << "block partials:";
-    for (double v : t.blockPartials) out << ' ' << number(v, p.type);
+    for (double v : t.blockPartials) out << ' ' << formatValue(v, p.type);
     out << "\n";
   }
   for (const auto& note : t.notes) out << "note: " << note << "\n";
   const char* verdictStyle = colour ? (t.correct ? kRight : kWrong) : "";
-  out << "result " << number(t.result, p.type) << "   expected " << number(t.expected, p.type);
+  out << "result " << formatValue(t.result, p.type) << "   expected "
+      << formatValue(t.expected, p.type);
   if (t.tolerance > 0) out << " (± " << std::setprecision(3) << t.tolerance << ")";
   out << "   " << verdictStyle << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
   if (!t.correct && std::isfinite(t.result) && std::isfinite(t.expected) && p.op == Op::Sum)
-    out << " (" << number(std::fabs(t.expected - t.result), p.type)
+    out << " (" << formatValue(std::fabs(t.expected - t.result), p.type)
         << (t.result < t.expected ? " short)" : " over)");
   out << "\n";
   if (t.timings.measured) {

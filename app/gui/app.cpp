@@ -13,6 +13,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
 #include "kernels/sim/runtime.hpp"
+#include "lessons/race.hpp"
 #include "lessons/run.hpp"
 #include "lessons/run_output.hpp"
 
@@ -123,24 +124,11 @@ void App::startRace() {
   const Params params = ui.params;
   const int runs = ui.raceRuns;
   longWork_.start("race", [params, runs](Worker::Job& job) -> Worker::Apply {
-    RaceOutcome race;
-    for (int k = 0; k < runs && !job.cancel; ++k) {
-      Params p = params;
-      if (p.backend != BackendChoice::Gpu) p.schedule = "random:" + std::to_string(k + 1);
-      p.trace = race.wrongRuns.size() < 10;
-      p.timed = false;
-      auto t = std::make_shared<const Trace>(runLesson(p));
-      ++race.runs;
-      ++race.histogram[t->result];
-      race.expected = t->expected;
-      race.device = t->device;
-      if (!t->correct) {
-        ++race.wrong;
-        if (t->traced && race.wrongRuns.size() < 10) race.wrongRuns.push_back(t);
-      }
-      job.progress = float(k + 1) / float(runs);
-    }
-    return [race](UiState& ui) { ui.race = race; };
+    RaceResult race = runRace(params, runs, 10, [&](int done) {
+      job.progress = float(done) / float(runs);
+      return !job.cancel.load();
+    });
+    return [race = std::move(race)](UiState& ui) { ui.race = {race, ""}; };
   });
 }
 
@@ -171,8 +159,7 @@ void App::startBench() {
     request.type = type;
     request.reps = 10;
     request.kernels = scalableKernels();
-    for (long long n = 1 << 10; n <= (gpu ? (1ll << 28) : (1ll << 16)); n *= 4)
-      request.sizes.push_back(n);
+    request.sizes = defaultBenchSizes(gpu);
     const double total = double(request.sizes.size() * request.kernels.size());
     int done = 0;
     const BenchProgress progress = [&](const std::string&, long long) {
@@ -272,7 +259,6 @@ void App::frame(float seconds) {
             const ImGuiTabItemFlags flags =
                 app.ui.requestTab == k ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(names[k], nullptr, flags)) {
-              app.ui.centerTab = k;
               draws[k](app);
               ImGui::EndTabItem();
             }

@@ -33,7 +33,7 @@ void drawRacePanel(App& app) {
   helpMarker(
       "On the GPU: the same kernel K times. On the simulator: K random schedules. "
       "Races show as results that differ from run to run.");
-  const RaceOutcome& race = ui.race;
+  const RaceResult& race = ui.race.result;
   if (app.longWorkBusy() && app.longWorkLabel() == "racecheck")
     ImGui::TextDisabled("racecheck is running...");
   if (race.runs == 0) {

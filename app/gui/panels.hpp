@@ -21,6 +21,5 @@ void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
 void helpMarker(const char* text);
 void noteWidget(UiState& ui, const std::string& name);  // remember where it was drawn
 const std::map<std::string, std::string>& kernelSources();
-std::string formatValue(double v, ElementType type);
 
 }  // namespace rlab::gui

@@ -11,17 +11,13 @@
 
 #include "lessons/bench.hpp"
 #include "lessons/params.hpp"
+#include "lessons/race.hpp"
 #include "lessons/trace.hpp"
 
 namespace rlab::gui {
 
 struct RaceOutcome {
-  int runs = 0;
-  int wrong = 0;
-  double expected = 0;
-  std::map<double, int> histogram;                      // result -> how many runs gave it
-  std::vector<std::shared_ptr<const Trace>> wrongRuns;  // the first few, to open in the player
-  std::string device;
+  RaceResult result;
   std::string racecheck;  // GPU: compute-sanitizer's racecheck on one run
 };
 
@@ -55,7 +51,6 @@ struct UiState {
   int raceRuns = 200;
   RaceOutcome race;
   BenchOutcome bench;
-  int centerTab = 0;    // 0 lesson view, 1 timing chart, 2 race explorer
   int requestTab = -1;  // a tab to bring to the front on the next frame
 
   ViewOptions view;

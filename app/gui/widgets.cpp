@@ -23,15 +23,4 @@ void noteWidget(UiState& ui, const std::string& name) {
   ui.widgetRects[name] = ImVec4(min.x, min.y, max.x, max.y);
 }
 
-std::string formatValue(double v, ElementType type) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  std::ostringstream s;
-  if (type == ElementType::Int || (v == std::floor(v) && std::fabs(v) < 1e15))
-    s << (long long)v;
-  else
-    s << v;
-  return s.str();
-}
-
 }  // namespace rlab::gui

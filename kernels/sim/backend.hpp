@@ -39,18 +39,14 @@ class SimBackend {
 
   template <class... Params, class... Args>
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
-    const auto s = sim::launch(grid, block, options_, [&] { kernel(args...); });
-    stats_.switches += s.switches;
-    stats_.rounds += s.rounds;
+    sim::launch(grid, block, options_, [&] { kernel(args...); });
   }
 
   // The simulator runs one block at a time; a few blocks keep grid-stride kernels honest.
   long long residentBlocks(int) const { return 4; }
-  const sim::LaunchStats& stats() const { return stats_; }
 
  private:
   sim::LaunchOptions options_;
-  sim::LaunchStats stats_;
 };
 
 }  // namespace rlab

@@ -13,7 +13,7 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto partials = b.template alloc<T>(trace ? size_t(blocks) : 0);
   const bool coarse = perThread > 1;
-  const int levels = log2Floor(p.block) + (coarse ? 1 : 0);
+  const int levels = levelsBelow(p.block) + (coarse ? 1 : 0);
   Recording<B, T> rec(b, trace, levels, 0, threads);
   // Coarsened steps live on the threads' partial sums; multiblock's on the input itself.
   const auto initial = !trace   ? std::vector<double>{}
