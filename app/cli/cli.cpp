@@ -271,7 +271,8 @@ int runRace(const Command& c, std::ostream& out, bool colour) {
   out << race.params.lesson << " " << race.params.variant << ", " << race.runs << " runs on "
       << race.device << (c.params.barrier ? "" : ", barrier off")
       << (c.params.perturb ? ", perturbed" : "") << "\n";
-  out << "wrong: " << race.wrong << " of " << race.runs << " (expected " << race.expected << ")\n";
+  out << "wrong: " << race.wrong << " of " << race.runs << " (expected "
+      << formatValue(race.expected, race.params.type) << ")\n";
   int widest = 1;
   for (const auto& entry : race.histogram) widest = std::max(widest, entry.second);
   for (const auto& [value, count] : race.histogram) {
