@@ -2,7 +2,7 @@
 //
 // [SECTION] Schedule parsing
 // [SECTION] Shared memory poison
-// [SECTION] Fiber stacks
+// [SECTION] Fibers
 // [SECTION] Block scheduler
 // [SECTION] Hooks called from kernel code (shim.hpp)
 // [SECTION] Worker thread and launch()
@@ -11,10 +11,9 @@
 
 #include <link.h>
 
-#include <memory>
 #include <algorithm>
 #include <array>
-#include <boost/context/fiber.hpp>
+#include <boost/context/detail/fcontext.hpp>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -156,12 +155,17 @@ ByteRange findSharedMemoryRange() {
 }  // namespace
 
 // ============================================================================================
-// [SECTION] Fiber stacks
+// [SECTION] Fibers
 // ============================================================================================
+// Thread i of every block runs on fiber i, and fibers live as long as the process: a block
+// starts by resuming fibers that already exist, not by creating 256 new ones. Each fiber loops
+// forever: run one simulated thread to its end, hand control back, wait for the next block.
+// The raw fcontext jump is the cheapest switch Boost.Context has; the fiber keeps nothing on
+// its stack between threads, so an idle fiber needs no unwinding.
 
 namespace {
 
-namespace ctx = boost::context;
+namespace fc = boost::context::detail;
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr size_t kStackBytes = 256 * 1024;
@@ -169,21 +173,22 @@ constexpr size_t kStackBytes = 256 * 1024;
 constexpr size_t kStackBytes = 64 * 1024;
 #endif
 
-// Stacks are reused across blocks and launches: a 2^20-thread grid allocates 256 of them, once.
-// They come in 2 MiB slabs, and each stack top sits at its own offset within a page so that the
-// tops do not all fall into the same cache set.
-class StackPool {
+// Stacks come in 2 MiB slabs, and each stack top sits at its own offset within a page so that
+// the tops do not all fall into the same cache set.
+class FiberPool {
  public:
-  ~StackPool() {
+  explicit FiberPool(void (*entry)(fc::transfer_t)) : entry_(entry) {}
+  ~FiberPool() {
     for (void* p : slabs_) std::free(p);
   }
-  ctx::stack_context allocate() {
-    if (free_.empty()) addSlab();
-    ctx::stack_context sc = free_.back();
-    free_.pop_back();
-    return sc;
+  FiberPool(const FiberPool&) = delete;
+  FiberPool& operator=(const FiberPool&) = delete;
+
+  // The suspended contexts of the first `count` fibers; the scheduler updates them in place.
+  fc::fcontext_t* contexts(size_t count) {
+    while (contexts_.size() < count) addSlab();
+    return contexts_.data();
   }
-  void deallocate(ctx::stack_context& sc) { free_.push_back(sc); }
 
  private:
   static constexpr size_t kSlabBytes = 2 * 1024 * 1024;
@@ -194,24 +199,15 @@ class StackPool {
     if (!slab) throw std::bad_alloc();
     slabs_.push_back(slab);
     for (size_t offset = 0; offset + kSlot <= kSlabBytes; offset += kSlot) {
-      ctx::stack_context sc;
-      sc.size = kStackBytes;
       const size_t stagger = ((offset / kSlot) % 61) * 64;
-      sc.sp = static_cast<char*>(slab) + offset + kStackBytes + stagger;
-      free_.push_back(sc);
+      void* top = static_cast<char*>(slab) + offset + kStackBytes + stagger;
+      contexts_.push_back(fc::make_fcontext(top, kStackBytes, entry_));
     }
-    std::reverse(free_.begin(), free_.end());  // hand out in address order
   }
 
+  void (*entry_)(fc::transfer_t);
   std::vector<void*> slabs_;
-  std::vector<ctx::stack_context> free_;
-};
-
-// What boost::context copies around: a handle to the pool.
-struct PooledStack {
-  StackPool* pool;
-  ctx::stack_context allocate() { return pool->allocate(); }
-  void deallocate(ctx::stack_context& sc) { pool->deallocate(sc); }
+  std::vector<fc::fcontext_t> contexts_;
 };
 
 }  // namespace
@@ -230,7 +226,8 @@ bool g_recordAtomics = false;
 
 namespace {
 
-enum class State { Runnable, AtBarrier, AtWarpOp, Done };
+// One byte per thread, in an array of its own: the scheduler scans it every round.
+enum class State : uint8_t { Runnable, AtBarrier, AtWarpOp, Done };
 
 struct WarpRequest {
   WarpOp op = WarpOp::Sync;
@@ -242,15 +239,13 @@ struct WarpRequest {
   int line = 0;
 };
 
-struct SimThread {
-  unsigned linear = 0;
-  uint3 idx;
-  State state = State::Runnable;
-  bool started = false;
-  ctx::fiber fiber;  // the thread itself, while suspended
-  ctx::fiber back;   // the scheduler, while the thread runs
-  const char* waitFile = "";
-  int waitLine = 0;
+struct Site {
+  const char* file = "";
+  int line = 0;
+};
+
+// The warp operation a waiting thread waits at, and what it gets when the warp meets.
+struct Waiting {
   WarpRequest warp;
   uint64_t warpResult = 0;
 };
@@ -260,6 +255,21 @@ struct AssertionFailure {
   std::string message;
 };
 
+// Thrown inside a suspended fiber when its launch has failed elsewhere, so that its frames
+// unwind and the fiber is free for the next block; caught at the fiber's top.
+struct Unwind {};
+
+fc::fcontext_t g_scheduler = nullptr;  // where the running fiber hands control back to
+
+// Every jump names where the one who jumps is to be kept (its thread's slot, or g_scheduler),
+// and whoever it lands on stores it there: threads can hand control to each other directly.
+fc::fcontext_t* jumpTo(fc::fcontext_t target, fc::fcontext_t* keepMeIn) {
+  const fc::transfer_t from = fc::jump_fcontext(target, keepMeIn);
+  auto* slot = static_cast<fc::fcontext_t*>(from.data);
+  *slot = from.fctx;
+  return slot;
+}
+
 const char* shortFile(const char* file) {
   const char* slash = std::strrchr(file, '/');
   return slash ? slash + 1 : file;
@@ -267,6 +277,10 @@ const char* shortFile(const char* file) {
 
 std::string where(const char* file, int line) {
   return std::string(shortFile(file)) + ":" + std::to_string(line);
+}
+
+bool sameSite(const char* fileA, int lineA, const char* fileB, int lineB) {
+  return lineA == lineB && (fileA == fileB || std::strcmp(fileA, fileB) == 0);
 }
 
 // "0-15, 17, 20-21": thread lists stay readable in diagnostics.
@@ -283,47 +297,90 @@ std::string ranges(const std::vector<unsigned>& ids) {
   return out;
 }
 
+constexpr unsigned kNoThread = ~0u;
+
 class BlockRun {
  public:
-  BlockRun(const std::function<void()>& body, const LaunchOptions& options, unsigned blockLinear,
-           StackPool& pool, LaunchStats& stats)
-      : body_(body), options_(options), blockLinear_(blockLinear), pool_(pool), stats_(stats) {}
+  BlockRun(const std::function<void()>& body, const LaunchOptions& options, FiberPool& fibers,
+           LaunchStats& stats)
+      : body_(body), options_(options), fibers_(fibers), stats_(stats) {}
 
-  void run();
-  SimThread* current() const { return current_; }
-  void moveTo(SimThread& t, State next) {
-    --count_[static_cast<int>(t.state)];
-    ++count_[static_cast<int>(next)];
-    t.state = next;
-  }
-  unsigned count(State s) const { return count_[static_cast<int>(s)]; }
+  void run(unsigned blockLinear);
+  void runThread();  // on fiber current(): the thread's whole life
+  unsigned current() const { return current_; }
 
-  // Called from the running fiber: hand control back to the scheduler.
+  void arriveAtBarrier(const char* file, int line);
+  void arriveAtWarpOp(const WarpRequest& request);
+  uint64_t warpResult() const { return waiting_[current_].warpResult; }
+
+  // Called from the running fiber at a yield point: in a round, hand control straight to the
+  // next thread of the round; else, or at the round's end, to the scheduler.
   void suspend() {
-    SimThread* t = current_;
-    t->back = std::move(t->back).resume();
-    current_ = t;
-    g_threadIdx = t->idx;
+    const unsigned self = current_;
+    const unsigned next = inRound_ ? nextInRound(self + 1) : kNoThread;
+    fc::fcontext_t target = g_scheduler;
+    if (next != kNoThread) {
+      enter(next);
+      target = contexts_[next];
+    } else {
+      current_ = kNoThread;
+    }
+    jumpTo(target, &contexts_[self]);
+    if (unwinding_) throw Unwind{};
   }
 
  private:
-  void advance(SimThread& t);
+  void moveTo(unsigned thread, State next) {
+    --count_[static_cast<int>(state_[thread])];
+    ++count_[static_cast<int>(next)];
+    state_[thread] = next;
+  }
+  unsigned count(State s) const { return count_[static_cast<int>(s)]; }
+  void enter(unsigned thread) {
+    current_ = thread;
+    g_threadIdx = idx_[thread];
+    ++switches_;
+    started_[thread] = 1;
+  }
+  unsigned nextInRound(unsigned from) const {
+    if (failure_) return kNoThread;  // the scheduler reports it
+    for (unsigned i = from; i < total_; ++i)
+      if (state_[i] == State::Runnable && i != roundSkips_) return i;
+    return kNoThread;
+  }
+  void advance(unsigned thread);
+  void schedule();
+  void unwindSuspended();
   bool releaseWaiters();
   bool releaseWarps();
+  [[noreturn]] void barrierMismatch();
   [[noreturn]] void stuck();
   [[noreturn]] void fail(const std::string& message);
   std::string blockName() const;
-  using WarpLanes = std::array<SimThread*, 32>;
-  static uint64_t computeWarpResult(const WarpLanes& lanes, const SimThread& t, unsigned groupMask);
+  using WarpLanes = std::array<Waiting*, 32>;
+  static uint64_t computeWarpResult(const WarpLanes& lanes, unsigned lane, unsigned groupMask);
 
   const std::function<void()>& body_;
   const LaunchOptions& options_;
-  unsigned blockLinear_;
-  StackPool& pool_;
+  FiberPool& fibers_;
+  unsigned blockLinear_ = 0;
   LaunchStats& stats_;
-  std::vector<SimThread> threads_;
+  unsigned total_ = 0;
+  fc::fcontext_t* contexts_ = nullptr;  // fiber i runs thread i
+  std::vector<State> state_;
+  std::vector<uint8_t> started_;
+  std::vector<uint3> idx_;
+  std::vector<Site> barrierSite_;
+  std::vector<Waiting> waiting_;
   std::array<unsigned, 4> count_{};  // threads in each State
-  SimThread* current_ = nullptr;
+  const char* barrierFile_ = "";     // where the first thread to wait at the barrier waits
+  int barrierLine_ = 0;
+  bool barrierSplit_ = false;  // a waiting thread waits at another barrier
+  unsigned current_ = kNoThread;
+  bool inRound_ = false;             // lockstep and stall: threads hand over to each other
+  unsigned roundSkips_ = kNoThread;  // the stalled thread, while it sits out
+  bool unwinding_ = false;
+  uint64_t switches_ = 0;
   std::optional<std::string> failure_;
   uint64_t rng_ = 0;
 
@@ -337,6 +394,14 @@ class BlockRun {
 
 BlockRun* g_block = nullptr;
 
+void fiberMain(fc::transfer_t start) {
+  *static_cast<fc::fcontext_t*>(start.data) = start.fctx;
+  for (;;) {
+    g_block->runThread();
+    g_block->suspend();  // idle until the next block resumes this fiber
+  }
+}
+
 std::string BlockRun::blockName() const {
   if (g_gridDim.x * g_gridDim.y * g_gridDim.z == 1) return "";
   return " of block " + std::to_string(blockLinear_);
@@ -346,38 +411,61 @@ void BlockRun::fail(const std::string& message) {
   throw LaunchError("kernel stopped: " + message);
 }
 
-void BlockRun::advance(SimThread& t) {
-  current_ = &t;
-  g_threadIdx = t.idx;
-  ++stats_.switches;
-  if (!t.started) {
-    t.started = true;
-    t.fiber = ctx::fiber(std::allocator_arg, PooledStack{&pool_}, [this, &t](ctx::fiber&& back) {
-      t.back = std::move(back);
-      try {
-        body_();
-      } catch (const ctx::detail::forced_unwind&) {
-        throw;  // the scheduler is tearing this fiber down
-      } catch (const AssertionFailure& a) {
-        failure_ = "thread " + std::to_string(t.linear) + blockName() + " " + a.message;
-      } catch (const std::exception& e) {
-        failure_ = "thread " + std::to_string(t.linear) + blockName() + " threw: " + e.what();
-      } catch (...) {
-        failure_ = "thread " + std::to_string(t.linear) + blockName() + " threw an exception";
-      }
-      moveTo(t, State::Done);
-      return std::move(t.back);
-    });
+void BlockRun::runThread() {
+  const unsigned thread = current_;
+  try {
+    body_();
+  } catch (const Unwind&) {
+    // the launch has failed in another thread; nothing to report from this one
+  } catch (const AssertionFailure& a) {
+    failure_ = "thread " + std::to_string(thread) + blockName() + " " + a.message;
+  } catch (const std::exception& e) {
+    failure_ = "thread " + std::to_string(thread) + blockName() + " threw: " + e.what();
+  } catch (...) {
+    failure_ = "thread " + std::to_string(thread) + blockName() + " threw an exception";
   }
-  t.fiber = std::move(t.fiber).resume();
-  current_ = nullptr;
+  moveTo(thread, State::Done);
+}
+
+void BlockRun::advance(unsigned thread) {
+  enter(thread);
+  jumpTo(contexts_[thread], &g_scheduler);
+  current_ = kNoThread;
   if (failure_) fail(*failure_);
 }
 
-uint64_t BlockRun::computeWarpResult(const WarpLanes& lanes, const SimThread& t,
+// Every thread that has started and not finished unwinds its frames, so that its fiber is
+// idle again before the launch's error leaves.
+void BlockRun::unwindSuspended() {
+  failure_.reset();
+  inRound_ = false;
+  unwinding_ = true;
+  for (unsigned i = 0; i < total_; ++i)
+    if (started_[i] && state_[i] != State::Done) advance(i);
+  unwinding_ = false;
+}
+
+void BlockRun::arriveAtBarrier(const char* file, int line) {
+  const unsigned thread = current_;
+  moveTo(thread, State::AtBarrier);
+  barrierSite_[thread] = {file, line};
+  if (count(State::AtBarrier) == 1) {
+    barrierFile_ = file;
+    barrierLine_ = line;
+  } else if (!sameSite(file, line, barrierFile_, barrierLine_)) {
+    barrierSplit_ = true;
+  }
+}
+
+void BlockRun::arriveAtWarpOp(const WarpRequest& request) {
+  moveTo(current_, State::AtWarpOp);
+  waiting_[current_].warp = request;
+}
+
+uint64_t BlockRun::computeWarpResult(const WarpLanes& lanes, unsigned laneIndex,
                                      unsigned groupMask) {
-  const WarpRequest& r = t.warp;
-  const int lane = static_cast<int>(t.linear % 32);
+  const WarpRequest& r = lanes[laneIndex]->warp;
+  const int lane = static_cast<int>(laneIndex);
   const int width = r.width;
   const int segment = lane & ~(width - 1);
   auto valueOf = [&](int src) -> uint64_t {
@@ -413,52 +501,71 @@ uint64_t BlockRun::computeWarpResult(const WarpLanes& lanes, const SimThread& t,
 
 bool BlockRun::releaseWarps() {
   bool released = false;
-  const unsigned total = static_cast<unsigned>(threads_.size());
-  for (unsigned warpStart = 0; warpStart < total; warpStart += 32) {
-    const unsigned lanesHere = std::min(32u, total - warpStart);
+  for (unsigned warpStart = 0; warpStart < total_; warpStart += 32) {
+    const unsigned lanesHere = std::min(32u, total_ - warpStart);
     const unsigned existing = lanesHere == 32 ? 0xffffffffu : (1u << lanesHere) - 1;
     if (count(State::AtWarpOp) == 0) break;
+    const State* state = &state_[warpStart];
     bool anyWaiting = false;
-    for (unsigned l = 0; l < lanesHere; ++l)
-      anyWaiting |= threads_[warpStart + l].state == State::AtWarpOp;
+    for (unsigned l = 0; l < lanesHere; ++l) anyWaiting |= state[l] == State::AtWarpOp;
     if (!anyWaiting) continue;
     WarpLanes lanes{};
-    for (unsigned l = 0; l < lanesHere; ++l) lanes[l] = &threads_[warpStart + l];
+    for (unsigned l = 0; l < lanesHere; ++l) lanes[l] = &waiting_[warpStart + l];
     for (unsigned l = 0; l < lanesHere; ++l) {
-      SimThread& t = *lanes[l];
-      if (t.state != State::AtWarpOp) continue;
-      const unsigned group = t.warp.mask & existing;
-      const std::string site = where(t.warp.file, t.warp.line);
+      if (state[l] != State::AtWarpOp) continue;
+      const WarpRequest& request = lanes[l]->warp;
+      const unsigned group = request.mask & existing;
+      const std::string site = where(request.file, request.line);
       if (!(group >> l & 1u))
-        fail("thread " + std::to_string(t.linear) + blockName() + " calls a warp operation at " +
-             site + " with a mask that leaves out its own lane " + std::to_string(l) + ".");
+        fail("thread " + std::to_string(warpStart + l) + blockName() +
+             " calls a warp operation at " + site + " with a mask that leaves out its own lane " +
+             std::to_string(l) + ".");
       bool complete = true;
       for (unsigned m = 0; m < lanesHere; ++m) {
         if (!(group >> m & 1u)) continue;
-        const SimThread& other = *lanes[m];
-        if (other.state == State::Done) {
+        if (state[m] == State::Done) {
           fail("the warp operation at " + site + blockName() + " waits for lane " +
-               std::to_string(m) + " (thread " + std::to_string(other.linear) +
+               std::to_string(m) + " (thread " + std::to_string(warpStart + m) +
                "), which has already exited; every lane in the mask must reach it.");
         }
-        if (other.state != State::AtWarpOp) {
+        if (state[m] != State::AtWarpOp) {
           complete = false;
           break;
         }
-        if (other.warp.op != t.warp.op || other.warp.mask != t.warp.mask)
+        const WarpRequest& other = lanes[m]->warp;
+        if (other.op != request.op || other.mask != request.mask)
           fail("lanes of warp " + std::to_string(warpStart / 32) + blockName() +
                " meet at different warp operations (" + site + " and " +
-               where(other.warp.file, other.warp.line) + ").");
+               where(other.file, other.line) + ").");
       }
       if (!complete) continue;
       for (unsigned m = 0; m < lanesHere; ++m)
-        if (group >> m & 1u) lanes[m]->warpResult = computeWarpResult(lanes, *lanes[m], group);
+        if (group >> m & 1u) lanes[m]->warpResult = computeWarpResult(lanes, m, group);
       for (unsigned m = 0; m < lanesHere; ++m)
-        if (group >> m & 1u) moveTo(*lanes[m], State::Runnable);
+        if (group >> m & 1u) moveTo(warpStart + m, State::Runnable);
       released = true;
     }
   }
   return released;
+}
+
+void BlockRun::barrierMismatch() {
+  unsigned first = 0;
+  while (state_[first] != State::AtBarrier) ++first;
+  const Site& a = barrierSite_[first];
+  std::vector<unsigned> here, there;
+  const Site* other = nullptr;
+  for (unsigned i = first; i < total_; ++i) {
+    if (state_[i] != State::AtBarrier) continue;
+    const Site& w = barrierSite_[i];
+    const bool same = sameSite(w.file, w.line, a.file, a.line);
+    (same ? here : there).push_back(i);
+    if (!same && !other) other = &w;
+  }
+  fail("threads " + ranges(here) + blockName() + " wait at the barrier at " +
+       where(a.file, a.line) + ", threads " + ranges(there) + " at another barrier (" +
+       where(other->file, other->line) +
+       "); every thread of a block must reach the same __syncthreads().");
 }
 
 bool BlockRun::releaseWaiters() {
@@ -466,48 +573,31 @@ bool BlockRun::releaseWaiters() {
   // The barrier opens when every live thread of the block waits at it.
   if (count(State::Runnable) > 0 || count(State::AtWarpOp) > 0 || count(State::AtBarrier) == 0)
     return released;
-  const SimThread* first = nullptr;
-  for (const SimThread& t : threads_) {
-    if (t.state != State::AtBarrier) continue;
-    if (!first) {
-      first = &t;
-    } else if (t.waitLine != first->waitLine ||
-               (t.waitFile != first->waitFile && std::strcmp(t.waitFile, first->waitFile) != 0)) {
-      std::vector<unsigned> here, there;
-      for (const SimThread& u : threads_) {
-        if (u.state != State::AtBarrier) continue;
-        (u.waitLine == first->waitLine ? here : there).push_back(u.linear);
-      }
-      fail("threads " + ranges(here) + blockName() + " wait at the barrier at " +
-           where(first->waitFile, first->waitLine) + ", threads " + ranges(there) +
-           " at another barrier (" + where(t.waitFile, t.waitLine) +
-           "); every thread of a block must reach the same __syncthreads().");
-    }
-  }
-  for (SimThread& t : threads_)
-    if (t.state == State::AtBarrier) moveTo(t, State::Runnable);
+  if (barrierSplit_) barrierMismatch();
+  for (State& s : state_)
+    if (s == State::AtBarrier) s = State::Runnable;
+  count_[static_cast<int>(State::Runnable)] += count(State::AtBarrier);
+  count_[static_cast<int>(State::AtBarrier)] = 0;
   return true;
 }
 
 void BlockRun::stuck() {
-  std::vector<unsigned> atBarrier, atWarp, done;
-  const SimThread* barrierThread = nullptr;
-  const SimThread* warpThread = nullptr;
-  for (const SimThread& t : threads_) {
-    if (t.state == State::AtBarrier) {
-      atBarrier.push_back(t.linear);
-      barrierThread = &t;
-    } else if (t.state == State::AtWarpOp) {
-      atWarp.push_back(t.linear);
-      warpThread = &t;
-    } else if (t.state == State::Done) {
-      done.push_back(t.linear);
+  std::vector<unsigned> atBarrier, atWarp;
+  const Site* barrierThread = nullptr;
+  const Waiting* warpThread = nullptr;
+  for (unsigned i = 0; i < total_; ++i) {
+    if (state_[i] == State::AtBarrier) {
+      atBarrier.push_back(i);
+      barrierThread = &barrierSite_[i];
+    } else if (state_[i] == State::AtWarpOp) {
+      atWarp.push_back(i);
+      warpThread = &waiting_[i];
     }
   }
   std::string message = "no thread" + blockName() + " can go on: ";
   if (barrierThread)
     message += "threads " + ranges(atBarrier) + " wait at the barrier at " +
-               where(barrierThread->waitFile, barrierThread->waitLine);
+               where(barrierThread->file, barrierThread->line);
   if (warpThread)
     message += std::string(barrierThread ? ", " : "") + "threads " + ranges(atWarp) +
                " wait at the warp operation at " +
@@ -516,25 +606,41 @@ void BlockRun::stuck() {
   fail(message);
 }
 
-void BlockRun::run() {
+void BlockRun::run(unsigned blockLinear) {
+  blockLinear_ = blockLinear;
   const dim3 b = g_blockDim;
-  const unsigned total = b.x * b.y * b.z;
-  threads_.resize(total);
-  for (unsigned i = 0; i < total; ++i) {
-    threads_[i].linear = i;
-    threads_[i].idx = {i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
-  }
+  total_ = b.x * b.y * b.z;
+  contexts_ = fibers_.contexts(total_);
+  state_.assign(total_, State::Runnable);
+  started_.assign(total_, 0);
+  barrierSite_.assign(total_, Site{});
+  waiting_.assign(total_, Waiting{});
+  idx_.resize(total_);
+  for (unsigned i = 0; i < total_; ++i) idx_[i] = {i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
   count_ = {};
-  count_[static_cast<int>(State::Runnable)] = total;
+  count_[static_cast<int>(State::Runnable)] = total_;
   rng_ = options_.schedule.seed ^ (0x5851f42d4c957f2dull * (blockLinear_ + 1));
+  switches_ = 0;
+  try {
+    schedule();
+  } catch (...) {
+    inRound_ = false;
+    unwindSuspended();
+    stats_.switches += switches_;
+    throw;
+  }
+  stats_.switches += switches_;
+}
+
+void BlockRun::schedule() {
   const Schedule& s = options_.schedule;
   constexpr uint64_t kRoundLimit = 100'000'000;  // a kernel that spins forever, not a hang
   uint64_t rounds = 0;
   std::vector<unsigned> runnable;
-  runnable.reserve(total);
+  runnable.reserve(total_);
 
   for (;;) {
-    if (count(State::Done) == total) break;
+    if (count(State::Done) == total_) break;
     if (count(State::Runnable) == 0) {
       if (!releaseWaiters()) stuck();
       continue;
@@ -547,26 +653,31 @@ void BlockRun::run() {
       // Nothing becomes runnable during a round: waiters are released after it.
       const bool stalling = s.kind == Schedule::Kind::Stall && rounds >= s.stallRound &&
                             rounds < uint64_t(s.stallRound) + s.stallRounds;
-      for (SimThread& t : threads_)
-        if (t.state == State::Runnable && !(stalling && t.linear == s.stallThread)) advance(t);
+      roundSkips_ = stalling ? s.stallThread : kNoThread;
+      const unsigned first = nextInRound(0);
+      if (first != kNoThread) {
+        inRound_ = true;  // the threads hand over to each other; the last one returns here
+        advance(first);
+        inRound_ = false;
+      }
     } else {
       runnable.clear();
-      for (const SimThread& t : threads_)
-        if (t.state == State::Runnable) runnable.push_back(t.linear);
+      for (unsigned i = 0; i < total_; ++i)
+        if (state_[i] == State::Runnable) runnable.push_back(i);
       switch (s.kind) {
         case Schedule::Kind::Sequential: {
           // The lowest runnable thread runs until it has to wait.
-          SimThread& t = threads_[runnable.front()];
-          while (t.state == State::Runnable) advance(t);
+          const unsigned t = runnable.front();
+          while (state_[t] == State::Runnable) advance(t);
           break;
         }
         case Schedule::Kind::Reverse: {
-          SimThread& t = threads_[runnable.back()];
-          while (t.state == State::Runnable) advance(t);
+          const unsigned t = runnable.back();
+          while (state_[t] == State::Runnable) advance(t);
           break;
         }
         case Schedule::Kind::Random:
-          advance(threads_[runnable[nextRandom() % runnable.size()]]);
+          advance(runnable[nextRandom() % runnable.size()]);
           break;
         case Schedule::Kind::WarpsRandom: {
           // Lanes of a warp stay together: pick a warp, advance all its runnable lanes.
@@ -575,7 +686,7 @@ void BlockRun::run() {
             if (warps.empty() || warps.back() != id / 32) warps.push_back(id / 32);
           const unsigned w = warps[nextRandom() % warps.size()];
           for (unsigned id : runnable)
-            if (id / 32 == w) advance(threads_[id]);
+            if (id / 32 == w) advance(id);
           break;
         }
         default:
@@ -594,56 +705,55 @@ void BlockRun::run() {
 // ============================================================================================
 
 namespace {
-SimThread& runningThread(const char* what) {
-  if (!g_block || !g_block->current())
-    throw std::logic_error(std::string(what) + " called outside a simulated kernel");
-  return *g_block->current();
+[[noreturn]] __attribute__((noinline, cold)) void outsideKernel(const char* what) {
+  throw std::logic_error(std::string(what) + " called outside a simulated kernel");
+}
+
+inline BlockRun& runningBlock(const char* what) {
+  if (!g_block || g_block->current() == kNoThread) [[unlikely]]
+    outsideKernel(what);
+  return *g_block;
 }
 }  // namespace
 
 void barrier(const char* file, int line) {
-  SimThread& t = runningThread("__syncthreads");
-  g_block->moveTo(t, State::AtBarrier);
-  t.waitFile = file;
-  t.waitLine = line;
-  g_block->suspend();
+  BlockRun& block = runningBlock("__syncthreads");
+  block.arriveAtBarrier(file, line);
+  block.suspend();
 }
 
 void yieldPoint(const char*, int) {
-  runningThread("a yield point");
-  g_block->suspend();
+  runningBlock("a yield point").suspend();
 }
 
 uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
                         const char* file, int line) {
-  SimThread& t = runningThread("a warp operation");
+  BlockRun& block = runningBlock("a warp operation");
   if (width <= 0 || width > 32 || (width & (width - 1)))
     throw std::invalid_argument("warp operation at " + where(file, line) + " has width " +
                                 std::to_string(width) +
                                 "; width must be a power of two from 1 to 32");
-  g_block->moveTo(t, State::AtWarpOp);
-  t.warp = {op, mask, bits, arg, width, file, line};
-  g_block->suspend();
-  return t.warpResult;
+  block.arriveAtWarpOp({op, mask, bits, arg, width, file, line});
+  block.suspend();
+  return block.warpResult();
 }
 
 std::vector<AtomicEvent>* g_atomicSink = nullptr;  // set by launch() when it records atomics
 unsigned g_blockLinear = 0;
 
 void noteAtomic(const void* address, double old, double operand) {
-  SimThread& t = runningThread("an atomic");
-  if (g_atomicSink) g_atomicSink->push_back({g_blockLinear, t.linear, address, old, operand});
+  const unsigned thread = runningBlock("an atomic").current();
+  if (g_atomicSink) g_atomicSink->push_back({g_blockLinear, thread, address, old, operand});
 }
 
 void failAssertion(const char* expression, const char* file, int line) {
   std::string message = std::string("failed assertion '") + expression + "'";
   if (line > 0) message += " at " + where(file, line);
-  if (g_block && g_block->current()) throw AssertionFailure{message};
+  if (g_block && g_block->current() != kNoThread) throw AssertionFailure{message};
   throw std::logic_error(message);
 }
 
 }  // namespace detail
-
 // ============================================================================================
 // [SECTION] Worker thread and launch()
 // ============================================================================================
@@ -678,7 +788,7 @@ class Worker {
     if (error) std::rethrow_exception(error);
   }
 
-  StackPool& stacks() { return stacks_; }
+  FiberPool& fibers() { return fibers_; }
   ByteRange shared() const { return shared_; }
 
  private:
@@ -714,7 +824,7 @@ class Worker {
   std::function<void()> job_;
   bool done_ = true;
   bool quit_ = false;
-  StackPool stacks_;
+  FiberPool fibers_{detail::fiberMain};
   ByteRange shared_;
   std::thread thread_;  // last: starts after everything above exists
 };
@@ -737,27 +847,26 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
     detail::g_recordAtomics = options.recordAtomics;
     detail::g_atomicSink = options.recordAtomics ? &stats.atomics : nullptr;
     const auto shared = worker.shared();
+    detail::BlockRun run(body, options, worker.fibers(), stats);  // reused by every block
+    detail::g_block = &run;
     unsigned linear = 0;
-    for (unsigned z = 0; z < grid.z; ++z)
-      for (unsigned y = 0; y < grid.y; ++y)
-        for (unsigned x = 0; x < grid.x; ++x, ++linear) {
-          if (shared.begin) std::memset(shared.begin, kSharedPoisonByte, shared.end - shared.begin);
-          detail::g_blockIdx = {x, y, z};
-          detail::g_blockLinear = linear;
-          auto run =
-              std::make_unique<detail::BlockRun>(body, options, linear, worker.stacks(), stats);
-          detail::g_block = run.get();
-          try {
-            run->run();
-          } catch (...) {
-            detail::g_block = nullptr;
-            detail::g_atomicSink = nullptr;
-            detail::g_recordAtomics = false;
-            run.reset();  // unwinds the suspended fibers before the error leaves
-            throw;
+    try {
+      for (unsigned z = 0; z < grid.z; ++z)
+        for (unsigned y = 0; y < grid.y; ++y)
+          for (unsigned x = 0; x < grid.x; ++x, ++linear) {
+            if (shared.begin)
+              std::memset(shared.begin, kSharedPoisonByte, shared.end - shared.begin);
+            detail::g_blockIdx = {x, y, z};
+            detail::g_blockLinear = linear;
+            run.run(linear);  // a failed block has unwound its fibers before it throws
           }
-          detail::g_block = nullptr;
-        }
+    } catch (...) {
+      detail::g_block = nullptr;
+      detail::g_atomicSink = nullptr;
+      detail::g_recordAtomics = false;
+      throw;
+    }
+    detail::g_block = nullptr;
     detail::g_atomicSink = nullptr;
     detail::g_recordAtomics = false;
   });
