@@ -152,26 +152,49 @@ struct CubOp {
   }
 };
 
+// cub::DeviceReduce on one input, its workspace allocated once.
 template <class T, class Op>
-double cubMs(const T* in, long long n, int reps) {
-  T* out = nullptr;
-  checkCuda(cudaMalloc(&out, sizeof(T)), "allocating CUB's result");
-  size_t tempBytes = 0;
-  cub::DeviceReduce::Reduce(nullptr, tempBytes, in, out, n, CubOp<Op>{},
-                            Op::template identity<T>());
-  void* temp = nullptr;
-  checkCuda(cudaMalloc(&temp, tempBytes), "allocating CUB's workspace");
-  auto run = [&] {
-    cub::DeviceReduce::Reduce(temp, tempBytes, in, out, n, CubOp<Op>{}, Op::template identity<T>());
-  };
-  run();
-  checkCuda(cudaDeviceSynchronize(), "running CUB");
-  std::vector<double> ms;
-  for (int k = 0; k < reps; ++k) ms.push_back(eventMs(run));
-  cudaFree(temp);
-  cudaFree(out);
-  return median(ms);
-}
+class CubReduce {
+ public:
+  CubReduce(const T* in, long long n) : in_(in), n_(n) {
+    checkCuda(cudaMalloc(&out_, sizeof(T)), "allocating CUB's result");
+    try {
+      cub::DeviceReduce::Reduce(nullptr, tempBytes_, in_, out_, n_, CubOp<Op>{},
+                                Op::template identity<T>());
+      checkCuda(cudaMalloc(&temp_, tempBytes_), "allocating CUB's workspace");
+      runMs();  // warm-up
+    } catch (...) {
+      cudaFree(temp_);
+      cudaFree(out_);
+      throw;
+    }
+  }
+  ~CubReduce() {
+    cudaFree(temp_);
+    cudaFree(out_);
+  }
+  CubReduce(const CubReduce&) = delete;
+  CubReduce& operator=(const CubReduce&) = delete;
+
+  double runMs() {
+    return eventMs([&] {
+      cub::DeviceReduce::Reduce(temp_, tempBytes_, in_, out_, n_, CubOp<Op>{},
+                                Op::template identity<T>());
+    });
+  }
+  double medianMs(int reps) {
+    std::vector<double> ms;
+    for (int k = 0; k < reps; ++k) ms.push_back(runMs());
+    return median(ms);
+  }
+
+ private:
+  const T* in_;
+  long long n_;
+  T* out_ = nullptr;
+  void* temp_ = nullptr;
+  size_t tempBytes_ = 0;
+};
 
 template <class T, class Op>
 double cpuLoopMs(const std::vector<T>& host) {
@@ -190,14 +213,20 @@ bool modifiesInput(const Params& p) {
          (p.lesson == "shared" && p.variant == "global");
 }
 
-// Kernel-only time of one lesson run, median over `reps` after a warm-up. In-place lessons get
-// a fresh copy of the input before every run, outside the timed launches; the others read the
-// same buffer as CUB does (a copy just before would leave the L2 cache full of dirty lines
-// that the timed kernel then has to write back).
+struct SideBySide {
+  double lessonMs = 0;
+  double cubMs = 0;
+};
+
+// Kernel-only times of the lesson and of CUB on the same input, medians over `reps` after a
+// warm-up. The two alternate run by run, so that clock and temperature drift touch both alike.
+// In-place lessons get a fresh copy of the input before every run, outside the timed launches;
+// the others read the same buffer as CUB does (a copy just before would leave the L2 cache full
+// of dirty lines that the timed kernel then has to write back).
 template <class T, class Op>
-double lessonKernelMs(GpuBackend& b, const Params& p, GpuBackend::Buffer<T>& base,
-                      GpuBackend::Buffer<T>& work, int reps) {
-  std::vector<double> ms;
+SideBySide lessonAndCubMs(GpuBackend& b, const Params& p, GpuBackend::Buffer<T>& base,
+                          GpuBackend::Buffer<T>& work, CubReduce<T, Op>& cub, int reps) {
+  std::vector<double> lesson, library;
   const bool inPlace = modifiesInput(p);
   for (int k = -1; k < reps; ++k) {
     if (inPlace)
@@ -206,13 +235,16 @@ double lessonKernelMs(GpuBackend& b, const Params& p, GpuBackend::Buffer<T>& bas
           "restoring the input");
     b.resetKernelTime();
     driveLesson<GpuBackend, T, Op>(b, p, inPlace ? work : base, false);
-    if (k >= 0) ms.push_back(b.kernelMs());
+    const double cubMs = cub.runMs();
+    if (k < 0) continue;
+    lesson.push_back(b.kernelMs());
+    library.push_back(cubMs);
   }
-  return median(ms);
+  return {median(lesson), median(library)};
 }
 
 int repetitionsFor(long long n) {
-  return n >= (1 << 26) ? 10 : n >= (1 << 20) ? 30 : 50;
+  return n >= (1 << 26) ? 20 : n >= (1 << 20) ? 30 : 50;
 }
 
 template <class T, class Op>
@@ -222,7 +254,10 @@ Timings timeRun(GpuBackend& b, const Params& p, const std::vector<double>& input
   auto base = b.alloc<T>(host.size()), work = b.alloc<T>(host.size());
   b.upload(base, host.data(), host.size());
   t.repetitions = repetitionsFor(p.n);
-  t.kernelMs = lessonKernelMs<T, Op>(b, p, base, work, t.repetitions);
+  CubReduce<T, Op> cub(base.get(), p.n);
+  const SideBySide side = lessonAndCubMs<T, Op>(b, p, base, work, cub, t.repetitions);
+  t.kernelMs = side.lessonMs;
+  t.cubMs = side.cubMs;
   // With copies: the input up, the lesson, the result down.
   std::vector<double> total;
   for (int k = 0; k < 3; ++k) {
@@ -238,7 +273,6 @@ Timings timeRun(GpuBackend& b, const Params& p, const std::vector<double>& input
   t.gbPerSecond = double(p.n) * sizeof(T) / (t.kernelMs * 1e6);
   t.copyFraction = t.gbPerSecond / copyBandwidthGBs();
   t.cpuMs = cpuLoopMs<T, Op>(host);
-  t.cubMs = cubMs<T, Op>(base.get(), p.n, t.repetitions);
   t.cubRatio = t.cubMs / t.kernelMs;
   t.measured = true;
   return t;
@@ -287,22 +321,24 @@ std::vector<BenchRow> benchSizeTyped(
   auto base = b.alloc<T>(host.size()), work = b.alloc<T>(host.size());
   b.upload(base, host.data(), host.size());
   const double copyGBs = copyBandwidthGBs();
-  const double cub = cubMs<T, SumOp>(base.get(), n, reps);
-  auto row = [&](const std::string& name, double ms) {
+  CubReduce<T, SumOp> cub(base.get(), n);
+  const double cubMs = cub.medianMs(reps);
+  // A lesson's ratio compares it with the CUB runs that alternated with its own.
+  auto row = [&](const std::string& name, double ms, double cubSideBySideMs) {
     BenchRow r;
     r.kernel = name;
     r.n = n;
     r.ms = ms;
     r.gbPerSecond = double(n) * sizeof(T) / (ms * 1e6);
     r.copyFraction = r.gbPerSecond / copyGBs;
-    r.cubRatio = cub / ms;
+    r.cubRatio = cubSideBySideMs / ms;
     return r;
   };
   {
-    BenchRow cpu = row("cpu loop", cpuLoopMs<T, SumOp>(host));
+    BenchRow cpu = row("cpu loop", cpuLoopMs<T, SumOp>(host), cubMs);
     rows.push_back(cpu);
   }
-  rows.push_back(row("cub", cub));
+  rows.push_back(row("cub", cubMs, cubMs));
   for (const auto& [lesson, variant] : kernels) {
     if (progress && !progress(lesson + " " + variant, n)) break;
     Params p;
@@ -311,11 +347,13 @@ std::vector<BenchRow> benchSizeTyped(
     p.n = n;
     p.type = std::is_same<T, int>::value ? ElementType::Int : ElementType::Float;
     p.block = 256;
-    rows.push_back(row(variant == "default" ? lesson : lesson + " " + variant,
-                       lessonKernelMs<T, SumOp>(b, p, base, work, reps)));
+    const SideBySide side = lessonAndCubMs<T, SumOp>(b, p, base, work, cub, reps);
+    rows.push_back(
+        row(variant == "default" ? lesson : lesson + " " + variant, side.lessonMs, side.cubMs));
   }
   // The copy roofline for this size: reading n elements at copy speed.
-  BenchRow copy = row("copy (read n at copy speed)", double(n) * sizeof(T) / (copyGBs * 1e6));
+  BenchRow copy =
+      row("copy (read n at copy speed)", double(n) * sizeof(T) / (copyGBs * 1e6), cubMs);
   rows.push_back(copy);
   return rows;
 }
