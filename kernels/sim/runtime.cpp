@@ -10,6 +10,10 @@
 #include "kernels/sim/runtime.hpp"
 
 #include <link.h>
+#include <pthread.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -173,11 +177,23 @@ constexpr size_t kStackBytes = 256 * 1024;
 constexpr size_t kStackBytes = 64 * 1024;
 #endif
 
+// A stack as AddressSanitizer must be told about it at every switch (unused without ASan).
+struct Stack {
+  const void* bottom = nullptr;
+  size_t size = 0;
+  void* fakeStack = nullptr;  // ASan's home for this stack's escaped locals while it sleeps
+};
+
 // Stacks come in 2 MiB slabs, and each stack top sits at its own offset within a page so that
 // the tops do not all fall into the same cache set.
 class FiberPool {
  public:
-  explicit FiberPool(void (*entry)(fc::transfer_t)) : entry_(entry) {}
+  // Room for the largest block from the start: a suspended fiber keeps pointers to its own
+  // context and stack entries, so the arrays must never move.
+  explicit FiberPool(void (*entry)(fc::transfer_t)) : entry_(entry) {
+    contexts_.reserve(kMaxFibers);
+    stacks_.reserve(kMaxFibers);
+  }
   ~FiberPool() {
     for (void* p : slabs_) std::free(p);
   }
@@ -189,10 +205,14 @@ class FiberPool {
     while (contexts_.size() < count) addSlab();
     return contexts_.data();
   }
+  Stack* stacks() { return stacks_.data(); }  // as many as contexts()
 
  private:
   static constexpr size_t kSlabBytes = 2 * 1024 * 1024;
   static constexpr size_t kSlot = kStackBytes + 4096;
+  static constexpr size_t kStacksPerSlab = kSlabBytes / kSlot;
+  static constexpr size_t kMaxFibers =
+      (1024 + kStacksPerSlab - 1) / kStacksPerSlab * kStacksPerSlab;
 
   void addSlab() {
     void* slab = std::aligned_alloc(kSlabBytes, kSlabBytes);
@@ -202,12 +222,14 @@ class FiberPool {
       const size_t stagger = ((offset / kSlot) % 61) * 64;
       void* top = static_cast<char*>(slab) + offset + kStackBytes + stagger;
       contexts_.push_back(fc::make_fcontext(top, kStackBytes, entry_));
+      stacks_.push_back({static_cast<char*>(top) - kStackBytes, kStackBytes});
     }
   }
 
   void (*entry_)(fc::transfer_t);
   std::vector<void*> slabs_;
   std::vector<fc::fcontext_t> contexts_;
+  std::vector<Stack> stacks_;
 };
 
 }  // namespace
@@ -260,11 +282,23 @@ struct AssertionFailure {
 struct Unwind {};
 
 fc::fcontext_t g_scheduler = nullptr;  // where the running fiber hands control back to
+Stack g_schedulerStack;                // the worker thread's own stack
 
 // Every jump names where the one who jumps is to be kept (its thread's slot, or g_scheduler),
 // and whoever it lands on stores it there: threads can hand control to each other directly.
-fc::fcontext_t* jumpTo(fc::fcontext_t target, fc::fcontext_t* keepMeIn) {
+// Under AddressSanitizer every switch is announced, so that it checks the right stack.
+fc::fcontext_t* jumpTo(fc::fcontext_t target, const Stack& targetStack, fc::fcontext_t* keepMeIn,
+                       Stack& myStack) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_start_switch_fiber(&myStack.fakeStack, targetStack.bottom, targetStack.size);
+#else
+  (void)targetStack;
+  (void)myStack;
+#endif
   const fc::transfer_t from = fc::jump_fcontext(target, keepMeIn);
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(myStack.fakeStack, nullptr, nullptr);
+#endif
   auto* slot = static_cast<fc::fcontext_t*>(from.data);
   *slot = from.fctx;
   return slot;
@@ -318,14 +352,13 @@ class BlockRun {
   void suspend() {
     const unsigned self = current_;
     const unsigned next = inRound_ ? nextInRound(self + 1) : kNoThread;
-    fc::fcontext_t target = g_scheduler;
     if (next != kNoThread) {
       enter(next);
-      target = contexts_[next];
+      jumpTo(contexts_[next], stacks_[next], &contexts_[self], stacks_[self]);
     } else {
       current_ = kNoThread;
+      jumpTo(g_scheduler, g_schedulerStack, &contexts_[self], stacks_[self]);
     }
-    jumpTo(target, &contexts_[self]);
     if (unwinding_) throw Unwind{};
   }
 
@@ -367,6 +400,7 @@ class BlockRun {
   LaunchStats& stats_;
   unsigned total_ = 0;
   fc::fcontext_t* contexts_ = nullptr;  // fiber i runs thread i
+  Stack* stacks_ = nullptr;
   std::vector<State> state_;
   std::vector<uint8_t> started_;
   std::vector<uint3> idx_;
@@ -395,6 +429,9 @@ class BlockRun {
 BlockRun* g_block = nullptr;
 
 void fiberMain(fc::transfer_t start) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
   *static_cast<fc::fcontext_t*>(start.data) = start.fctx;
   for (;;) {
     g_block->runThread();
@@ -429,7 +466,7 @@ void BlockRun::runThread() {
 
 void BlockRun::advance(unsigned thread) {
   enter(thread);
-  jumpTo(contexts_[thread], &g_scheduler);
+  jumpTo(contexts_[thread], stacks_[thread], &g_scheduler, g_schedulerStack);
   current_ = kNoThread;
   if (failure_) fail(*failure_);
 }
@@ -611,6 +648,7 @@ void BlockRun::run(unsigned blockLinear) {
   const dim3 b = g_blockDim;
   total_ = b.x * b.y * b.z;
   contexts_ = fibers_.contexts(total_);
+  stacks_ = fibers_.stacks();
   state_.assign(total_, State::Runnable);
   started_.assign(total_, 0);
   barrierSite_.assign(total_, Site{});
@@ -760,6 +798,18 @@ void failAssertion(const char* expression, const char* file, int line) {
 
 namespace {
 
+// The calling thread's own stack, where the scheduler runs.
+Stack threadStack() {
+  Stack stack;
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return stack;
+  void* bottom = nullptr;
+  size_t size = 0;
+  if (pthread_attr_getstack(&attributes, &bottom, &size) == 0) stack = {bottom, size};
+  pthread_attr_destroy(&attributes);
+  return stack;
+}
+
 // All simulated threads run here, so that __shared__ (thread_local) means "this block".
 class Worker {
  public:
@@ -804,6 +854,7 @@ class Worker {
 
   void loop() {
     shared_ = findSharedMemoryRange();
+    detail::g_schedulerStack = threadStack();
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       wake_.wait(lock, [&] { return quit_ || job_ != nullptr; });
