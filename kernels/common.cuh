@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cmath>
+#ifndef RLAB_SIM
+#include <cuda/atomic>
+#endif
 
 // ---- Operators --------------------------------------------------------------------------------
 // Int arithmetic wraps (two's complement, as the GPU does) instead of being undefined in C++,
@@ -106,6 +109,43 @@ __device__ inline int atomicCombine<MaxOp, int>(int* address, int value) {
 template <>
 __device__ inline int atomicCombine<MinOp, int>(int* address, int value) {
   return atomicMin(address, value);
+}
+
+// ---- Flagged slots ----------------------------------------------------------------------------
+// One 64-bit word per value: the value's 32 bits and a "written" bit, stored in one access, so
+// a reader that sees the bit also sees the value, with no fence between writer and reader.
+// Slots are zero before the launch.
+
+__device__ __forceinline__ void writeSlot(unsigned long long* slot, unsigned long long word) {
+#ifdef RLAB_SIM
+  *slot = word;
+#else
+  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*slot).store(
+      word, cuda::memory_order_relaxed);
+#endif
+}
+
+__device__ __forceinline__ unsigned long long readSlot(unsigned long long* slot) {
+#ifdef RLAB_SIM
+  return *slot;
+#else
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*slot).load(
+      cuda::memory_order_relaxed);
+#endif
+}
+
+template <class T>
+__device__ __forceinline__ void publish(unsigned long long* slot, T value) {
+  writeSlot(slot, 1ull << 32 | unsigned(bitsOf(value)));
+}
+
+// Waits until the slot's value has arrived; the writer may still be on its way.
+template <class T>
+__device__ __forceinline__ T awaitPublished(unsigned long long* slot) {
+  unsigned long long word;
+  do word = readSlot(slot);
+  while (!(word >> 32));
+  return fromBits<T>(int(unsigned(word)));
 }
 
 // ---- Trace recorder ---------------------------------------------------------------------------

@@ -50,15 +50,18 @@ __device__ __forceinline__ T blockReduce(T v, T* warpTotals, unsigned lane, unsi
 //    other;
 //  - warp shuffles instead of a shared-memory tree (32 values to 1 in five steps), and only
 //    32 shared slots for the warp totals;
-//  - one pass: ints combine block totals with one atomic per block; floats store block
+//  - one pass: ints combine block totals with one atomic per block; floats publish block
 //    totals and the last block to finish adds them in a fixed order, so the float result
-//    is the same on every run.
+//    is the same on every run. Each total travels with its own "written" bit in one 64-bit
+//    store, so no block waits at a fence for its total to reach memory before it counts
+//    itself done; the last block waits only for totals still on their way.
 // The input pointer must be 16-byte aligned (cudaMalloc's always are).
 constexpr int kElementsPerThread = 32;
 
 template <class T, class Op>
-__global__ void fastestReduce(const T* __restrict__ in, long long n, T* result, T* blockTotals,
-                              unsigned* blocksDone, StepRecorder<T> trace) {
+__global__ void fastestReduce(const T* __restrict__ in, long long n, T* result,
+                              unsigned long long* blockTotals, unsigned* blocksDone,
+                              StepRecorder<T> trace) {
   using Vec = typename Vector4<T>::type;
   const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   const long long threads = (long long)gridDim.x * blockDim.x;
@@ -99,24 +102,19 @@ __global__ void fastestReduce(const T* __restrict__ in, long long n, T* result, 
     if (threadIdx.x == 0) atomicCombine<Op>(result, v);
   } else {
     // Float: the last block to finish adds the block totals in block order, all its threads
-    // reading a few each, so the same input always gives the same sum.
+    // reading a few each, so the same input always gives the same sum. blockTotals and
+    // blocksDone are zero before the launch.
     __shared__ bool lastBlock;
     if (threadIdx.x == 0) {
-      blockTotals[blockIdx.x] = v;
-      __threadfence();  // the total is visible to every block before we count ourselves done
+      publish(&blockTotals[blockIdx.x], v);
       lastBlock = atomicAdd(blocksDone, 1u) == gridDim.x - 1;
     }
     __syncthreads();
     if (!lastBlock) return;
-    // Every other block fenced its total before counting itself done; reading from L2 (ld.cg)
-    // after seeing the count sees them, as in CUDA's threadFenceReduction sample.
     T total = identity;
     for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
-      total = Op::apply(total, __ldcg(&blockTotals[b]));  // from L2: other blocks wrote it
+      total = Op::apply(total, awaitPublished<T>(&blockTotals[b]));
     total = blockReduce<T, Op>(total, warpTotals, lane, warp, warps);
-    if (threadIdx.x == 0) {
-      *result = total;
-      *blocksDone = 0;  // ready for the next launch
-    }
+    if (threadIdx.x == 0) *result = total;
   }
 }

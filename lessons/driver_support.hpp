@@ -65,8 +65,9 @@ class Recording {
         steps_(steps),
         width_(width),
         threads_(threads),
-        values_(backend.template alloc<T>(on_ ? size_t(steps) * width : 0)),
-        written_(backend.template alloc<T>(on_ ? size_t(steps) * threads : 0)),
+        // Zeroed, though steps leave parts unwritten: the whole buffers are copied back.
+        values_(bufferHolding<B, T>(backend, on_ ? size_t(steps) * width : 0, T{})),
+        written_(bufferHolding<B, T>(backend, on_ ? size_t(steps) * threads : 0, T{})),
         reads_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)),
         writes_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)) {}
 

@@ -16,7 +16,7 @@ DriverOutput<T> driveFastest(B& b, const Params& p, typename B::template Buffer<
                              std::max<long long>(1, b.residentBlocks(p.block) / 2)));
   const long long threads = blocks * p.block;
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
-  auto blockTotals = b.template alloc<T>(size_t(blocks));
+  auto blockTotals = bufferHolding<B, unsigned long long>(b, size_t(blocks), 0ull);
   auto blocksDone = bufferHolding<B, unsigned>(b, 1, 0u);
   Recording<B, T> rec(b, trace, 3, threads, 0);
   b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), fastestReduce<T, Op>,
