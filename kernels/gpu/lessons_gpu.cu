@@ -61,6 +61,25 @@ void checkCuda(cudaError_t status, const char* what) {
   }
 }
 
+namespace {
+
+// Longer than the host takes to queue an event, CUB's two launches and another event.
+constexpr long long kHoldNanoseconds = 100'000;
+
+__global__ void spinFor(long long nanoseconds) {
+  long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  while (now - start < nanoseconds);
+}
+
+}  // namespace
+
+void holdGpuWhileQueueing() {
+  spinFor<<<1, 1>>>(kHoldNanoseconds);
+  checkCuda(cudaGetLastError(), "launching a kernel");
+}
+
 GpuBackend::GpuBackend() {
   if (gpuBroken())
     throw GpuUnavailable("GPU use ended earlier in this process after a kernel failed.");
@@ -115,6 +134,7 @@ double eventMs(F&& work) {
   cudaEvent_t start, stop;
   checkCuda(cudaEventCreate(&start), "creating an event");
   checkCuda(cudaEventCreate(&stop), "creating an event");
+  holdGpuWhileQueueing();
   checkCuda(cudaEventRecord(start), "recording an event");
   work();
   checkCuda(cudaEventRecord(stop), "recording an event");
