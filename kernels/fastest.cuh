@@ -51,21 +51,25 @@ __device__ __forceinline__ T blockReduce(T v, T* warpTotals, unsigned lane, unsi
 //  - warp shuffles instead of a shared-memory tree (32 values to 1 in five steps), and only
 //    32 shared slots for the warp totals;
 //  - one pass: ints combine block totals with one atomic per block; floats publish block
-//    totals and the last block to finish adds them in a fixed order, so the float result
-//    is the same on every run. Each total travels with its own "written" bit in one 64-bit
-//    store, so no block waits at a fence for its total to reach memory before it counts
-//    itself done; the last block waits only for totals still on their way.
+//    totals and one block adds them in a fixed order, so the float result is the same on
+//    every run. That block is the one that started last: it takes its ticket at the start,
+//    while its loads are in flight, instead of asking at the end whether it finished last
+//    (a round trip to L2 after all the work). Each total travels with its own "written" bit
+//    in one 64-bit store, so nobody waits at a fence; the adding block waits only for totals
+//    still on their way.
 // The input pointer must be 16-byte aligned (cudaMalloc's always are).
-constexpr int kElementsPerThread = 32;
+constexpr int kElementsPerThread = 16;
 
 template <class T, class Op>
 __global__ void fastestReduce(const T* __restrict__ in, long long n, T* result,
-                              unsigned long long* blockTotals, unsigned* blocksDone,
+                              unsigned long long* blockTotals, unsigned* blocksStarted,
                               StepRecorder<T> trace) {
   using Vec = typename Vector4<T>::type;
   const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   const long long threads = (long long)gridDim.x * blockDim.x;
   const T identity = Op::template identity<T>();
+  unsigned startTicket = 0;  // float: how many blocks started before this one
+  if (!std::is_integral<T>::value && threadIdx.x == 0) startTicket = atomicAdd(blocksStarted, 1u);
 
   T a0 = identity, a1 = identity, a2 = identity, a3 = identity;
   const Vec* in4 = reinterpret_cast<const Vec*>(in);
@@ -101,16 +105,17 @@ __global__ void fastestReduce(const T* __restrict__ in, long long n, T* result,
   if constexpr (std::is_integral<T>::value) {  // int: the order of the atomics does not matter
     if (threadIdx.x == 0) atomicCombine<Op>(result, v);
   } else {
-    // Float: the last block to finish adds the block totals in block order, all its threads
-    // reading a few each, so the same input always gives the same sum. blockTotals and
-    // blocksDone are zero before the launch.
-    __shared__ bool lastBlock;
+    // Float: the block that started last adds the block totals in block order, all its
+    // threads reading a few each, so the same input always gives the same sum. Every other
+    // block took its ticket earlier, so it is running or done and will publish: waiting for
+    // it cannot hang. blockTotals and blocksStarted are zero before the launch.
+    __shared__ bool addsTotals;
     if (threadIdx.x == 0) {
       publish(&blockTotals[blockIdx.x], v);
-      lastBlock = atomicAdd(blocksDone, 1u) == gridDim.x - 1;
+      addsTotals = startTicket == gridDim.x - 1;
     }
     __syncthreads();
-    if (!lastBlock) return;
+    if (!addsTotals) return;
     T total = identity;
     for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
       total = Op::apply(total, awaitPublished<T>(&blockTotals[b]));

@@ -17,11 +17,11 @@ DriverOutput<T> driveFastest(B& b, const Params& p, typename B::template Buffer<
   const long long threads = blocks * p.block;
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto blockTotals = bufferHolding<B, unsigned long long>(b, size_t(blocks), 0ull);
-  auto blocksDone = bufferHolding<B, unsigned>(b, 1, 0u);
+  auto blocksStarted = bufferHolding<B, unsigned>(b, 1, 0u);
   Recording<B, T> rec(b, trace, 3, threads, 0);
   b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), fastestReduce<T, Op>,
-           (const T*)input.get(), (long long)p.n, result.get(), blockTotals.get(), blocksDone.get(),
-           rec.recorder());
+           (const T*)input.get(), (long long)p.n, result.get(), blockTotals.get(),
+           blocksStarted.get(), rec.recorder());
   out.steps = rec.snapshots({"each thread: grid-stride loop, 4 accumulators",
                              "each warp: 5 shuffles to lane 0", "each block: its warps' totals"},
                             {}, {threads, threads / 32, blocks});
