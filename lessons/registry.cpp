@@ -76,8 +76,8 @@ const std::vector<LessonInfo>& lessons() {
       {"fastest",
        "The fastest kernel",
        "What production code does: a grid-stride loop, 16-byte vector loads, independent "
-       "accumulators, warp shuffles, and one pass with one atomic per block (int) or a "
-       "last-block finish (float, deterministic).",
+       "accumulators, warp shuffles, and one pass with one atomic per block (int) or one "
+       "block adding the block totals in order (float, deterministic).",
        {"default"},
        int64_t(1) << 28,
        1000,
