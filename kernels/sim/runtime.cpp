@@ -373,7 +373,6 @@ class BlockRun {
     current_ = thread;
     g_threadIdx = idx_[thread];
     ++switches_;
-    started_[thread] = 1;
   }
   unsigned nextInRound(unsigned from) const {
     if (failure_) return kNoThread;  // the scheduler reports it
@@ -450,6 +449,7 @@ void BlockRun::fail(const std::string& message) {
 
 void BlockRun::runThread() {
   const unsigned thread = current_;
+  started_[thread] = 1;  // from here on its fiber holds frames to unwind if the launch fails
   try {
     body_();
   } catch (const Unwind&) {
@@ -483,8 +483,10 @@ void BlockRun::unwindSuspended() {
 }
 
 void BlockRun::arriveAtBarrier(const char* file, int line) {
-  const unsigned thread = current_;
-  moveTo(thread, State::AtBarrier);
+  const unsigned thread = current_;  // running, so Runnable
+  --count_[static_cast<int>(State::Runnable)];
+  ++count_[static_cast<int>(State::AtBarrier)];
+  state_[thread] = State::AtBarrier;
   barrierSite_[thread] = {file, line};
   if (count(State::AtBarrier) == 1) {
     barrierFile_ = file;
