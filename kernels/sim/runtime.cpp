@@ -261,7 +261,7 @@ struct WarpRequest {
   int line = 0;
 };
 
-struct Site {
+struct Site {  // a barrier's place in the source
   const char* file = "";
   int line = 0;
 };
@@ -287,8 +287,8 @@ Stack g_schedulerStack;                // the worker thread's own stack
 // Every jump names where the one who jumps is to be kept (its thread's slot, or g_scheduler),
 // and whoever it lands on stores it there: threads can hand control to each other directly.
 // Under AddressSanitizer every switch is announced, so that it checks the right stack.
-fc::fcontext_t* jumpTo(fc::fcontext_t target, const Stack& targetStack, fc::fcontext_t* keepMeIn,
-                       Stack& myStack) {
+void jumpTo(fc::fcontext_t target, const Stack& targetStack, fc::fcontext_t* keepMeIn,
+            Stack& myStack) {
 #if defined(__SANITIZE_ADDRESS__)
   __sanitizer_start_switch_fiber(&myStack.fakeStack, targetStack.bottom, targetStack.size);
 #else
@@ -299,9 +299,7 @@ fc::fcontext_t* jumpTo(fc::fcontext_t target, const Stack& targetStack, fc::fcon
 #if defined(__SANITIZE_ADDRESS__)
   __sanitizer_finish_switch_fiber(myStack.fakeStack, nullptr, nullptr);
 #endif
-  auto* slot = static_cast<fc::fcontext_t*>(from.data);
-  *slot = from.fctx;
-  return slot;
+  *static_cast<fc::fcontext_t*>(from.data) = from.fctx;
 }
 
 const char* shortFile(const char* file) {
