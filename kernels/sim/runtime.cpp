@@ -352,6 +352,14 @@ class BlockRun {
     const unsigned next = inRound_ ? nextInRound(self + 1) : kNoThread;
     if (next != kNoThread) {
       enter(next);
+      // The thread after it most likely runs next: start fetching its saved registers now.
+      // Its stack sits 64 KiB from this one, too far for the hardware to guess (measured:
+      // about a tenth more elements a second).
+      if (next + 1 < total_) {
+        const char* after = static_cast<const char*>(contexts_[next + 1]);
+        __builtin_prefetch(after);
+        __builtin_prefetch(after + 64);
+      }
       jumpTo(contexts_[next], stacks_[next], &contexts_[self], stacks_[self]);
     } else {
       current_ = kNoThread;
