@@ -116,7 +116,9 @@ __device__ inline int atomicCombine<MinOp, int>(int* address, int value) {
 // a reader that sees the bit also sees the value, with no fence between writer and reader.
 // Slots are zero before the launch.
 
-__device__ __forceinline__ void writeSlot(unsigned long long* slot, unsigned long long word) {
+template <class T>
+__device__ __forceinline__ void publish(unsigned long long* slot, T value) {
+  const unsigned long long word = 1ull << 32 | unsigned(bitsOf(value));
 #ifdef RLAB_SIM
   *slot = word;
 #else
@@ -125,26 +127,18 @@ __device__ __forceinline__ void writeSlot(unsigned long long* slot, unsigned lon
 #endif
 }
 
-__device__ __forceinline__ unsigned long long readSlot(unsigned long long* slot) {
-#ifdef RLAB_SIM
-  return *slot;
-#else
-  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*slot).load(
-      cuda::memory_order_relaxed);
-#endif
-}
-
-template <class T>
-__device__ __forceinline__ void publish(unsigned long long* slot, T value) {
-  writeSlot(slot, 1ull << 32 | unsigned(bitsOf(value)));
-}
-
 // Waits until the slot's value has arrived; the writer may still be on its way.
 template <class T>
 __device__ __forceinline__ T awaitPublished(unsigned long long* slot) {
   unsigned long long word;
-  do word = readSlot(slot);
-  while (!(word >> 32));
+  do {
+#ifdef RLAB_SIM
+    word = *slot;
+#else
+    word = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*slot).load(
+        cuda::memory_order_relaxed);
+#endif
+  } while (!(word >> 32));
   return fromBits<T>(int(unsigned(word)));
 }
 
