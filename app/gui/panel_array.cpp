@@ -58,11 +58,17 @@ void drawCells(const ArrayPicture& a, ImVec2 origin, float width, float height,
     const bool glow = a.glows(i), outline = a.outlined.count(int(i)) > 0;
     draw->AddRectFilled(p0, p1, glow ? pal.changed : pal.cell, 3);
     draw->AddRect(p0, p1, outline ? pal.worked : pal.cellBorder, 3, 0, outline ? pal.line * 2 : 1);
+    // A value wider than its cell is drawn smaller, down to 60% of the font, rather than left
+    // out: on a projector an empty cell reads as "no value".
     const std::string text = formatValue(a.values[i], a.type);
-    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-    if (size.x < cell - 2)
-      draw->AddText(ImVec2(p0.x + (cell - 2 - size.x) / 2, p0.y + (cellHeight - size.y) / 2),
+    const ImVec2 full = ImGui::CalcTextSize(text.c_str());
+    const float scale = std::min(1.0f, (cell - 6) / std::max(full.x, 1.0f));
+    if (scale >= 0.6f) {
+      const ImVec2 size(full.x * scale, full.y * scale);
+      draw->AddText(ImGui::GetFont(), ImGui::GetFontSize() * scale,
+                    ImVec2(p0.x + (cell - 2 - size.x) / 2, p0.y + (cellHeight - size.y) / 2),
                     glow ? IM_COL32(0, 0, 0, 255) : pal.text, text.c_str());
+    }
     const std::string index = std::to_string(i);
     if (ImGui::CalcTextSize(index.c_str()).x < cell - 2)
       draw->AddText(ImVec2(p0.x + 2, p1.y + 2), pal.muted, index.c_str());
