@@ -127,19 +127,18 @@ __device__ __forceinline__ void publish(unsigned long long* slot, T value) {
 #endif
 }
 
-// Waits until the slot's value has arrived; the writer may still be on its way.
+// Reads a slot once, without waiting: false while its value is still on its way.
 template <class T>
-__device__ __forceinline__ T awaitPublished(unsigned long long* slot) {
-  unsigned long long word;
-  do {
+__device__ __forceinline__ bool readPublished(unsigned long long* slot, T& value) {
 #ifdef RLAB_SIM
-    word = *slot;
+  const unsigned long long word = *slot;
 #else
-    word = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*slot).load(
-        cuda::memory_order_relaxed);
+  const unsigned long long word =
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*slot).load(
+          cuda::memory_order_relaxed);
 #endif
-  } while (!(word >> 32));
-  return fromBits<T>(int(unsigned(word)));
+  value = fromBits<T>(int(unsigned(word)));
+  return word >> 32;
 }
 
 // ---- Trace recorder ---------------------------------------------------------------------------

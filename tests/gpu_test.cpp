@@ -91,6 +91,20 @@ TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs; wi
   CHECK(wrongWithout > 500);
 }
 
+TEST_CASE("gpu: the fastest float sum is the same on every run") {
+  // Values that round at almost every addition, so another order of additions would show.
+  for (int64_t n : {int64_t(1000003), int64_t(1 << 20)}) {
+    Params p = gpuParams("fastest", "default", n);
+    p.type = ElementType::Float;
+    for (int64_t i = 0; i < n; ++i) p.values.push_back(1.0 / double(1 + i % 977));
+    const double first = runLesson(p).result;
+    int differ = 0;
+    for (int k = 0; k < 50; ++k) differ += runLesson(p).result != first;
+    CAPTURE(n);
+    CHECK(differ == 0);
+  }
+}
+
 TEST_CASE("gpu: timings are measured and compared with CUB") {
   Params p = gpuParams("fastest", "default", 1 << 24);
   p.timed = true;

@@ -86,7 +86,7 @@ class GpuBackend {
     kernelMs_ += ms;
   }
 
-  long long residentBlocks(int block) const { return (long long)multiprocessors_ * (2048 / block); }
+  long long multiprocessors() const { return multiprocessors_; }
   double kernelMs() const { return kernelMs_; }
   void resetKernelTime() { kernelMs_ = 0; }
   const std::string& deviceName() const { return deviceName_; }

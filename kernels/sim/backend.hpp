@@ -42,8 +42,8 @@ class SimBackend {
     sim::launch(grid, block, options_, [&] { kernel(args...); });
   }
 
-  // The simulator runs one block at a time; a few blocks keep grid-stride kernels honest.
-  long long residentBlocks(int) const { return 4; }
+  // The simulator runs one block at a time; two "SMs" keep grid-stride kernels honest.
+  long long multiprocessors() const { return 2; }
 
  private:
   sim::LaunchOptions options_;
