@@ -4,6 +4,7 @@
 // the atomics that have landed so far.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <set>
 
@@ -43,6 +44,21 @@ void drawArcs(ImDrawList* draw, const ArrayPicture& a, float x0, float slot, flo
   }
 }
 
+// A few significant digits and a k, M or G: 12500000 becomes 12.5M (or 13M with two digits).
+// For cells too narrow for the whole value even in small type.
+std::string shortValue(double v, int digits) {
+  const char* const suffixes[] = {"", "k", "M", "G", "T"};
+  int power = 0;
+  double scaled = v;
+  while (std::fabs(scaled) >= 999.5 && power < 4) {
+    scaled /= 1000;
+    ++power;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g%s", digits, scaled, suffixes[power]);
+  return text;
+}
+
 void drawCells(const ArrayPicture& a, ImVec2 origin, float width, float height,
                const Palette& pal) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -58,12 +74,19 @@ void drawCells(const ArrayPicture& a, ImVec2 origin, float width, float height,
     const bool glow = a.glows(i), outline = a.outlined.count(int(i)) > 0;
     draw->AddRectFilled(p0, p1, glow ? pal.changed : pal.cell, 3);
     draw->AddRect(p0, p1, outline ? pal.worked : pal.cellBorder, 3, 0, outline ? pal.line * 2 : 1);
-    // A value wider than its cell is drawn smaller, down to 60% of the font, rather than left
-    // out: on a projector an empty cell reads as "no value".
-    const std::string text = formatValue(a.values[i], a.type);
-    const ImVec2 full = ImGui::CalcTextSize(text.c_str());
-    const float scale = std::min(1.0f, (cell - 6) / std::max(full.x, 1.0f));
-    if (scale >= 0.6f) {
+    // A value wider than its cell is drawn smaller, down to 60% of the font, then shortened,
+    // rather than left out: on a projector an empty cell reads as "no value".
+    std::string text = formatValue(a.values[i], a.type);
+    ImVec2 full = ImGui::CalcTextSize(text.c_str());
+    float scale = std::min(1.0f, (cell - 6) / std::max(full.x, 1.0f));
+    float smallest = 0.6f;
+    for (int digits = 3; scale < smallest && digits >= 2; --digits) {
+      text = shortValue(a.values[i], digits);
+      full = ImGui::CalcTextSize(text.c_str());
+      scale = std::min(1.0f, (cell - 6) / std::max(full.x, 1.0f));
+      smallest = 0.5f;  // three characters at half the size still read better than nothing
+    }
+    if (scale >= smallest) {
       const ImVec2 size(full.x * scale, full.y * scale);
       draw->AddText(ImGui::GetFont(), ImGui::GetFontSize() * scale,
                     ImVec2(p0.x + (cell - 2 - size.x) / 2, p0.y + (cellHeight - size.y) / 2),

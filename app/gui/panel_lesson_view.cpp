@@ -162,8 +162,8 @@ void drawLessonView(App& app) {
         "One pass: each thread walks the array in tiles of 16-byte loads with "
         "four accumulators, each warp reduces with five shuffles, each block "
         "adds its warps' totals, and the blocks' totals meet in one atomic "
-        "(int) or in the block that started last (float, added in block order: the same sum "
-        "every run).");
+        "(int) or in the block that started last (float, added in a fixed order: the same sum "
+        "every run; the last block loads nothing, so it is ready when the last total lands).");
     ImGui::Text("This step: %s, %zu values", s.label.c_str(), s.values.size());
   }
 }
