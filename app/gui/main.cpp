@@ -28,7 +28,7 @@ std::string fontsList(const char* argv0) {
 int main(int argc, char** argv) {
   CLI::App cli{"Reduction Lab: watch real GPU reduction kernels work, step by step.",
                "reduction-lab"};
-  std::string screenshot, lesson, variant, size = "1280x800", schedule, view = "lesson";
+  std::string screenshot, lesson, variant, size = "1280x800", schedule, view = "lesson", type;
   int step = -1;
   long long n = 0;
   bool presenter = false, noBarrier = false;
@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   cli.add_option("--variant", variant, "the lesson's variant");
   cli.add_option("--n", n, "number of elements");
   cli.add_option("--step", step, "step to show (default: the middle one)");
+  cli.add_option("--type", type, "element type: int or float")
+      ->check(CLI::IsMember({"int", "float"}));
   cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1280x800)");
   cli.add_flag("--presenter", presenter, "large type and high contrast for a projector");
   cli.add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
@@ -75,6 +77,7 @@ int main(int argc, char** argv) {
       app.ui.params.n = info ? info->defaultN : 1;
     }
     if (n) app.ui.params.n = n;
+    if (type == "float") app.ui.params.type = rlab::ElementType::Float;
     if (noBarrier) app.ui.params.barrier = false;
     if (!schedule.empty()) app.ui.params.schedule = schedule;
 

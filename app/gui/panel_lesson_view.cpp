@@ -164,7 +164,7 @@ void drawLessonView(App& app) {
         "adds its warps' totals, and the blocks' totals meet in one atomic "
         "(int) or in the block that started last (float, added in a fixed order: the same sum "
         "every run; the last block loads nothing, so it is ready when the last total lands).");
-    ImGui::Text("This step: %s, %zu values", s.label.c_str(), s.values.size());
+    ImGui::TextWrapped("This step: %s, %zu values", s.label.c_str(), s.values.size());
   }
 }
 

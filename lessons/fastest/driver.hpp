@@ -37,7 +37,7 @@ DriverOutput<T> driveFastest(B& b, const Params& p, typename B::template Buffer<
   out.steps = rec.snapshots(
       {"each thread: grid-stride loop, 4 accumulators", "each warp: 5 shuffles to lane 0",
        std::is_integral<T>::value ? "each block: its warps' totals"
-                                  : "each block: its warps' totals (the last one loads nothing)"},
+                                  : "each block's total; the last adds"},
       {}, {threads, threads / 32, blocks});
   out.result = downloadOne<B, T>(b, result);
   return out;
