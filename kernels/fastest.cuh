@@ -64,9 +64,6 @@ __device__ __forceinline__ T blockReduce(T v, T* warpTotals, unsigned lane, unsi
 //    own "written" bit in one 64-bit store, so nobody waits at a fence, and the adding block
 //    reads every slot at once, again only while some are still on their way.
 // The input pointer must be 16-byte aligned (cudaMalloc's always are).
-constexpr int kElementsPerThread = 16;
-constexpr int kElementsPerThreadOnOneBlockPerSm = 128;
-
 template <class T, class Op>
 __global__ void fastestReduce(const T* __restrict__ in, long long n, T* result,
                               unsigned long long* blockTotals, unsigned* blocksStarted,
@@ -118,7 +115,7 @@ __global__ void fastestReduce(const T* __restrict__ in, long long n, T* result,
   if constexpr (std::is_integral<T>::value) {  // int: the order of the atomics does not matter
     if (threadIdx.x == 0) atomicCombine<Op>(result, v);
   } else {
-    // Float: the block that started last adds the block totals in block order, all its
+    // Float: the block that started last adds the block totals in a fixed order, all its
     // threads reading a few each, so the same input always gives the same sum. Every other
     // block took its ticket earlier, so it is running or done and will publish: waiting for
     // it cannot hang. blockTotals and blocksStarted are zero before the launch.
@@ -129,8 +126,8 @@ __global__ void fastestReduce(const T* __restrict__ in, long long n, T* result,
     }
     __syncthreads();
     if (!addsTotals) return;
-    // Each pass reads all of a thread's slots at once and adds them in block order; a pass that
-    // found a slot still empty is done again.
+    // Each pass reads all of a thread's slots at once and adds them; a pass that found a slot
+    // still empty is done again.
     T total;
     bool complete;
     do {

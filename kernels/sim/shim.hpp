@@ -242,7 +242,3 @@ template <class T>
 T __ldg(const T* p) {
   return *p;
 }
-template <class T>
-T __ldcg(const T* p) {
-  return *p;
-}

@@ -10,6 +10,9 @@ namespace rlab {
 // then more blocks, up to half of the device's thread slots, for more loads in flight. A
 // float sum adds one block that loads nothing (see the kernel); at that limit it takes the
 // place of a loading block, since one block more than the limit cost 1% at 2^28.
+constexpr int kElementsPerThread = 16;
+constexpr int kElementsPerThreadOnOneBlockPerSm = 128;
+
 inline long long fastestBlocks(long long n, int block, long long multiprocessors,
                                bool addingBlock) {
   const long long halfTheSlots = std::max<long long>(1, multiprocessors * (2048 / block) / 2);
