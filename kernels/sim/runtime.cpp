@@ -489,11 +489,8 @@ void BlockRun::unwindSuspended() {
 }
 
 void BlockRun::arriveAtBarrier(const char* file, int line) {
-  const unsigned thread = current_;  // running, so Runnable
-  --count_[static_cast<int>(State::Runnable)];
-  ++count_[static_cast<int>(State::AtBarrier)];
-  state_[thread] = State::AtBarrier;
-  barrierSite_[thread] = {file, line};
+  moveTo(current_, State::AtBarrier);
+  barrierSite_[current_] = {file, line};
   if (count(State::AtBarrier) == 1) {
     barrierFile_ = file;
     barrierLine_ = line;
@@ -670,7 +667,6 @@ void BlockRun::run(unsigned blockLinear) {
   try {
     schedule();
   } catch (...) {
-    inRound_ = false;
     unwindSuspended();
     stats_.switches += switches_;
     throw;
@@ -800,6 +796,7 @@ void failAssertion(const char* expression, const char* file, int line) {
 }
 
 }  // namespace detail
+
 // ============================================================================================
 // [SECTION] Worker thread and launch()
 // ============================================================================================
@@ -908,26 +905,22 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
     const auto shared = worker.shared();
     detail::BlockRun run(body, options, worker.fibers(), stats);  // reused by every block
     detail::g_block = &run;
+    struct ClearLaunchGlobals {  // on the way out, thrown or not
+      ~ClearLaunchGlobals() {
+        detail::g_block = nullptr;
+        detail::g_atomicSink = nullptr;
+        detail::g_recordAtomics = false;
+      }
+    } clear;
     unsigned linear = 0;
-    try {
-      for (unsigned z = 0; z < grid.z; ++z)
-        for (unsigned y = 0; y < grid.y; ++y)
-          for (unsigned x = 0; x < grid.x; ++x, ++linear) {
-            if (shared.begin)
-              std::memset(shared.begin, kSharedPoisonByte, shared.end - shared.begin);
-            detail::g_blockIdx = {x, y, z};
-            detail::g_blockLinear = linear;
-            run.run(linear);  // a failed block has unwound its fibers before it throws
-          }
-    } catch (...) {
-      detail::g_block = nullptr;
-      detail::g_atomicSink = nullptr;
-      detail::g_recordAtomics = false;
-      throw;
-    }
-    detail::g_block = nullptr;
-    detail::g_atomicSink = nullptr;
-    detail::g_recordAtomics = false;
+    for (unsigned z = 0; z < grid.z; ++z)
+      for (unsigned y = 0; y < grid.y; ++y)
+        for (unsigned x = 0; x < grid.x; ++x, ++linear) {
+          if (shared.begin) std::memset(shared.begin, kSharedPoisonByte, shared.end - shared.begin);
+          detail::g_blockIdx = {x, y, z};
+          detail::g_blockLinear = linear;
+          run.run(linear);  // a failed block has unwound its fibers before it throws
+        }
   });
   return stats;
 }
