@@ -6,13 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <sstream>
 
 #include "app/cli/cli.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
-#include "kernels/sim/runtime.hpp"
 #include "lessons/race.hpp"
 #include "lessons/run.hpp"
 #include "lessons/run_output.hpp"
@@ -82,23 +80,10 @@ void App::requestRun() {
   ui.rerunWanted = false;
   if (!ui.paramError.empty()) return;
   const Params params = ui.params;
+  // A failed GPU call or kernel throws: the worker shows its sentence as an error and keeps
+  // every setting and the trace on screen.
   runner_.start("run", [params](Worker::Job&) -> Worker::Apply {
-    try {
-      return showTrace(std::make_shared<const Trace>(runLesson(params)));
-    } catch (const GpuUnavailable& e) {
-      // The GPU failed: say so, keep every setting and the trace on screen.
-      const std::string message = e.what();
-      return [message](UiState& ui) {
-        ui.status = message;
-        ui.statusIsError = true;
-      };
-    } catch (const sim::LaunchError& e) {
-      const std::string message = e.what();
-      return [message](UiState& ui) {
-        ui.status = message;
-        ui.statusIsError = true;
-      };
-    }
+    return showTrace(std::make_shared<const Trace>(runLesson(params)));
   });
 }
 

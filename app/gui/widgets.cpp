@@ -1,7 +1,4 @@
 // Helpers every panel uses.
-#include <cmath>
-#include <sstream>
-
 #include "app/gui/panels.hpp"
 
 namespace rlab::gui {

@@ -17,7 +17,6 @@ class Worker {
   struct Job {
     std::atomic<bool> cancel{false};
     std::atomic<float> progress{0};
-    std::mutex mutex;
     std::string label;
   };
   // The work returns what to do to the UiState once it is done (on the UI thread).
