@@ -7,5 +7,4 @@ cd "$(dirname "$0")"
 ./run.sh --build-only
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 build/tests/rlab_sim_bench
-[ -x build/tests/rlab_gui_bench ] && build/tests/rlab_gui_bench
-exit 0
+if [ -x build/tests/rlab_gui_bench ]; then build/tests/rlab_gui_bench; fi
