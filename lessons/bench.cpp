@@ -10,8 +10,8 @@ namespace rlab {
 std::vector<std::pair<std::string, std::string>> scalableKernels() {
   std::vector<std::pair<std::string, std::string>> kernels;
   for (const LessonInfo& l : lessons())
-    if (!l.oneBlock)
-      for (const std::string& v : l.variants) kernels.emplace_back(l.id, v);
+    if (l.timed)
+      for (const VariantInfo& v : l.variants) kernels.emplace_back(l.id, v.id);
   return kernels;
 }
 

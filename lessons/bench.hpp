@@ -32,7 +32,7 @@ using BenchProgress = std::function<bool(const std::string& kernel, long long n)
 // 2^10 to 2^28 (×4) on a GPU; to 2^16 on the simulator, which is a million times slower.
 std::vector<long long> defaultBenchSizes(bool gpu);
 
-// The lesson kernels that scale to large n (every lesson but the one-block barrier).
+// The lesson kernels that are timed (every lesson but the barrier race).
 std::vector<std::pair<std::string, std::string>> scalableKernels();
 
 // Implemented by the GPU backend; throws GpuUnavailable without one.

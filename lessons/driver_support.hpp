@@ -1,5 +1,6 @@
-// What every lesson driver uses: its output, and the trace buffers the kernels write into.
-// Drivers are templates on the backend (SimBackend, GpuBackend) so each is written once.
+// What every lesson driver uses: the trace buffers the kernels write into, and small helpers.
+// Drivers are templates on the backend (SimBackend, GpuBackend) so each is written once; each
+// fills the Trace it is given (steps, result, notes) and nothing else.
 #pragma once
 
 #include <algorithm>
@@ -12,14 +13,10 @@
 
 namespace rlab {
 
-template <class T>
-struct DriverOutput {
-  T result{};
-  std::vector<StepSnapshot> steps;  // after the input
-  std::vector<AtomicLanding> atomicOrder;
-  std::vector<double> blockPartials;
-  std::vector<std::string> notes;
-};
+// Steps come after the input, which the trace already holds.
+inline void appendSteps(Trace& out, std::vector<StepSnapshot> steps) {
+  for (StepSnapshot& s : steps) out.steps.push_back(std::move(s));
+}
 
 inline long long blocksFor(long long threads, int block) {
   return (threads + block - 1) / block;

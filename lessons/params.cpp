@@ -117,18 +117,12 @@ uint64_t parseSeed(const std::string& data) {
 Resolved resolve(const Params& in) {
   Resolved r{in, ""};
   Params& p = r.params;
-  const LessonInfo* lesson = findLesson(p.lesson);
-  if (!lesson)
-    throw ParamError("lesson '" + p.lesson + "' does not exist; choose one of " + lessonIds() +
-                     ".");
-  if (p.variant.empty()) p.variant = lesson->variants.front();
-  if (std::find(lesson->variants.begin(), lesson->variants.end(), p.variant) ==
-      lesson->variants.end()) {
-    std::string allowed;
-    for (const auto& v : lesson->variants) allowed += (allowed.empty() ? "" : ", ") + v;
+  const LessonInfo* lesson = &lessonOrThrow(p.lesson);
+  if (p.variant.empty()) p.variant = lesson->variants.front().id;
+  const VariantInfo* variant = lesson->findVariant(p.variant);
+  if (!variant)
     throw ParamError("--variant '" + p.variant + "' is not a variant of " + p.lesson + "; use " +
-                     allowed + ".");
-  }
+                     lesson->variantIds() + ".");
   if (!lesson->switchableBarrier && !p.barrier)
     throw ParamError("--no-barrier is only for the barrier lesson; " + p.lesson +
                      " has no switchable barrier.");
@@ -162,7 +156,7 @@ Resolved resolve(const Params& in) {
                      " takes 1 to " + std::to_string(maxN) +
                      (lesson->oneBlock ? " (one block of at most 1024 threads)." : "."));
 
-  const int minBlock = lesson->minBlock(p.variant);
+  const int minBlock = variant->minBlock;
   if (p.block == 0) {
     const int64_t cover = smallestPowerOfTwoCovering(p.n);
     p.block = int(lesson->oneBlock ? cover : std::min<int64_t>(cover, 256));
@@ -186,6 +180,17 @@ Resolved resolve(const Params& in) {
     throw ParamError(std::string("--schedule: ") + e.what());
   }
   return r;
+}
+
+Params tourStopParams(const LessonInfo& lesson, const TourStop& stop) {
+  Params p;
+  p.lesson = lesson.id;
+  p.variant = stop.variant;
+  p.n = stop.n;
+  p.block = stop.block;
+  p.barrier = stop.barrier;
+  p.schedule = stop.schedule;
+  return p;
 }
 
 std::vector<double> makeInput(const Resolved& r) {

@@ -57,6 +57,11 @@ ElementType parseType(const std::string& text);
 BackendChoice parseBackend(const std::string& text);
 std::vector<double> parseValues(const std::string& text);  // "3,1,4,1,5"
 
+struct LessonInfo;
+struct TourStop;
+// The run a tour stop shows, with every other field at its default.
+Params tourStopParams(const LessonInfo& lesson, const TourStop& stop);
+
 // The input the run will reduce, as doubles (exact for both types).
 std::vector<double> makeInput(const Resolved& r);
 

@@ -1,90 +1,129 @@
 #include "lessons/registry.hpp"
 
+#include "lessons/params.hpp"
+
 namespace rlab {
 
-int LessonInfo::minBlock(const std::string& variant) const {
-  if (id == "fastest" || (id == "butterfly" && variant == "shuffle")) return 32;
-  return 1;
+namespace {
+
+constexpr int64_t kLargest = int64_t(1) << 28;
+
+std::vector<LessonInfo> describeLessons() {
+  std::vector<LessonInfo> all;
+
+  LessonInfo atomic;
+  atomic.id = "atomic";
+  atomic.title = "Atomic baseline";
+  atomic.variants = {{"default", "atomicReduce"}};
+  atomic.maxN = kLargest;
+  atomic.defaultN = 16;
+  atomic.traceLimit = 4096;  // one step per atomic
+  atomic.kernelFile = "kernels/atomic.cuh";
+  atomic.picture = LessonPicture::AtomicQueue;
+  atomic.tour = {{"default", 8, 0, true, "random:4", "Eight threads queue at one address."}};
+  all.push_back(atomic);
+
+  LessonInfo folding;
+  folding.id = "folding";
+  folding.title = "Folding in half";
+  folding.variants = {{"default", "foldStep", 1, true}};
+  folding.maxN = kLargest;
+  folding.defaultN = 9;
+  folding.kernelFile = "kernels/folding.cuh";
+  folding.picture = LessonPicture::Fold;
+  folding.tour = {{"default", 9, 0, true, "lockstep", "Fold the back half onto the front half."}};
+  all.push_back(folding);
+
+  LessonInfo barrier;
+  barrier.id = "barrier";
+  barrier.title = "The barrier and the race";
+  barrier.variants = {{"global", "treeGlobal", 1, true}, {"shared", "treeShared", 1, true}};
+  barrier.maxN = 1024;
+  barrier.defaultN = 8;
+  barrier.switchableBarrier = true;
+  barrier.oneBlock = true;
+  barrier.timed = false;  // the lesson is the race, not the speed
+  barrier.kernelFile = "kernels/barrier.cuh";
+  barrier.picture = LessonPicture::Barrier;
+  barrier.tour = {{"global", 8, 0, true, "stall:4:2:1",
+                   "A tree in one block, barrier on: thread 4 is late, everyone waits."},
+                  {"global", 8, 0, false, "stall:4:2:1",
+                   "The same, barrier off: thread 0 reads a[4] before thread 4 wrote it."}};
+  all.push_back(barrier);
+
+  LessonInfo divergence;
+  divergence.id = "divergence";
+  divergence.title = "Divergence, bank conflicts";
+  divergence.variants = {
+      {"interleaved", "interleaved"}, {"strided", "strided"}, {"sequential", "sequential"}};
+  divergence.maxN = kLargest;
+  divergence.defaultN = 64;
+  divergence.kernelFile = "kernels/divergence.cuh";
+  divergence.picture = LessonPicture::WarpGrid;
+  divergence.tour = {
+      {"interleaved", 64, 64, true, "lockstep",
+       "Interleaved: both warps have working lanes until the last level, most lanes idle."},
+      {"sequential", 64, 64, true, "lockstep", "Sequential addressing: one warp per level."}};
+  all.push_back(divergence);
+
+  LessonInfo shared;
+  shared.id = "shared";
+  shared.title = "Shared memory, many blocks";
+  shared.variants = {{"global", "treeInGlobal", 1, true},
+                     {"shared", "treeInShared"},
+                     {"multiblock", "multiBlock"},
+                     {"coarsened", "coarsened"}};
+  shared.maxN = kLargest;
+  shared.defaultN = 1000;
+  shared.kernelFile = "kernels/shared.cuh";
+  shared.picture = LessonPicture::BlockPartials;
+  shared.tour = {
+      {"multiblock", 1000, 0, true, "lockstep", "Shared memory, many blocks, one atomic each."}};
+  all.push_back(shared);
+
+  LessonInfo butterfly;
+  butterfly.id = "butterfly";
+  butterfly.title = "Butterfly all-reduce";
+  butterfly.variants = {{"shared", "butterflyShared"}, {"shuffle", "butterflyShuffle", 32}};
+  butterfly.maxN = kLargest;
+  butterfly.defaultN = 8;
+  butterfly.kernelFile = "kernels/butterfly.cuh";
+  butterfly.picture = LessonPicture::Butterfly;
+  butterfly.tour = {{"shared", 8, 0, true, "lockstep",
+                     "XOR partners: every thread of the block ends with the block's total."}};
+  all.push_back(butterfly);
+
+  LessonInfo fastest;
+  fastest.id = "fastest";
+  fastest.title = "The fastest kernel";
+  fastest.variants = {{"default", "fastestReduce", 32}};
+  fastest.maxN = kLargest;
+  fastest.defaultN = 1000;
+  fastest.kernelFile = "kernels/fastest.cuh";
+  fastest.tour = {{"default", 1000, 0, true, "lockstep",
+                   "Grid-stride, vector loads, warp shuffles, one pass."}};
+  all.push_back(fastest);
+
+  for (LessonInfo& lesson : all) lesson.textFolder = "lessons/" + lesson.id;
+  return all;
+}
+
+}  // namespace
+
+const VariantInfo* LessonInfo::findVariant(const std::string& variant) const {
+  for (const VariantInfo& v : variants)
+    if (v.id == variant) return &v;
+  return nullptr;
+}
+
+std::string LessonInfo::variantIds() const {
+  std::string ids;
+  for (const VariantInfo& v : variants) ids += (ids.empty() ? "" : ", ") + v.id;
+  return ids;
 }
 
 const std::vector<LessonInfo>& lessons() {
-  static const std::vector<LessonInfo> all = {
-      {"atomic",
-       "Atomic baseline",
-       "Every thread atomicAdds its element into one address: one checkout counter, one long "
-       "queue. Int sums are combined per warp by the compiler; float sums land in a different "
-       "order every run, so they round differently.",
-       {"default"},
-       int64_t(1) << 28,
-       16,
-       false,
-       false,
-       "kernels/atomic.cuh"},
-      {"folding",
-       "Folding in half",
-       "Add the back half onto the front half, one launch per step, for any length: reduce = "
-       "len/2, remain = len - reduce. log2(n) launches instead of n atomics.",
-       {"default"},
-       int64_t(1) << 28,
-       9,
-       false,
-       false,
-       "kernels/folding.cuh"},
-      {"barrier",
-       "The barrier and the race",
-       "A tree in one block: at level i, thread tid (a multiple of 2i) adds its neighbour i "
-       "away. Switch the barrier off and a thread reads its neighbour before the neighbour "
-       "has finished: the race breaks the result.",
-       {"global", "shared"},
-       1024,
-       8,
-       true,
-       true,
-       "kernels/barrier.cuh"},
-      {"divergence",
-       "Divergence, bank conflicts",
-       "Interleaved (tid % 2s == 0) keeps every warp busy and divergent; strided index "
-       "(2*s*tid) packs the work into few warps but causes bank conflicts; sequential (tid < s) "
-       "has neither.",
-       {"interleaved", "strided", "sequential"},
-       int64_t(1) << 28,
-       64,
-       false,
-       false,
-       "kernels/divergence.cuh"},
-      {"shared",
-       "Shared memory, many blocks",
-       "The tree in global memory, then in shared memory, then many blocks with one atomic "
-       "each, then threads that each add several elements before the tree starts.",
-       {"global", "shared", "multiblock", "coarsened"},
-       int64_t(1) << 28,
-       1000,
-       false,
-       false,
-       "kernels/shared.cuh"},
-      {"butterfly",
-       "Butterfly all-reduce",
-       "Partner i ^ b: both partners end up with the same pair total, so after log2(n) steps "
-       "every thread holds the total (all-reduce). In shared memory with two barriers a step, "
-       "or in registers with __shfl_xor_sync.",
-       {"shared", "shuffle"},
-       int64_t(1) << 28,
-       8,
-       false,
-       false,
-       "kernels/butterfly.cuh"},
-      {"fastest",
-       "The fastest kernel",
-       "What production code does: a grid-stride loop, 16-byte vector loads, independent "
-       "accumulators, warp shuffles, and one pass with one atomic per block (int) or one "
-       "block adding the block totals in order (float, deterministic).",
-       {"default"},
-       int64_t(1) << 28,
-       1000,
-       false,
-       false,
-       "kernels/fastest.cuh"},
-  };
+  static const std::vector<LessonInfo> all = describeLessons();
   return all;
 }
 
@@ -92,6 +131,11 @@ const LessonInfo* findLesson(const std::string& id) {
   for (const LessonInfo& l : lessons())
     if (l.id == id) return &l;
   return nullptr;
+}
+
+const LessonInfo& lessonOrThrow(const std::string& id) {
+  if (const LessonInfo* lesson = findLesson(id)) return *lesson;
+  throw ParamError("lesson '" + id + "' does not exist; choose one of " + lessonIds() + ".");
 }
 
 std::string lessonIds() {

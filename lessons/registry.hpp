@@ -1,4 +1,5 @@
-// The lessons, their variants and limits. Ids are fixed: tests, texts and the CLI use them.
+// One descriptor per lesson and per variant: every fact about a lesson lives here, and views
+// and both backends read it. Ids are fixed: tests, texts and the CLI use them.
 #pragma once
 
 #include <cstdint>
@@ -7,21 +8,57 @@
 
 namespace rlab {
 
+// A stop of the guided tour (rlab tour): the run to show and what to look at.
+struct TourStop {
+  std::string variant;
+  int64_t n = 0;
+  int block = 0;  // 0: the default
+  bool barrier = true;
+  std::string schedule = "lockstep";
+  std::string why;  // one sentence: what this run shows
+};
+
+// What the app's lesson view draws for it.
+enum class LessonPicture {
+  AtomicQueue,
+  Fold,
+  Barrier,
+  WarpGrid,
+  BlockPartials,
+  Butterfly,
+  Pipeline
+};
+
+struct VariantInfo {
+  std::string id;
+  std::string kernelFunction;  // the __global__ function of the lesson's kernel file it runs
+  int minBlock = 1;            // 32 where the kernel uses warp operations
+  bool inPlace = false;        // reduces its input in place: timing restores it before each run
+};
+
 struct LessonInfo {
   std::string id;
   std::string title;
-  std::string summary;  // shown until the lesson texts exist
-  std::vector<std::string> variants;
-  int64_t maxN;  // the lesson's own limit on n
-  int64_t defaultN;
-  bool switchableBarrier = false;                  // takes --no-barrier and --perturb
-  bool oneBlock = false;                           // block must cover n
-  std::string kernelFile;                          // kernels/<id>.cuh
-  int minBlock(const std::string& variant) const;  // 32 where the kernel uses warp operations
+  std::vector<VariantInfo> variants;  // the first is the default
+  int64_t maxN = 0;                   // the lesson's own limit on n
+  int64_t defaultN = 0;
+  int64_t traceLimit = 65536;      // steps are recorded up to this n
+  bool switchableBarrier = false;  // takes --no-barrier and --perturb
+  bool oneBlock = false;           // the block must cover n
+  bool timed = true;               // GPU runs are timed and rlab bench measures it
+  std::string kernelFile;          // kernels/<id>.cuh
+  std::string textFolder;          // lessons/<id>: en.md (ja.md, zh.md)
+  std::vector<TourStop> tour;      // at least one stop
+  LessonPicture picture = LessonPicture::Pipeline;
+
+  const VariantInfo* findVariant(const std::string& id) const;
+  std::string variantIds() const;  // "global, shared" for messages
 };
 
 const std::vector<LessonInfo>& lessons();
 const LessonInfo* findLesson(const std::string& id);
+// The lesson, or ParamError naming the ids there are.
+const LessonInfo& lessonOrThrow(const std::string& id);
 std::string lessonIds();  // "atomic, folding, ..." for messages
 
 }  // namespace rlab

@@ -6,9 +6,6 @@
 
 namespace rlab {
 
-// Steps are recorded only up to this many elements (atomic: this many atomics).
-int64_t traceLimit(const std::string& lesson);
-
 // Throws ParamError for bad input, GpuUnavailable when --backend gpu cannot run,
 // sim::LaunchError when a simulated kernel cannot finish.
 Trace runLesson(const Params& params);

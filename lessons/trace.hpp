@@ -41,9 +41,10 @@ struct Timings {
 struct Trace {
   Params params;  // resolved: every default filled in
   std::string dataLabel;
-  std::string backend;              // "sim" or "gpu"
-  std::string device;               // GPU name, or the simulator and its schedule
-  bool traced = false;              // false: steps were not recorded (n too large)
+  std::string backend;   // "sim" or "gpu": the one that ran
+  std::string device;    // GPU name, capability and memory, or the simulator and its schedule
+  std::string fallback;  // --backend auto found no usable GPU: why (the simulator ran instead)
+  bool traced = false;   // false: steps were not recorded (n too large)
   std::vector<StepSnapshot> steps;  // steps[0] is the input
   double result = 0;
   double expected = 0;

@@ -30,7 +30,7 @@ inline void measureWarps(StepSnapshot& s, int block) {
 
 template <class B, class T, class Kernel>
 void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
-                   Kernel kernel, StrideOrder order, bool measure, DriverOutput<T>& out) {
+                   Kernel kernel, StrideOrder order, bool measure, Trace& out) {
   const int levels = levelsBelow(p.block);
   typename B::template Buffer<T> previous = b.template alloc<T>(0);
   T* source = input.get();
@@ -59,7 +59,7 @@ void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input,
     if (pass == 1 && trace)
       out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
     if (blocks == 1) {
-      out.result = downloadOne<B, T>(b, partials);
+      out.result = double(downloadOne<B, T>(b, partials));
       return;
     }
     previous = std::move(partials);

@@ -8,7 +8,7 @@
 
 #include "lessons/registry.hpp"
 #include "lessons/run.hpp"
-#include "lessons/run_output.hpp"
+#include "lessons/backends.hpp"
 
 using namespace rlab;
 
@@ -30,7 +30,7 @@ TEST_CASE("gpu: every lesson x variant x op x type matches the reference") {
   const int64_t sizes[] = {
       1, 2, 3, 7, 31, 32, 33, 255, 256, 257, 1000, 4096, 65537, (1 << 24) + 3, 1 << 28};
   for (const LessonInfo& lesson : lessons())
-    for (const std::string& variant : lesson.variants)
+    for (const auto& [variant, kernelFunction, minBlock, inPlace] : lesson.variants)
       for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product})
         for (ElementType type : {ElementType::Int, ElementType::Float})
           for (int64_t n : sizes) {
@@ -56,7 +56,7 @@ TEST_CASE("gpu: every lesson x variant x op x type matches the reference") {
 TEST_CASE("gpu: race-free int traces equal the simulator's, step for step") {
   for (const LessonInfo& lesson : lessons()) {
     if (lesson.id == "atomic" || lesson.id == "fastest") continue;  // order / grid differ by design
-    for (const std::string& variant : lesson.variants) {
+    for (const auto& [variant, kernelFunction, minBlock, inPlace] : lesson.variants) {
       for (int64_t n : {7, 33, 257, 1000}) {
         if (n > lesson.maxN) continue;
         Params p = gpuParams(lesson.id, variant, n);
@@ -119,11 +119,12 @@ TEST_CASE("gpu: timings are measured and compared with CUB") {
 }
 
 int main(int argc, char** argv) {
-  std::string why;
-  if (!gpuUsable(&why)) {
-    std::printf("GPU tests skipped: %s\n", why.c_str());
+  const GpuProbe gpu = probeGpu();
+  if (!gpu.usable) {
+    std::printf("GPU tests skipped: %s\n", gpu.why.c_str());
     return 77;  // ctest's SKIP_RETURN_CODE for this binary
   }
+  std::printf("GPU tests on %s\n", gpu.device.c_str());
   doctest::Context context(argc, argv);
   return context.run();
 }

@@ -17,7 +17,7 @@
 #include "lessons/race.hpp"
 #include "lessons/registry.hpp"
 #include "lessons/run.hpp"
-#include "lessons/run_output.hpp"
+#include "lessons/backends.hpp"
 
 namespace rlab::cli {
 
@@ -218,10 +218,12 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       c.lessonsList = benchLessons;
       c.sizesList = benchSizes;
       for (const auto& item : splitList(benchLessons))
-        if (!findLesson(item) || findLesson(item)->oneBlock)
-          throw UsageError("--lessons names '" + item +
-                           "'; choose from atomic, folding, "
-                           "divergence, shared, butterfly, fastest.");
+        if (!findLesson(item) || !findLesson(item)->timed) {
+          std::string timed;
+          for (const LessonInfo& l : lessons())
+            if (l.timed) timed += (timed.empty() ? "" : ", ") + l.id;
+          throw UsageError("--lessons names '" + item + "'; choose from " + timed + ".");
+        }
       for (const auto& item : splitList(benchSizes))
         parseInteger("--sizes", item, 1, kMaxN,
                      "give sizes from 1 to 268435456, separated by commas");
@@ -240,7 +242,7 @@ namespace {
 void printList(std::ostream& out) {
   for (const LessonInfo& l : lessons()) {
     out << l.id << " — " << l.title << "\n  variants: ";
-    for (size_t i = 0; i < l.variants.size(); ++i) out << (i ? ", " : "") << l.variants[i];
+    out << l.variantIds();
     out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
         << (l.oneBlock ? ", one block: block >= n" : "")
         << (l.switchableBarrier ? ", --no-barrier, --perturb" : "") << "\n";
@@ -431,46 +433,14 @@ int runCheck(const Command& c, std::ostream& out) {
 }
 
 int runTour(const Command& c, std::ostream& out, bool colour) {
-  struct Stop {
-    const char* lesson;
-    const char* variant;
-    int64_t n;
-    bool barrier;
-    const char* schedule;
-    const char* why;
-  };
-  const Stop stops[] = {
-      {"atomic", "default", 8, true, "random:4", "Eight threads queue at one address."},
-      {"folding", "default", 9, true, "lockstep", "Fold the back half onto the front half."},
-      {"barrier", "global", 8, true, "stall:4:2:1",
-       "A tree in one block, barrier on: thread 4 is late, everyone waits."},
-      {"barrier", "global", 8, false, "stall:4:2:1",
-       "The same, barrier off: thread 0 reads a[4] before thread 4 wrote it."},
-      {"divergence", "interleaved", 64, true, "lockstep",
-       "Interleaved: both warps busy at every level."},
-      {"divergence", "sequential", 64, true, "lockstep",
-       "Sequential addressing: one warp per level."},
-      {"shared", "multiblock", 1000, true, "lockstep",
-       "Shared memory, many blocks, one atomic each."},
-      {"butterfly", "shared", 8, true, "lockstep",
-       "XOR partners: every thread ends with the total."},
-      {"fastest", "default", 1000, true, "lockstep",
-       "Grid-stride, vector loads, warp shuffles, one pass."},
-  };
-  for (const Stop& s : stops) {
-    Params p;
-    p.lesson = s.lesson;
-    p.variant = s.variant;
-    p.n = s.n;
-    p.barrier = s.barrier;
-    p.schedule = s.schedule;
-    if (std::string(s.lesson) == "divergence") p.block = 64;
-    const Trace t = runLesson(p);
-    out << "\n== " << findLesson(s.lesson)->title << " — " << s.why << "\n";
-    printTraceText(t, out, colour);
-    out.flush();
-    if (c.delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.delayMs * 3));
-  }
+  for (const LessonInfo& lesson : lessons())
+    for (const TourStop& stop : lesson.tour) {
+      const Trace t = runLesson(tourStopParams(lesson, stop));
+      out << "\n== " << lesson.title << " — " << stop.why << "\n";
+      printTraceText(t, out, colour);
+      out.flush();
+      if (c.delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.delayMs * 3));
+    }
   out << "\nThat was every lesson. `rlab run LESSON --help` shows what you can change.\n";
   return 0;
 }

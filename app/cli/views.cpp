@@ -190,10 +190,13 @@ std::string lessonsJson() {
     json lesson = {
         {"id", l.id},
         {"title", l.title},
-        {"summary", l.summary},
-        {"variants", l.variants},
+        {"variants", [&] {
+           std::vector<std::string> ids;
+           for (const VariantInfo& v : l.variants) ids.push_back(v.id);
+           return ids;
+         }()},
         {"n", {{"min", 1}, {"max", l.maxN}, {"default", l.defaultN}}},
-        {"block", {{"power_of_two", true}, {"max", 1024}, {"min", l.minBlock(l.variants.back())}}},
+        {"block", {{"power_of_two", true}, {"max", 1024}, {"min", l.variants.back().minBlock}}},
         {"one_block", l.oneBlock},
         {"switchable_barrier", l.switchableBarrier},
         {"kernel_file", l.kernelFile}};

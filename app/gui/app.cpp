@@ -13,7 +13,7 @@
 #include "app/gui/theme.hpp"
 #include "lessons/race.hpp"
 #include "lessons/run.hpp"
-#include "lessons/run_output.hpp"
+#include "lessons/backends.hpp"
 
 namespace rlab::gui {
 
@@ -21,10 +21,9 @@ App::App() {
   ui.params.lesson = "barrier";
   ui.params.variant = "global";
   ui.params.n = 8;
-  std::string why;
-  ui.gpuUsable = gpuUsable(&why);
-  ui.gpuName = why;
-  if (ui.gpuUsable) ui.gpuName = "CUDA device";
+  const GpuProbe gpu = probeGpu();
+  ui.gpuUsable = gpu.usable;
+  ui.gpuName = gpu.usable ? gpu.device : gpu.why;
 }
 
 // ============================================================================================
@@ -68,8 +67,7 @@ std::function<void(UiState&)> showTrace(std::shared_ptr<const Trace> trace) {
     if (!sameLesson) ui.playing = false;
     ui.status = trace->backend == "gpu" ? "Ran on " + trace->device : "Ran on the simulator";
     ui.statusIsError = false;
-    for (const auto& note : trace->notes)
-      if (note.find("instead") != std::string::npos) ui.status = note;
+    if (!trace->fallback.empty()) ui.status = trace->fallback;
   };
 }
 

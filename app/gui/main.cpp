@@ -33,9 +33,7 @@ int main(int argc, char** argv) {
   long long n = 0;
   bool presenter = false, noBarrier = false;
   cli.add_option("--screenshot", screenshot, "render off-screen and write this PNG, then exit");
-  cli.add_option("--lesson", lesson,
-                 "lesson to show: atomic, folding, barrier, divergence, "
-                 "shared, butterfly, fastest");
+  cli.add_option("--lesson", lesson, "lesson to show: " + rlab::lessonIds());
   cli.add_option("--variant", variant, "the lesson's variant");
   cli.add_option("--n", n, "number of elements");
   cli.add_option("--step", step, "step to show (default: the middle one)");

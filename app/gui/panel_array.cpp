@@ -10,6 +10,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
+#include "lessons/registry.hpp"
 
 namespace rlab::gui {
 
@@ -143,16 +144,15 @@ void drawArrayPanel(App& app) {
   }
   const Trace& t = *ui.trace;
   if (t.steps.empty()) {
-    ImGui::TextWrapped(
-        "Steps are recorded up to n = 65536 elements (4096 atomics); this run "
-        "shows its result only.");
+    ImGui::TextWrapped("Steps are recorded up to n = %lld; this run shows its result only.",
+                       (long long)lessonOrThrow(t.params.lesson).traceLimit);
     return;
   }
   const StepSnapshot& s = t.steps[size_t(ui.step)];
   const StepSnapshot* previous = ui.step > 0 ? &t.steps[size_t(ui.step - 1)] : nullptr;
   static const std::vector<std::pair<int, int>> noPairs;
 
-  if (t.params.lesson == "atomic") {
+  if (!t.atomicOrder.empty()) {
     // The input, with the atomics that have landed so far outlined and this one glowing.
     std::set<int> landed;
     for (int k = 0; k < ui.step && k < int(t.atomicOrder.size()); ++k)

@@ -105,6 +105,7 @@ void drawControlsPanel(App& app) {
       (ImGui::IsItemDeactivatedAfterEdit() && n != p.n)) {
     p.n = n;
     p.values.clear();
+    ui.valuesText[0] = '\0';
     changed = true;
   }
   noteWidget(ui, "n");
@@ -143,8 +144,8 @@ void drawControlsPanel(App& app) {
       changed = true;
     }
   }
-  static char valuesText[512];
-  if (ImGui::InputTextWithHint("values", "e.g. 3,1,4,1,5", valuesText, sizeof valuesText,
+  char* valuesText = ui.valuesText.data();
+  if (ImGui::InputTextWithHint("values", "e.g. 3,1,4,1,5", valuesText, ui.valuesText.size(),
                                ImGuiInputTextFlags_EnterReturnsTrue)) {
     try {
       p.values = std::strlen(valuesText) ? parseValues(valuesText) : std::vector<double>{};

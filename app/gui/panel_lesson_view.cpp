@@ -5,6 +5,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
+#include "lessons/registry.hpp"
 
 namespace rlab::gui {
 
@@ -118,7 +119,6 @@ void drawLessonView(App& app) {
   const Palette& pal = palette(ui.view.presenter);
   if (!ui.trace) return;
   const Trace& t = *ui.trace;
-  const std::string& lesson = t.params.lesson;
   if (!t.traced) {
     ImGui::TextWrapped(
         "This run was too large to record step by step; its result and timings "
@@ -126,45 +126,55 @@ void drawLessonView(App& app) {
     return;
   }
   const StepSnapshot& s = t.steps[size_t(ui.step)];
-  if (lesson == "atomic") {
-    atomicQueue(ui, t, pal);
-  } else if (lesson == "folding") {
-    ImGui::TextWrapped(
-        "One launch per step: the back half folds onto the front half. "
-        "a[i] += a[i + remain] for i < reduce, with reduce = len / 2 and "
-        "remain = len - reduce; an odd middle element waits a step.");
-    if (ui.step > 0) ImGui::Text("This launch: %s (%zu threads)", s.label.c_str(), s.active.size());
-  } else if (lesson == "barrier") {
-    const bool on = t.params.barrier;
-    ImGui::PushStyleColor(ImGuiCol_Text,
-                          ImGui::ColorConvertU32ToFloat4(on ? pal.right : pal.wrong));
-    ImGui::SetWindowFontScale(1.6f);
-    ImGui::Text("__syncthreads() is %s", on ? "ON" : "OFF");
-    ImGui::SetWindowFontScale(1.0f);
-    ImGui::PopStyleColor();
-    ImGui::TextWrapped(on ? "Every thread waits at the end of each level, so a[tid + i] is "
-                            "final before anyone reads it."
-                          : "Nothing makes a thread wait: it may read a[tid + i] before the "
-                            "thread that owns it has finished the level below. Try the "
-                            "schedule stall:4:2:1 with n = 8, or race it below.");
-    ImGui::Text("Schedule: %s", t.backend == "sim" ? t.params.schedule.c_str() : "the GPU's own");
-  } else if (lesson == "divergence") {
-    warpGrid(s, t.params.block, pal);
-  } else if (lesson == "shared") {
-    blockPartials(t, pal);
-  } else if (lesson == "butterfly") {
-    ImGui::TextWrapped(
-        "Partner i ^ b: both partners end with the pair's total; after the last "
-        "step every thread holds the whole total.");
-    butterflyNetwork(ui, t, pal);
-  } else {
-    ImGui::TextWrapped(
-        "One pass: each thread walks the array in tiles of 16-byte loads with "
-        "four accumulators, each warp reduces with five shuffles, each block "
-        "adds its warps' totals, and the blocks' totals meet in one atomic "
-        "(int) or in the block that started last (float, added in a fixed order: the same sum "
-        "every run; the last block loads nothing, so it is ready when the last total lands).");
-    ImGui::TextWrapped("This step: %s, %zu values", s.label.c_str(), s.values.size());
+  switch (lessonOrThrow(t.params.lesson).picture) {
+    case LessonPicture::AtomicQueue:
+      atomicQueue(ui, t, pal);
+      break;
+    case LessonPicture::Fold:
+      ImGui::TextWrapped(
+          "One launch per step: the back half folds onto the front half. "
+          "a[i] += a[i + remain] for i < reduce, with reduce = len / 2 and "
+          "remain = len - reduce; an odd middle element waits a step.");
+      if (ui.step > 0)
+        ImGui::Text("This launch: %s (%zu threads)", s.label.c_str(), s.active.size());
+      break;
+    case LessonPicture::Barrier: {
+      const bool on = t.params.barrier;
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            ImGui::ColorConvertU32ToFloat4(on ? pal.right : pal.wrong));
+      ImGui::SetWindowFontScale(1.6f);
+      ImGui::Text("__syncthreads() is %s", on ? "ON" : "OFF");
+      ImGui::SetWindowFontScale(1.0f);
+      ImGui::PopStyleColor();
+      ImGui::TextWrapped(on ? "Every thread waits at the end of each level, so a[tid + i] is "
+                              "final before anyone reads it."
+                            : "Nothing makes a thread wait: it may read a[tid + i] before the "
+                              "thread that owns it has finished the level below. Try the "
+                              "schedule stall:4:2:1 with n = 8, or race it below.");
+      ImGui::Text("Schedule: %s", t.backend == "sim" ? t.params.schedule.c_str() : "the GPU's own");
+      break;
+    }
+    case LessonPicture::WarpGrid:
+      warpGrid(s, t.params.block, pal);
+      break;
+    case LessonPicture::BlockPartials:
+      blockPartials(t, pal);
+      break;
+    case LessonPicture::Butterfly:
+      ImGui::TextWrapped(
+          "Partner i ^ b: both partners end with the pair's total; after the last "
+          "step every thread holds the whole total.");
+      butterflyNetwork(ui, t, pal);
+      break;
+    case LessonPicture::Pipeline:
+      ImGui::TextWrapped(
+          "One pass: each thread walks the array in tiles of 16-byte loads with "
+          "four accumulators, each warp reduces with five shuffles, each block "
+          "adds its warps' totals, and the blocks' totals meet in one atomic "
+          "(int) or in the block that started last (float, added in a fixed order: the same sum "
+          "every run; the last block loads nothing, so it is ready when the last total lands).");
+      ImGui::TextWrapped("This step: %s, %zu values", s.label.c_str(), s.values.size());
+      break;
   }
 }
 

@@ -1,5 +1,6 @@
 // The lesson list with each lesson's variants, and the lesson's text.
 #include "app/gui/panels.hpp"
+#include "lessons/embedded.hpp"
 #include "lessons/registry.hpp"
 
 namespace rlab::gui {
@@ -18,6 +19,7 @@ void drawLessonsPanel(App& app) {
       ui.params.barrier = true;
       ui.params.perturb = false;
       ui.params.values.clear();
+      ui.valuesText[0] = '\0';
       ui.rerunWanted = true;
       ui.step = 0;
     }
@@ -28,9 +30,10 @@ void drawLessonsPanel(App& app) {
   if (!lesson) return;
   if (lesson->variants.size() > 1) {
     ImGui::TextUnformatted("Variant");
-    for (const std::string& v : lesson->variants) {
+    for (const VariantInfo& variant : lesson->variants) {
+      const std::string& v = variant.id;
       // Wrap to the next line when this variant would not fit beside the last one.
-      if (&v != &lesson->variants.front()) {
+      if (&variant != &lesson->variants.front()) {
         const float needed = ImGui::GetFrameHeight() + ImGui::CalcTextSize(v.c_str()).x +
                              ImGui::GetStyle().ItemSpacing.x * 2;
         if (ImGui::GetContentRegionAvail().x -
@@ -38,8 +41,8 @@ void drawLessonsPanel(App& app) {
             needed)
           ImGui::SameLine();
       }
-      const bool current =
-          ui.params.variant == v || (ui.params.variant.empty() && v == lesson->variants.front());
+      const bool current = ui.params.variant == v ||
+                           (ui.params.variant.empty() && &variant == &lesson->variants.front());
       if (ImGui::RadioButton(v.c_str(), current) && !current) {
         ui.params.variant = v;
         ui.params.block = 0;
@@ -52,14 +55,8 @@ void drawLessonsPanel(App& app) {
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(lesson->title.c_str());
   ImGui::Spacing();
-  ImGui::TextUnformatted(lesson->summary.c_str());
-  if (lesson->id == "barrier") {
-    ImGui::Spacing();
-    ImGui::TextDisabled(
-        "On a GPU use 256 threads or more: with one warp (32 threads) the race almost never "
-        "shows (0 wrong in 1000 runs measured on an H200). Perturb makes every third thread "
-        "pause each level, as a printf would: then it breaks every time.");
-  }
+  if (const std::string* text = embeddedFile(lesson->textFolder + "/en.md"))
+    ImGui::TextUnformatted(text->c_str());
   ImGui::PopTextWrapPos();
 }
 

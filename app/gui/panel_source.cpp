@@ -4,36 +4,21 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
+#include "lessons/embedded.hpp"
 #include "lessons/registry.hpp"
 
 namespace rlab::gui {
 
 namespace {
 
-// The kernel function each variant runs.
-std::string kernelName(const Params& p) {
-  if (p.lesson == "atomic") return "atomicReduce";
-  if (p.lesson == "folding") return "foldStep";
-  if (p.lesson == "barrier") return p.variant == "shared" ? "treeShared" : "treeGlobal";
-  if (p.lesson == "divergence") return p.variant.empty() ? "interleaved" : p.variant;
-  if (p.lesson == "shared") {
-    if (p.variant == "shared") return "treeInShared";
-    if (p.variant == "multiblock") return "multiBlock";
-    if (p.variant == "coarsened") return "coarsened";
-    return "treeInGlobal";
-  }
-  if (p.lesson == "butterfly")
-    return p.variant == "shuffle" ? "butterflyShuffle" : "butterflyShared";
-  return "fastestReduce";
-}
-
 bool isCudaWord(const std::string& w) {
   static const char* words[] = {
-      "__global__",      "__device__",  "__host__",          "__shared__",       "__syncthreads",
-      "__syncwarp",      "__shfl_sync", "__shfl_xor_sync",   "__shfl_down_sync", "__threadfence",
-      "__nanosleep",     "atomicAdd",   "atomicCAS",         "atomicMax",        "atomicMin",
-      "threadIdx",       "blockIdx",    "blockDim",          "gridDim",          "warpSize",
-      "__forceinline__", "__ldcg",      "switchableBarrier", "atomicCombine"};
+      "__global__",       "__device__",        "__host__",     "__shared__",
+      "__syncthreads",    "__syncwarp",        "__shfl_sync",  "__shfl_xor_sync",
+      "__shfl_down_sync", "__threadfence",     "__nanosleep",  "atomicAdd",
+      "atomicCAS",        "atomicMax",         "atomicMin",    "threadIdx",
+      "blockIdx",         "blockDim",          "gridDim",      "warpSize",
+      "__forceinline__",  "switchableBarrier", "atomicCombine"};
   for (const char* word : words)
     if (w == word) return true;
   return false;
@@ -70,30 +55,30 @@ void colouredLine(const std::string& line, const Palette& pal) {
 }  // namespace
 
 void drawSourcePanel(App& app) {
-  const UiState& ui = app.ui;
+  UiState& ui = app.ui;
   const Palette& pal = palette(ui.view.presenter);
   const LessonInfo* lesson = findLesson(ui.params.lesson);
   if (!lesson) return;
-  const auto& sources = kernelSources();
-  const auto found = sources.find(lesson->kernelFile);
-  if (found == sources.end()) {
+  const std::string* source = embeddedFile(lesson->kernelFile);
+  const VariantInfo* variant = lesson->findVariant(ui.params.variant);
+  if (!variant) variant = &lesson->variants.front();
+  if (!source) {
     ImGui::TextDisabled("%s is not embedded in this build.", lesson->kernelFile.c_str());
     return;
   }
   ImGui::TextDisabled("%s — the file that ran", lesson->kernelFile.c_str());
-  const std::string function = kernelName(ui.params);
+  const std::string& function = variant->kernelFunction;
   const bool showStep = ui.trace && ui.step > 0;
-  std::istringstream lines(found->second);
+  std::istringstream lines(*source);
   bool inFunction = false;
   int depth = 0;
-  static std::string shownFunction;  // scroll to the kernel when another one is chosen
   for (std::string line; std::getline(lines, line);) {
     if (!inFunction && line.find(" " + function + "(") != std::string::npos &&
         line.find("__global__") != std::string::npos) {
       inFunction = true;
-      if (shownFunction != function) {
+      if (ui.sourceScrolledTo != function) {  // scroll to the kernel when another is chosen
         ImGui::SetScrollHereY(0.1f);
-        shownFunction = function;
+        ui.sourceScrolledTo = function;
       }
     }
     bool highlight = false;

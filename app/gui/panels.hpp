@@ -20,6 +20,5 @@ void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
 // Small helpers the panels share.
 void helpMarker(const char* text);
 void noteWidget(UiState& ui, const std::string& name);  // remember where it was drawn
-const std::map<std::string, std::string>& kernelSources();
 
 }  // namespace rlab::gui

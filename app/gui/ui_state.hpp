@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -35,6 +36,7 @@ struct ViewOptions {
 struct UiState {
   Params params;                       // what the controls say
   std::string paramError;              // why they are refused, shown at the widgets
+  std::array<char, 512> valuesText{};  // the values box as typed; cleared when n changes
   std::shared_ptr<const Trace> trace;  // the run on screen
   bool rerunWanted = true;             // params changed: run again when the worker is free
   std::string status;                  // one line under the controls
@@ -46,7 +48,7 @@ struct UiState {
   double stepClock = 0;
 
   bool gpuUsable = false;
-  std::string gpuName;  // or why there is none
+  std::string gpuName;  // the device's name, capability and memory, or why there is none
 
   int raceRuns = 200;
   RaceOutcome race;
@@ -54,6 +56,7 @@ struct UiState {
   int requestTab = -1;  // a tab to bring to the front on the next frame
 
   ViewOptions view;
+  std::string sourceScrolledTo;  // the kernel function the source panel last scrolled to
 
   // Where named widgets were last drawn: lets tests click them like a person would.
   std::map<std::string, ImVec4> widgetRects;

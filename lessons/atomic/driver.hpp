@@ -30,15 +30,14 @@ std::vector<AtomicLanding> orderOfLanding(const std::vector<T>& in, const std::v
 }
 
 template <class B, class T, class Op>
-DriverOutput<T> driveAtomic(B& b, const Params& p, typename B::template Buffer<T>& input,
-                            bool trace) {
-  DriverOutput<T> out;
+void driveAtomic(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                 Trace& out) {
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto found = b.template alloc<T>(trace ? size_t(p.n) : 0);
   b.launch(dim3(unsigned(blocksFor(p.n, p.block))), dim3(unsigned(p.block)), atomicReduce<T, Op>,
            (const T*)input.get(), (long long)p.n, result.get(), trace ? found.get() : nullptr);
-  out.result = downloadOne<B, T>(b, result);
-  if (!trace) return out;
+  out.result = double(downloadOne<B, T>(b, result));
+  if (!trace) return;
   std::vector<T> in(size_t(p.n)), before(size_t(p.n));
   b.download(in.data(), input, in.size());
   b.download(before.data(), found, before.size());
@@ -56,7 +55,6 @@ DriverOutput<T> driveAtomic(B& b, const Params& p, typename B::template Buffer<T
     s.pairs = {{a.thread, 0}};
     out.steps.push_back(std::move(s));
   }
-  return out;
 }
 
 }  // namespace rlab

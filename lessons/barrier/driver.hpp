@@ -4,27 +4,37 @@
 
 namespace rlab {
 
-template <class B, class T, class Op>
-DriverOutput<T> driveBarrier(B& b, const Params& p, typename B::template Buffer<T>& a, bool trace) {
-  DriverOutput<T> out;
-  const bool shared = p.variant == "shared";
-  const int levels = levelsBelow(shared ? p.block : p.n);
+// Both variants: one block, every level in one launch. The shared-memory tree runs over the
+// whole block (padding with the identity), the global one over n.
+template <class B, class T, class Kernel>
+void runBarrierTree(B& b, const Params& p, typename B::template Buffer<T>& a, bool trace,
+                    Kernel kernel, int levels, Trace& out) {
   Recording<B, T> rec(b, trace, levels, 0, p.block);
   const auto initial = trace ? downloadAsDoubles<B, T>(b, a, size_t(p.n)) : std::vector<double>{};
-  auto kernel = shared ? treeShared<T, Op> : treeGlobal<T, Op>;
   b.launch(dim3(1), dim3(unsigned(p.block)), kernel, a.get(), int(p.n), p.barrier, p.perturb,
            rec.recorder());
   std::vector<std::string> labels;
   for (int k = 0, i = 1; k < levels; ++k, i *= 2)
     labels.push_back("level " + std::to_string(k + 1) + ": a[tid] += a[tid + " + std::to_string(i) +
                      "] where tid % " + std::to_string(2 * i) + " == 0");
-  out.steps = rec.snapshots(labels, initial);
-  out.result = downloadOne<B, T>(b, a);
+  appendSteps(out, rec.snapshots(labels, initial));
+  out.result = double(downloadOne<B, T>(b, a));
   if (!p.barrier)
     out.notes.push_back(
         "The barrier is off: a thread may read its neighbour before the "
         "neighbour has finished the level below.");
-  return out;
+}
+
+template <class B, class T, class Op>
+void driveBarrierGlobal(B& b, const Params& p, typename B::template Buffer<T>& a, bool trace,
+                        Trace& out) {
+  runBarrierTree<B, T>(b, p, a, trace, treeGlobal<T, Op>, levelsBelow(p.n), out);
+}
+
+template <class B, class T, class Op>
+void driveBarrierShared(B& b, const Params& p, typename B::template Buffer<T>& a, bool trace,
+                        Trace& out) {
+  runBarrierTree<B, T>(b, p, a, trace, treeShared<T, Op>, levelsBelow(p.block), out);
 }
 
 }  // namespace rlab

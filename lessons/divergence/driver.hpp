@@ -5,16 +5,21 @@
 namespace rlab {
 
 template <class B, class T, class Op>
-DriverOutput<T> driveDivergence(B& b, const Params& p, typename B::template Buffer<T>& input,
-                                bool trace) {
-  DriverOutput<T> out;
-  if (p.variant == "interleaved")
-    runTreePasses<B, T>(b, p, input, trace, interleaved<T, Op>, StrideOrder::Up, true, out);
-  else if (p.variant == "strided")
-    runTreePasses<B, T>(b, p, input, trace, strided<T, Op>, StrideOrder::Up, true, out);
-  else
-    runTreePasses<B, T>(b, p, input, trace, sequential<T, Op>, StrideOrder::Down, true, out);
-  return out;
+void driveInterleaved(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                      Trace& out) {
+  runTreePasses<B, T>(b, p, input, trace, interleaved<T, Op>, StrideOrder::Up, true, out);
+}
+
+template <class B, class T, class Op>
+void driveStrided(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                  Trace& out) {
+  runTreePasses<B, T>(b, p, input, trace, strided<T, Op>, StrideOrder::Up, true, out);
+}
+
+template <class B, class T, class Op>
+void driveSequential(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                     Trace& out) {
+  runTreePasses<B, T>(b, p, input, trace, sequential<T, Op>, StrideOrder::Down, true, out);
 }
 
 }  // namespace rlab

@@ -7,15 +7,18 @@ namespace rlab {
 // Blocks for the fastest kernel, measured best on an H100 from 2^16 to 2^28 elements: at least
 // kElementsPerThread per thread, so that small arrays do not pay for many block totals; then
 // one block per SM until each thread would get more than kElementsPerThreadOnOneBlockPerSm;
-// then more blocks, up to half of the device's thread slots, for more loads in flight. A
+// then more blocks, up to half of the device's thread slots (2048 a multiprocessor on the H100,
+// 1536 on sm_86 and sm_89, 1024 on sm_75: the backend asks the device), for more loads in
+// flight. A
 // float sum adds one block that loads nothing (see the kernel); at that limit it takes the
 // place of a loading block, since one block more than the limit cost 1% at 2^28.
 constexpr int kElementsPerThread = 16;
 constexpr int kElementsPerThreadOnOneBlockPerSm = 128;
 
 inline long long fastestBlocks(long long n, int block, long long multiprocessors,
-                               bool addingBlock) {
-  const long long halfTheSlots = std::max<long long>(1, multiprocessors * (2048 / block) / 2);
+                               int threadSlotsPerMultiprocessor, bool addingBlock) {
+  const long long halfTheSlots =
+      std::max<long long>(1, multiprocessors * (threadSlotsPerMultiprocessor / block) / 2);
   const long long spread = std::max(
       multiprocessors, std::min(halfTheSlots, n / (block * kElementsPerThreadOnOneBlockPerSm)));
   const long long loaders =
@@ -24,11 +27,11 @@ inline long long fastestBlocks(long long n, int block, long long multiprocessors
 }
 
 template <class B, class T, class Op>
-DriverOutput<T> driveFastest(B& b, const Params& p, typename B::template Buffer<T>& input,
-                             bool trace) {
-  DriverOutput<T> out;
+void driveFastest(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                  Trace& out) {
   const long long blocks =
-      fastestBlocks(p.n, p.block, b.multiprocessors(), !std::is_integral<T>::value);
+      fastestBlocks(p.n, p.block, b.multiprocessors(), b.threadSlotsPerMultiprocessor(),
+                    !std::is_integral<T>::value);
   const long long threads = blocks * p.block;
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto blockTotals = bufferHolding<B, unsigned long long>(b, size_t(blocks), 0ull);
@@ -37,13 +40,12 @@ DriverOutput<T> driveFastest(B& b, const Params& p, typename B::template Buffer<
   b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), fastestReduce<T, Op>,
            (const T*)input.get(), (long long)p.n, result.get(), blockTotals.get(),
            blocksStarted.get(), rec.recorder());
-  out.steps = rec.snapshots(
-      {"each thread: grid-stride loop, 4 accumulators", "each warp: 5 shuffles to lane 0",
-       std::is_integral<T>::value ? "each block: its warps' totals"
-                                  : "each block's total; the last adds"},
-      {}, {threads, threads / 32, blocks});
-  out.result = downloadOne<B, T>(b, result);
-  return out;
+  appendSteps(out, rec.snapshots({"each thread: grid-stride loop, 4 accumulators",
+                                  "each warp: 5 shuffles to lane 0",
+                                  std::is_integral<T>::value ? "each block: its warps' totals"
+                                                             : "each block's total; the last adds"},
+                                 {}, {threads, threads / 32, blocks}));
+  out.result = double(downloadOne<B, T>(b, result));
 }
 
 }  // namespace rlab

@@ -6,8 +6,8 @@ namespace rlab {
 
 // One launch per step; the snapshot of each step is a copy of the array after its launch.
 template <class B, class T, class Op>
-DriverOutput<T> driveFolding(B& b, const Params& p, typename B::template Buffer<T>& a, bool trace) {
-  DriverOutput<T> out;
+void driveFolding(B& b, const Params& p, typename B::template Buffer<T>& a, bool trace,
+                  Trace& out) {
   for (long long len = p.n; len > 1;) {
     const long long reduce = len / 2, remain = len - reduce;
     Recording<B, T> rec(b, trace, 1, 0, reduce);
@@ -23,8 +23,7 @@ DriverOutput<T> driveFolding(B& b, const Params& p, typename B::template Buffer<
     }
     len = remain;
   }
-  out.result = downloadOne<B, T>(b, a);
-  return out;
+  out.result = double(downloadOne<B, T>(b, a));
 }
 
 }  // namespace rlab

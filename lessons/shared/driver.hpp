@@ -7,7 +7,7 @@ namespace rlab {
 // multiblock and coarsened: one launch, block partials combined by one atomic each.
 template <class B, class T, class Op, class Kernel>
 void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
-                  Kernel kernel, int perThread, DriverOutput<T>& out) {
+                  Kernel kernel, int perThread, Trace& out) {
   const long long blocks = blocksFor(p.n, p.block * perThread);
   const long long threads = blocks * p.block;
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
@@ -25,24 +25,33 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
   if (coarse) labels.push_back("each thread combines " + std::to_string(perThread) + " elements");
   for (int stride = p.block / 2; stride > 0; stride /= 2)
     labels.push_back("stride " + std::to_string(stride));
-  out.steps = rec.snapshots(labels, initial);
+  appendSteps(out, rec.snapshots(labels, initial));
   if (trace) out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
-  out.result = downloadOne<B, T>(b, result);
+  out.result = double(downloadOne<B, T>(b, result));
 }
 
 template <class B, class T, class Op>
-DriverOutput<T> driveShared(B& b, const Params& p, typename B::template Buffer<T>& input,
-                            bool trace) {
-  DriverOutput<T> out;
-  if (p.variant == "global")
-    runTreePasses<B, T>(b, p, input, trace, treeInGlobal<T, Op>, StrideOrder::Down, false, out);
-  else if (p.variant == "shared")
-    runTreePasses<B, T>(b, p, input, trace, treeInShared<T, Op>, StrideOrder::Down, false, out);
-  else if (p.variant == "multiblock")
-    runOneLaunch<B, T, Op>(b, p, input, trace, multiBlock<T, Op>, 1, out);
-  else
-    runOneLaunch<B, T, Op>(b, p, input, trace, coarsened<T, Op>, kCoarsening, out);
-  return out;
+void driveTreeInGlobal(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                       Trace& out) {
+  runTreePasses<B, T>(b, p, input, trace, treeInGlobal<T, Op>, StrideOrder::Down, false, out);
+}
+
+template <class B, class T, class Op>
+void driveTreeInShared(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                       Trace& out) {
+  runTreePasses<B, T>(b, p, input, trace, treeInShared<T, Op>, StrideOrder::Down, false, out);
+}
+
+template <class B, class T, class Op>
+void driveMultiBlock(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                     Trace& out) {
+  runOneLaunch<B, T, Op>(b, p, input, trace, multiBlock<T, Op>, 1, out);
+}
+
+template <class B, class T, class Op>
+void driveCoarsened(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                    Trace& out) {
+  runOneLaunch<B, T, Op>(b, p, input, trace, coarsened<T, Op>, kCoarsening, out);
 }
 
 }  // namespace rlab

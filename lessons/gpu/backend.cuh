@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "lessons/run_output.hpp"
+#include "lessons/backends.hpp"
 
 namespace rlab {
 
@@ -87,15 +87,19 @@ class GpuBackend {
   }
 
   long long multiprocessors() const { return multiprocessors_; }
+  int threadSlotsPerMultiprocessor() const { return threadSlotsPerMultiprocessor_; }
   double kernelMs() const { return kernelMs_; }
   void resetKernelTime() { kernelMs_ = 0; }
   const std::string& deviceName() const { return deviceName_; }
+  // Name, compute capability and memory, for the controls and the run's header.
+  const std::string& description() const { return description_; }
 
  private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   double kernelMs_ = 0;
   int multiprocessors_ = 1;
-  std::string deviceName_;
+  int threadSlotsPerMultiprocessor_ = 2048;
+  std::string deviceName_, description_;
 };
 
 }  // namespace rlab

@@ -1,18 +1,23 @@
 // Every lesson kernel, compiled by g++ through the shim, run by the lesson drivers.
 #include "kernels/sim/shim.hpp"
 // (the shim must come before any kernel source)
-#include "kernels/sim/backend.hpp"
-#include "lessons/dispatch.hpp"
+#include "lessons/backends.hpp"
+#include "lessons/drivers.hpp"
+#include "lessons/sim/backend.hpp"
 
 namespace rlab {
 
-RunOutput runOnSimulator(const Params& p, const std::vector<double>& input, bool trace) {
+void runOnSimulator(const Params& p, const std::vector<double>& input, bool trace, Trace& out) {
   sim::LaunchOptions options;
   options.schedule = sim::Schedule::parse(p.schedule);
   SimBackend backend(options);
-  RunOutput out = runOnBackend(backend, p, input, trace);
+  runOnBackend(backend, p, input, trace, out);
+  out.backend = "sim";
   out.device = "CPU SIMT simulator, schedule " + options.schedule.str();
-  return out;
+}
+
+bool simulatorHasDriver(const std::string& lesson, const std::string& variant) {
+  return hasDriver<SimBackend>(lesson, variant);
 }
 
 }  // namespace rlab

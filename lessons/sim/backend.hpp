@@ -42,8 +42,10 @@ class SimBackend {
     sim::launch(grid, block, options_, [&] { kernel(args...); });
   }
 
-  // The simulator runs one block at a time; two "SMs" keep grid-stride kernels honest.
+  // The simulator runs one block at a time; two "SMs" keep grid-stride kernels honest, with
+  // the thread slots of an H100's.
   long long multiprocessors() const { return 2; }
+  int threadSlotsPerMultiprocessor() const { return 2048; }
 
  private:
   sim::LaunchOptions options_;

@@ -1,0 +1,107 @@
+// The lesson drivers as a table: one entry per lesson and variant, the same for every backend.
+// Included by each backend's translation unit (g++ for the simulator, nvcc for the GPU), which
+// instantiates it for its own backend type.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lessons/atomic/driver.hpp"
+#include "lessons/barrier/driver.hpp"
+#include "lessons/butterfly/driver.hpp"
+#include "lessons/divergence/driver.hpp"
+#include "lessons/fastest/driver.hpp"
+#include "lessons/folding/driver.hpp"
+#include "lessons/shared/driver.hpp"
+
+namespace rlab {
+
+// A driver: launches the lesson's kernel(s) on `input` and fills the trace's steps, result and
+// notes. `trace` off: no snapshots (timing runs, large n).
+template <class B, class T, class Op>
+using DriverFunction = void (*)(B&, const Params&, typename B::template Buffer<T>&, bool trace,
+                                Trace& out);
+
+template <class B, class T, class Op>
+struct DriverEntry {
+  const char* lesson;
+  const char* variant;
+  DriverFunction<B, T, Op> drive;
+};
+
+template <class B, class T, class Op>
+const std::vector<DriverEntry<B, T, Op>>& driverTable() {
+  static const std::vector<DriverEntry<B, T, Op>> table = {
+      {"atomic", "default", driveAtomic<B, T, Op>},
+      {"folding", "default", driveFolding<B, T, Op>},
+      {"barrier", "global", driveBarrierGlobal<B, T, Op>},
+      {"barrier", "shared", driveBarrierShared<B, T, Op>},
+      {"divergence", "interleaved", driveInterleaved<B, T, Op>},
+      {"divergence", "strided", driveStrided<B, T, Op>},
+      {"divergence", "sequential", driveSequential<B, T, Op>},
+      {"shared", "global", driveTreeInGlobal<B, T, Op>},
+      {"shared", "shared", driveTreeInShared<B, T, Op>},
+      {"shared", "multiblock", driveMultiBlock<B, T, Op>},
+      {"shared", "coarsened", driveCoarsened<B, T, Op>},
+      {"butterfly", "shared", driveButterflyShared<B, T, Op>},
+      {"butterfly", "shuffle", driveButterflyShuffle<B, T, Op>},
+      {"fastest", "default", driveFastest<B, T, Op>},
+  };
+  return table;
+}
+
+// The driver of a resolved lesson and variant; std::invalid_argument for a pair the table
+// lacks (resolve() refuses unknown ids before a run gets here).
+template <class B, class T, class Op>
+DriverFunction<B, T, Op> findDriver(const std::string& lesson, const std::string& variant) {
+  for (const auto& entry : driverTable<B, T, Op>())
+    if (lesson == entry.lesson && variant == entry.variant) return entry.drive;
+  throw std::invalid_argument("no driver for lesson '" + lesson + "', variant '" + variant +
+                              "' in this build");
+}
+
+template <class B>
+bool hasDriver(const std::string& lesson, const std::string& variant) {
+  for (const auto& entry : driverTable<B, int, SumOp>())
+    if (lesson == entry.lesson && variant == entry.variant) return true;
+  return false;
+}
+
+template <class B, class T, class Op>
+void drive(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace, Trace& out) {
+  findDriver<B, T, Op>(p.lesson, p.variant)(b, p, input, trace, out);
+}
+
+// Calls f(T{}, Op{}) with the run's element type and operator: `using T = decltype(type)`.
+template <class F>
+decltype(auto) withTypeAndOp(const Params& p, F&& f) {
+  auto withOp = [&](auto type) -> decltype(auto) {
+    switch (p.op) {
+      case Op::Max:
+        return f(type, MaxOp{});
+      case Op::Min:
+        return f(type, MinOp{});
+      case Op::Product:
+        return f(type, ProductOp{});
+      case Op::Sum:
+        break;
+    }
+    return f(type, SumOp{});
+  };
+  if (p.type == ElementType::Float) return withOp(float{});
+  return withOp(int{});
+}
+
+// The input uploaded as the run's element type, then the lesson's driver.
+template <class B>
+void runOnBackend(B& b, const Params& p, const std::vector<double>& input, bool trace, Trace& out) {
+  withTypeAndOp(p, [&](auto type, auto op) {
+    using T = decltype(type);
+    const std::vector<T> host(input.begin(), input.end());
+    auto buffer = b.template alloc<T>(host.size());
+    b.upload(buffer, host.data(), host.size());
+    drive<B, T, decltype(op)>(b, p, buffer, trace, out);
+  });
+}
+
+}  // namespace rlab

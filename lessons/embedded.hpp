@@ -1,0 +1,12 @@
+// The kernel sources and lesson texts, embedded at build time: what the app and rlab show is
+// the file that was compiled, and they need no source tree at run time.
+#pragma once
+
+#include <string>
+
+namespace rlab {
+
+// "kernels/barrier.cuh", "lessons/barrier/en.md": the file's text, or nullptr.
+const std::string* embeddedFile(const std::string& path);
+
+}  // namespace rlab

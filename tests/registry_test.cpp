@@ -1,0 +1,65 @@
+// Every lesson descriptor is complete: a driver on both backends for each variant, a kernel
+// file that holds the kernel it names, its texts and a tour; unknown ids are refused.
+#include <doctest/doctest.h>
+
+#include "lessons/backends.hpp"
+#include "lessons/embedded.hpp"
+#include "lessons/registry.hpp"
+#include "lessons/run.hpp"
+
+using namespace rlab;
+
+TEST_CASE("every lesson and variant has a driver, its kernel, texts and a tour stop") {
+  REQUIRE(lessons().size() >= 7);
+  for (const LessonInfo& lesson : lessons()) {
+    CAPTURE(lesson.id);
+    CHECK(!lesson.title.empty());
+    CHECK(lesson.defaultN >= 1);
+    CHECK(lesson.defaultN <= lesson.maxN);
+    const std::string* kernels = embeddedFile(lesson.kernelFile);
+    REQUIRE(kernels != nullptr);
+    REQUIRE(!lesson.variants.empty());
+    for (const VariantInfo& variant : lesson.variants) {
+      CAPTURE(variant.id);
+      CHECK(simulatorHasDriver(lesson.id, variant.id));
+      if (gpuBackendBuilt()) CHECK(gpuHasDriver(lesson.id, variant.id));
+      CHECK(kernels->find("__global__ void " + variant.kernelFunction + "(") != std::string::npos);
+      CHECK(variant.minBlock >= 1);
+    }
+    const std::string* text = embeddedFile(lesson.textFolder + "/en.md");
+    REQUIRE(text != nullptr);
+    CHECK(text->size() > 100);
+    REQUIRE(!lesson.tour.empty());
+    for (const TourStop& stop : lesson.tour) {
+      CAPTURE(stop.why);
+      CHECK(lesson.findVariant(stop.variant) != nullptr);
+      CHECK_NOTHROW(resolve(tourStopParams(lesson, stop)));
+      CHECK(!stop.why.empty());
+    }
+  }
+}
+
+TEST_CASE("a lesson or variant the registry lacks is refused with the ones there are") {
+  Params p;
+  p.lesson = "reduce-by-magic";
+  try {
+    runLesson(p);
+    FAIL("an unknown lesson ran");
+  } catch (const ParamError& e) {
+    const std::string message = e.what();
+    CHECK(message.find("reduce-by-magic") != std::string::npos);
+    for (const LessonInfo& lesson : lessons()) CHECK(message.find(lesson.id) != std::string::npos);
+  }
+  p.lesson = "shared";
+  p.variant = "magic";
+  try {
+    runLesson(p);
+    FAIL("an unknown variant ran");
+  } catch (const ParamError& e) {
+    const std::string message = e.what();
+    for (const VariantInfo& v : findLesson("shared")->variants)
+      CHECK(message.find(v.id) != std::string::npos);
+  }
+  CHECK_FALSE(simulatorHasDriver("shared", "magic"));
+  CHECK_FALSE(gpuHasDriver("reduce-by-magic", "default"));
+}
