@@ -5,8 +5,10 @@
 #include "kernels/common.cuh"
 
 // Interleaved: thread tid works when tid % (2 * stride) == 0. At the first level half the
-// threads of every warp sit idle, at the next three quarters: every warp stays busy (and
-// divergent) at every level, so the block takes as long as if all threads worked.
+// threads of every warp sit idle, at the next three quarters, and so on: the few working
+// threads are spread over every warp until the stride reaches 32, so every warp still runs
+// each level (divergent, most lanes idle) and the block takes nearly as long as if all
+// threads worked. Only the last levels (stride 32 and up) leave whole warps idle.
 template <class T, class Op>
 __global__ void interleaved(const T* in, long long n, T* out, StepRecorder<T> trace) {
   __shared__ T s[1024];

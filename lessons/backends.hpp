@@ -34,4 +34,8 @@ struct GpuProbe {
 // Asks the driver once per call; cheap enough for start-up, not for every frame.
 GpuProbe probeGpu();
 
+// Tests: while on, every GPU run fails as it would after a kernel fault, also on a machine with
+// a working GPU, so the failure path is tested there too.
+void injectGpuFailure(bool on);
+
 }  // namespace rlab

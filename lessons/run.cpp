@@ -1,12 +1,20 @@
 #include "lessons/run.hpp"
 
 #include <chrono>
+#include <cmath>
 
 #include "lessons/backends.hpp"
 #include "lessons/reference.hpp"
 #include "lessons/registry.hpp"
 
 namespace rlab {
+
+std::string howFarOff(const Trace& t) {
+  if (t.correct || t.params.op != Op::Sum || !std::isfinite(t.result) || !std::isfinite(t.expected))
+    return "";
+  return formatValue(std::fabs(t.expected - t.result), t.params.type) +
+         (t.result < t.expected ? " short" : " over");
+}
 
 Trace runLesson(const Params& params) {
   const Resolved r = resolve(params);

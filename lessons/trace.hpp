@@ -56,4 +56,8 @@ struct Trace {
   Timings timings;
 };
 
+// How far a wrong sum is from the expected one: "15 short", "3 over"; empty when the run is
+// correct, not a sum, or not finite. Every view says it this way.
+std::string howFarOff(const Trace& t);
+
 }  // namespace rlab

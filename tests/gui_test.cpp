@@ -11,6 +11,7 @@
 #include <set>
 
 #include "app/gui/app.hpp"
+#include "lessons/backends.hpp"
 #include "tests/headless_imgui.hpp"
 
 using rlab::gui::App;
@@ -112,9 +113,10 @@ TEST_CASE("gui: a failed GPU run keeps the settings and the run on screen") {
   const auto before = app.ui.trace;
   app.ui.params.backend = rlab::BackendChoice::Gpu;
   app.ui.params.n = 16;
-  if (app.ui.gpuUsable) return;  // only meaningful where no GPU works
+  rlab::injectGpuFailure(true);  // where a GPU works, it fails now as after a kernel fault
   app.requestRun();
   settle(app);
+  rlab::injectGpuFailure(false);
   CHECK(app.ui.trace == before);
   CHECK(app.ui.statusIsError);
   CHECK(app.ui.params.n == 16);

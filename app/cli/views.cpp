@@ -90,9 +90,7 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour) {
       << formatValue(t.expected, p.type);
   if (t.tolerance > 0) out << " (± " << std::setprecision(3) << t.tolerance << ")";
   out << "   " << verdictStyle << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
-  if (!t.correct && std::isfinite(t.result) && std::isfinite(t.expected) && p.op == Op::Sum)
-    out << " (" << formatValue(std::fabs(t.expected - t.result), p.type)
-        << (t.result < t.expected ? " short)" : " over)");
+  if (!howFarOff(t).empty()) out << " (" << howFarOff(t) << ")";
   out << "\n";
   if (t.timings.measured) {
     const Timings& m = t.timings;

@@ -80,7 +80,7 @@ void App::requestRun() {
   const Params params = ui.params;
   // A failed GPU call or kernel throws: the worker shows its sentence as an error and keeps
   // every setting and the trace on screen.
-  runner_.start("run", [params](Worker::Job&) -> Worker::Apply {
+  runner_.start("run", [params](JobThread::Job&) -> JobThread::Apply {
     return showTrace(std::make_shared<const Trace>(runLesson(params)));
   });
 }
@@ -106,7 +106,7 @@ void App::startRace() {
   if (!ui.paramError.empty() || longWork_.busy()) return;
   const Params params = ui.params;
   const int runs = ui.raceRuns;
-  longWork_.start("race", [params, runs](Worker::Job& job) -> Worker::Apply {
+  longWork_.start("race", [params, runs](JobThread::Job& job) -> JobThread::Apply {
     RaceResult race = runRace(params, runs, 10, [&](int done) {
       job.progress = float(done) / float(runs);
       return !job.cancel.load();
@@ -125,7 +125,7 @@ void App::startRacecheck() {
   if (p.block) args.insert(args.end(), {"--block", std::to_string(p.block)});
   if (!p.barrier) args.push_back("--no-barrier");
   if (p.perturb) args.push_back("--perturb");
-  longWork_.start("racecheck", [args](Worker::Job&) -> Worker::Apply {
+  longWork_.start("racecheck", [args](JobThread::Job&) -> JobThread::Apply {
     std::ostringstream out, err;
     cli::main(args, out, err, false);
     const std::string report = out.str() + err.str();
@@ -137,7 +137,7 @@ void App::startBench() {
   if (longWork_.busy()) return;
   const bool gpu = ui.params.backend == BackendChoice::Gpu && ui.gpuUsable;
   const ElementType type = ui.params.type;
-  longWork_.start("timing", [gpu, type](Worker::Job& job) -> Worker::Apply {
+  longWork_.start("timing", [gpu, type](JobThread::Job& job) -> JobThread::Apply {
     BenchRequest request;
     request.type = type;
     request.reps = 10;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "app/gui/ui_state.hpp"
-#include "app/gui/worker.hpp"
+#include "app/gui/job_thread.hpp"
 
 namespace rlab::gui {
 
@@ -35,7 +35,7 @@ class App {
 
  private:
   void validate();
-  Worker runner_, longWork_;
+  JobThread runner_, longWork_;
 };
 
 // Largest n that re-runs at once when a control changes.

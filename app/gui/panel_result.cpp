@@ -18,9 +18,8 @@ void drawResultPanel(App& app) {
   ImGui::SetWindowFontScale(1.0f);
   ImGui::Text("result %s   expected %s", formatValue(t.result, t.params.type).c_str(),
               formatValue(t.expected, t.params.type).c_str());
-  if (!t.correct && t.params.op == Op::Sum)
-    ImGui::TextColored(verdictColour, "%s short",
-                       formatValue(t.expected - t.result, t.params.type).c_str());
+  const std::string off = howFarOff(t);
+  if (!off.empty()) ImGui::TextColored(verdictColour, "%s", off.c_str());
   ImGui::TextDisabled("%s", t.device.c_str());
   const Timings& m = t.timings;
   if (m.measured) {

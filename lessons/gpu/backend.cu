@@ -12,6 +12,7 @@ namespace rlab {
 namespace {
 // Set by any worker thread whose kernel faulted, read by all of them.
 std::atomic<bool> g_broken{false};
+std::atomic<bool> g_failureInjected{false};
 }  // namespace
 
 bool gpuBroken() {
@@ -78,7 +79,13 @@ void holdGpuWhileQueueing() {
   checkCuda(cudaGetLastError(), "launching a kernel");
 }
 
+void injectGpuFailure(bool on) {
+  g_failureInjected.store(on);
+}
+
 GpuBackend::GpuBackend() {
+  if (g_failureInjected.load())
+    throw GpuUnavailable("A kernel failed on the GPU (a failure injected by a test).");
   if (gpuBroken())
     throw GpuUnavailable("GPU use ended earlier in this process after a kernel failed.");
   int driver = 0;

@@ -1,13 +1,13 @@
-#include "app/gui/worker.hpp"
+#include "app/gui/job_thread.hpp"
 
 namespace rlab::gui {
 
-Worker::~Worker() {
+JobThread::~JobThread() {
   cancel();
   if (thread_.joinable()) thread_.join();
 }
 
-bool Worker::start(const std::string& label, Work work) {
+bool JobThread::start(const std::string& label, Work work) {
   if (running_) return false;
   if (thread_.joinable()) thread_.join();
   job_ = std::make_shared<Job>();
@@ -33,19 +33,19 @@ bool Worker::start(const std::string& label, Work work) {
   return true;
 }
 
-void Worker::cancel() {
+void JobThread::cancel() {
   if (job_) job_->cancel = true;
 }
 
-float Worker::progress() const {
+float JobThread::progress() const {
   return job_ ? job_->progress.load() : 0.f;
 }
 
-std::string Worker::label() const {
+std::string JobThread::label() const {
   return job_ ? job_->label : std::string();
 }
 
-bool Worker::poll(UiState& ui) {
+bool JobThread::poll(UiState& ui) {
   Apply apply;
   {
     std::lock_guard<std::mutex> lock(doneMutex_);
@@ -57,7 +57,7 @@ bool Worker::poll(UiState& ui) {
   return true;
 }
 
-void Worker::wait() {
+void JobThread::wait() {
   if (thread_.joinable()) thread_.join();
 }
 

@@ -12,7 +12,7 @@
 
 namespace rlab::gui {
 
-class Worker {
+class JobThread {
  public:
   struct Job {
     std::atomic<bool> cancel{false};
@@ -23,7 +23,7 @@ class Worker {
   using Apply = std::function<void(UiState&)>;
   using Work = std::function<Apply(Job&)>;
 
-  ~Worker();
+  ~JobThread();
   bool busy() const { return running_; }
   bool start(const std::string& label, Work work);  // false while busy
   void cancel();
