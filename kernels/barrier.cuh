@@ -14,8 +14,10 @@ __global__ void treeGlobal(T* a, int n, bool barrierOn, bool perturb, StepRecord
   for (int i = 1; i < n; i *= 2, ++level) {
     if (perturb && tid % 3 == 0) __nanosleep(2000);
     if (tid % (2 * i) == 0 && tid + i < n) {
-      a[tid] = Op::apply(a[tid], a[tid + i]);
-      trace.combine(level, tid, tid, tid + i, a[tid]);
+      // `other` is what the barrier protects: thread tid + i wrote it at the level below.
+      const T mine = a[tid], other = a[tid + i];
+      a[tid] = Op::apply(mine, other);
+      trace.combine(level, tid, tid, tid + i, mine, other, a[tid]);
     }
     switchableBarrier(barrierOn);
   }
@@ -33,8 +35,9 @@ __global__ void treeShared(T* a, int n, bool barrierOn, bool perturb, StepRecord
   for (int i = 1; i < (int)blockDim.x; i *= 2, ++level) {
     if (perturb && tid % 3 == 0) __nanosleep(2000);
     if (tid % (2 * i) == 0) {
-      s[tid] = Op::apply(s[tid], s[tid + i]);
-      trace.combine(level, tid, tid, tid + i, s[tid]);
+      const T mine = s[tid], other = s[tid + i];
+      s[tid] = Op::apply(mine, other);
+      trace.combine(level, tid, tid, tid + i, mine, other, s[tid]);
     }
     switchableBarrier(barrierOn);
   }

@@ -16,8 +16,9 @@ __global__ void butterflyShared(const T* in, long long n, T* result, StepRecorde
   __syncthreads();
   int step = 0;
   for (unsigned b = blockDim.x / 2; b > 0; b /= 2, ++step) {
-    const T mine = Op::apply(s[tid], s[tid ^ b]);
-    trace.combine(step, i, i, base + (tid ^ b), mine);
+    const T own = s[tid], partner = s[tid ^ b];
+    const T mine = Op::apply(own, partner);
+    trace.combine(step, i, i, base + (tid ^ b), own, partner, mine);
     __syncthreads();  // everyone has read before anyone overwrites
     s[tid] = mine;
     __syncthreads();  // everyone has written before the next step reads
@@ -36,16 +37,18 @@ __global__ void butterflyShuffle(const T* in, long long n, T* result, StepRecord
   T v = i < n ? in[i] : Op::template identity<T>();
   int step = 0;
   for (int b = warpSize / 2; b > 0; b /= 2, ++step) {
-    v = Op::apply(v, __shfl_xor_sync(0xffffffffu, v, b));
-    trace.combine(step, i, i, i ^ b, v);
+    const T partner = __shfl_xor_sync(0xffffffffu, v, b);
+    trace.combine(step, i, i, i ^ b, v, partner, Op::apply(v, partner));
+    v = Op::apply(v, partner);
   }
   if (lane == 0) warpTotals[warp] = v;
   __syncthreads();
   const unsigned warps = blockDim.x / warpSize;
   v = lane < warps ? warpTotals[lane] : Op::template identity<T>();
   for (int b = warpSize / 2; b > 0; b /= 2, ++step) {
-    v = Op::apply(v, __shfl_xor_sync(0xffffffffu, v, b));
-    trace.combine(step, i, i, i, v);
+    const T partner = __shfl_xor_sync(0xffffffffu, v, b);
+    trace.combine(step, i, i, i, v, partner, Op::apply(v, partner));  // lanes stand for warps
+    v = Op::apply(v, partner);
   }
   if (tid == 0) atomicCombine<Op>(result, v);
 }

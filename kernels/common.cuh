@@ -143,30 +143,38 @@ __device__ __forceinline__ bool readPublished(unsigned long long* slot, T& value
 
 // ---- Trace recorder ---------------------------------------------------------------------------
 // Null pointers in timing runs: every call below is then a test and nothing more.
-// combine() records, per step and thread, which element the thread combined into which and
-// the value it wrote; the host replays those writes onto the step's input, so a snapshot never
-// races with threads already at the next level. value() records a thread's own register value
-// (values[step][element]) where there is no array to replay.
+// combine() records, per step and thread, which element the thread combined into which, the
+// two values it read and the value it wrote; the host replays those writes onto the step's
+// input, so a snapshot never races with threads already at the next level, and compares what
+// each thread read with what the array held when the step began: a read that came too early
+// (a race) shows the stale value the thread really used. value() records a thread's own
+// register value (values[step][element]) where there is no array to replay. A combine whose
+// source is its target records a thread's own value, with nothing read from another thread.
 
 template <class T>
 struct StepRecorder {
   T* values = nullptr;
   T* written = nullptr;
-  int* reads = nullptr;
-  int* writes = nullptr;
-  long long width = 0;    // elements per step (value)
-  long long threads = 0;  // threads per step (combine)
+  T* readTarget = nullptr;  // what the thread read at the element it writes
+  T* readSource = nullptr;  // what it read at the element it combines in
+  int* reads = nullptr;     // the source element
+  int* writes = nullptr;    // the target element
+  long long width = 0;      // elements per step (value)
+  long long threads = 0;    // threads per step (combine)
   int steps = 0;
 
   __device__ void value(int step, long long element, T v) const {
     if (values && step < steps && element < width) values[step * width + element] = v;
   }
   __device__ void combine(int step, long long thread, long long target, long long source,
-                          T result) const {
+                          T targetValue, T sourceValue, T result) const {
     if (writes && step < steps && thread < threads) {
-      writes[step * threads + thread] = int(target);
-      reads[step * threads + thread] = int(source);
-      written[step * threads + thread] = result;
+      const long long k = step * threads + thread;
+      writes[k] = int(target);
+      reads[k] = int(source);
+      readTarget[k] = targetValue;
+      readSource[k] = sourceValue;
+      written[k] = result;
     }
   }
 };

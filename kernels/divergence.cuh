@@ -19,8 +19,9 @@ __global__ void interleaved(const T* in, long long n, T* out, StepRecorder<T> tr
   int level = 0;
   for (unsigned stride = 1; stride < blockDim.x; stride *= 2, ++level) {
     if (tid % (2 * stride) == 0) {
-      s[tid] = Op::apply(s[tid], s[tid + stride]);
-      trace.combine(level, i, i, i + stride, s[tid]);
+      const T mine = s[tid], other = s[tid + stride];
+      s[tid] = Op::apply(mine, other);
+      trace.combine(level, i, i, i + stride, mine, other, s[tid]);
     }
     __syncthreads();
   }
@@ -42,8 +43,9 @@ __global__ void strided(const T* in, long long n, T* out, StepRecorder<T> trace)
   for (unsigned stride = 1; stride < blockDim.x; stride *= 2, ++level) {
     const unsigned index = 2 * stride * tid;
     if (index < blockDim.x) {
-      s[index] = Op::apply(s[index], s[index + stride]);
-      trace.combine(level, i, base + index, base + index + stride, s[index]);
+      const T mine = s[index], other = s[index + stride];
+      s[index] = Op::apply(mine, other);
+      trace.combine(level, i, base + index, base + index + stride, mine, other, s[index]);
     }
     __syncthreads();
   }
@@ -64,8 +66,9 @@ __global__ void sequential(const T* in, long long n, T* out, StepRecorder<T> tra
   int level = 0;
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
     if (tid < stride) {
-      s[tid] = Op::apply(s[tid], s[tid + stride]);
-      trace.combine(level, i, i, i + stride, s[tid]);
+      const T mine = s[tid], other = s[tid + stride];
+      s[tid] = Op::apply(mine, other);
+      trace.combine(level, i, i, i + stride, mine, other, s[tid]);
     }
     __syncthreads();
   }

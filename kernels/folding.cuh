@@ -12,6 +12,7 @@ template <class T, class Op>
 __global__ void foldStep(T* a, long long reduce, long long remain, StepRecorder<T> trace) {
   const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (i >= reduce) return;
-  a[i] = Op::apply(a[i], a[i + remain]);
-  trace.combine(0, i, i, i + remain, a[i]);
+  const T mine = a[i], other = a[i + remain];
+  a[i] = Op::apply(mine, other);
+  trace.combine(0, i, i, i + remain, mine, other, a[i]);
 }

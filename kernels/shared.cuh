@@ -12,8 +12,9 @@ __global__ void treeInGlobal(T* a, long long n, T* out, StepRecorder<T> trace) {
   int level = 0;
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
     if (tid < stride && i + stride < n) {
-      a[i] = Op::apply(a[i], a[i + stride]);
-      trace.combine(level, i, i, i + stride, a[i]);
+      const T mine = a[i], other = a[i + stride];
+      a[i] = Op::apply(mine, other);
+      trace.combine(level, i, i, i + stride, mine, other, a[i]);
     }
     __syncthreads();
   }
@@ -32,8 +33,9 @@ __global__ void treeInShared(const T* in, long long n, T* out, StepRecorder<T> t
   int level = 0;
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
     if (tid < stride) {
-      s[tid] = Op::apply(s[tid], s[tid + stride]);
-      trace.combine(level, i, i, i + stride, s[tid]);
+      const T mine = s[tid], other = s[tid + stride];
+      s[tid] = Op::apply(mine, other);
+      trace.combine(level, i, i, i + stride, mine, other, s[tid]);
     }
     __syncthreads();
   }
@@ -54,8 +56,9 @@ __global__ void multiBlock(const T* in, long long n, T* result, T* partials,
   int level = 0;
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
     if (tid < stride) {
-      s[tid] = Op::apply(s[tid], s[tid + stride]);
-      trace.combine(level, i, i, i + stride, s[tid]);
+      const T mine = s[tid], other = s[tid + stride];
+      s[tid] = Op::apply(mine, other);
+      trace.combine(level, i, i, i + stride, mine, other, s[tid]);
     }
     __syncthreads();
   }
@@ -83,12 +86,13 @@ __global__ void coarsened(const T* in, long long n, T* result, T* partials, Step
   s[tid] = sum;
   __syncthreads();
   const long long thread = blockIdx.x * (long long)blockDim.x + tid;
-  trace.combine(0, thread, thread, thread, sum);
+  trace.combine(0, thread, thread, thread, sum, sum, sum);  // its own sum: nothing read
   int level = 1;
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
     if (tid < stride) {
-      s[tid] = Op::apply(s[tid], s[tid + stride]);
-      trace.combine(level, thread, thread, thread + stride, s[tid]);
+      const T mine = s[tid], other = s[tid + stride];
+      s[tid] = Op::apply(mine, other);
+      trace.combine(level, thread, thread, thread + stride, mine, other, s[tid]);
     }
     __syncthreads();
   }

@@ -13,9 +13,66 @@
 
 namespace rlab {
 
-// Steps come after the input, which the trace already holds.
+// Every value each element held during one launch, step by step, and who wrote it: tells a
+// read that got the value of the step before (right) from one that got an older value (a
+// race: the write it should have waited for had not landed yet).
+class ValueHistory {
+ public:
+  explicit ValueHistory(const std::vector<double>& initial) : writes_(initial.size()) {
+    for (size_t e = 0; e < initial.size(); ++e) writes_[e].push_back({0, initial[e], -1});
+  }
+
+  // The read of `value` at `element`, set against the element's latest value.
+  ValueRead check(int element, double value) const {
+    ValueRead r;
+    r.element = element;
+    r.value = value;
+    if (element < 0 || size_t(element) >= writes_.size()) return r;  // past the array's end
+    const Write& latest = writes_[size_t(element)].back();
+    if (same(value, latest.value)) {
+      r.writtenAt = latest.step;
+      return r;
+    }
+    r.stale = true;
+    r.missed = latest.value;
+    r.missedWriter = latest.writer;
+    r.missedStep = latest.step;
+    r.writtenAt = -1;  // a value the element never held before this step
+    for (auto w = writes_[size_t(element)].rbegin(); w != writes_[size_t(element)].rend(); ++w)
+      if (same(value, w->value)) {
+        r.writtenAt = w->step;
+        break;
+      }
+    return r;
+  }
+
+  void write(int element, double value, int writer, int step) {
+    if (element >= 0 && size_t(element) < writes_.size())
+      writes_[size_t(element)].push_back({step, value, writer});
+  }
+
+ private:
+  struct Write {
+    int step;
+    double value;
+    int writer;
+  };
+  static bool same(double a, double b) { return a == b || (a != a && b != b); }  // NaN too
+  std::vector<std::vector<Write>> writes_;
+};
+
+// Steps come after those the trace holds (the input first); the steps in their reads, counted
+// from the launch's input, become the trace's.
 inline void appendSteps(Trace& out, std::vector<StepSnapshot> steps) {
-  for (StepSnapshot& s : steps) out.steps.push_back(std::move(s));
+  const int offset = int(out.steps.size()) - 1;
+  for (StepSnapshot& s : steps) {
+    for (CombineRead& c : s.combines)
+      for (ValueRead* r : {&c.target, &c.source}) {
+        if (r->writtenAt >= 0) r->writtenAt += offset;
+        if (r->stale) r->missedStep += offset;
+      }
+    out.steps.push_back(std::move(s));
+  }
 }
 
 inline long long blocksFor(long long threads, int block) {
@@ -65,6 +122,8 @@ class Recording {
         // Zeroed, though steps leave parts unwritten: the whole buffers are copied back.
         values_(bufferHolding<B, T>(backend, on_ ? size_t(steps) * width : 0, T{})),
         written_(bufferHolding<B, T>(backend, on_ ? size_t(steps) * threads : 0, T{})),
+        readTarget_(bufferHolding<B, T>(backend, on_ ? size_t(steps) * threads : 0, T{})),
+        readSource_(bufferHolding<B, T>(backend, on_ ? size_t(steps) * threads : 0, T{})),
         reads_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)),
         writes_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)) {}
 
@@ -73,6 +132,8 @@ class Recording {
     if (!on_) return r;
     r.values = values_.get();
     r.written = written_.get();
+    r.readTarget = readTarget_.get();
+    r.readSource = readSource_.get();
     r.reads = reads_.get();
     r.writes = writes_.get();
     r.width = width_;
@@ -84,8 +145,10 @@ class Recording {
   bool on() const { return on_; }
 
   // One snapshot per step. With `initial` (the array the launch started from), each step
-  // replays the recorded writes onto the array; without, it reads the recorded values,
-  // widths[k] trimming step k.
+  // replays the recorded writes onto the array and checks every value a thread read against
+  // what the array held when the step began; without, it reads the recorded values, widths[k]
+  // trimming step k. Step numbers in the reads count from 1 for this launch's first step, 0
+  // being `initial` (appendSteps makes them the trace's).
   std::vector<StepSnapshot> snapshots(const std::vector<std::string>& labels,
                                       const std::vector<double>& initial = {},
                                       const std::vector<long long>& widths = {}) {
@@ -93,21 +156,37 @@ class Recording {
     if (!on_) return out;
     const auto values = downloadAsDoubles<B, T>(backend_, values_, size_t(steps_) * width_);
     const auto written = downloadAsDoubles<B, T>(backend_, written_, size_t(steps_) * threads_);
+    const auto readTarget =
+        downloadAsDoubles<B, T>(backend_, readTarget_, size_t(steps_) * threads_);
+    const auto readSource =
+        downloadAsDoubles<B, T>(backend_, readSource_, size_t(steps_) * threads_);
     std::vector<int> reads(size_t(steps_) * threads_), writes(size_t(steps_) * threads_);
     if (!reads.empty()) {
       backend_.download(reads.data(), reads_, reads.size());
       backend_.download(writes.data(), writes_, writes.size());
     }
     std::vector<double> array = initial;
+    ValueHistory history(initial);
     for (int s = 0; s < steps_; ++s) {
       StepSnapshot snap;
       snap.label = s < int(labels.size()) ? labels[s] : "step " + std::to_string(s + 1);
       for (long long t = 0; t < threads_; ++t) {
-        const int target = writes[s * threads_ + t];
+        const long long k = s * threads_ + t;
+        const int target = writes[k];
         if (target < 0) continue;
         snap.active.push_back(int(t));
-        snap.pairs.emplace_back(reads[s * threads_ + t], target);
-        if (size_t(target) < array.size()) array[target] = written[s * threads_ + t];
+        snap.pairs.emplace_back(reads[k], target);
+        if (initial.empty()) continue;
+        CombineRead c;
+        c.thread = int(t);
+        c.target = history.check(target, readTarget[k]);
+        if (reads[k] != target) c.source = history.check(reads[k], readSource[k]);
+        c.wrote = written[k];
+        snap.combines.push_back(c);
+      }
+      for (const CombineRead& c : snap.combines) {  // this step's writes, after all its reads
+        history.write(c.target.element, c.wrote, c.thread, s + 1);
+        if (size_t(c.target.element) < array.size()) array[c.target.element] = c.wrote;
       }
       if (!initial.empty()) {
         snap.values = array;
@@ -125,7 +204,7 @@ class Recording {
   bool on_;
   int steps_;
   long long width_, threads_;
-  typename B::template Buffer<T> values_, written_;
+  typename B::template Buffer<T> values_, written_, readTarget_, readSource_;
   typename B::template Buffer<int> reads_, writes_;
 };
 

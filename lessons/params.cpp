@@ -41,6 +41,20 @@ const char* name(BackendChoice backend) {
   return "sim";
 }
 
+std::string combineText(Op op, const std::string& target, const std::string& source) {
+  switch (op) {
+    case Op::Sum:
+      return target + " += " + source;
+    case Op::Product:
+      return target + " *= " + source;
+    case Op::Max:
+      return target + " = max(" + target + ", " + source + ")";
+    case Op::Min:
+      return target + " = min(" + target + ", " + source + ")";
+  }
+  return target;
+}
+
 std::string formatValue(double v, ElementType type) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   if (std::isnan(v)) return "nan";
@@ -168,7 +182,10 @@ Resolved resolve(const Params& in) {
                      " to 1024.");
   if (p.block < minBlock)
     throw ParamError("--block " + std::to_string(p.block) + " is too small for " + p.lesson + " " +
-                     p.variant + ", which uses warp operations; use 32 to 1024.");
+                     p.variant +
+                     (minBlock >= 32 ? ", which uses warp operations"
+                                     : ", whose passes over the block totals must shrink") +
+                     "; use a power of two from " + std::to_string(minBlock) + " to 1024.");
   if (lesson->oneBlock && p.block < p.n)
     throw ParamError("--block " + std::to_string(p.block) +
                      " is smaller than n = " + std::to_string(p.n) + "; " + p.lesson +

@@ -16,6 +16,9 @@ const char* name(Op op);
 const char* name(ElementType type);
 const char* name(BackendChoice backend);
 
+// What a combine does, in the kernel's terms: "a[i] += a[i + 5]", "a[i] = max(a[i], a[i + 5])".
+std::string combineText(Op op, const std::string& target, const std::string& source);
+
 // A value as the views print it: whole numbers without decimals, floats to 6 digits.
 std::string formatValue(double v, ElementType type);
 

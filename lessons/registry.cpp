@@ -8,13 +8,52 @@ namespace {
 
 constexpr int64_t kLargest = int64_t(1) << 28;
 
+int64_t levels(int64_t n) {  // of a tree over n elements
+  int64_t k = 0;
+  while ((int64_t(1) << k) < n) ++k;
+  return k;
+}
+int64_t blocks(int64_t n, int64_t perBlock) {
+  return (n + perBlock - 1) / perBlock;
+}
+
+// Longest chains (see ChainLength), one per kernel shape.
+int64_t oneAddress(int64_t n, int) {
+  return n;
+}
+int64_t halving(int64_t n, int) {
+  return levels(n);
+}
+int64_t blockTree(int64_t, int block) {
+  return levels(block);
+}
+// A tree per block, then again over the block partials, until one is left.
+int64_t treePasses(int64_t n, int block) {
+  int64_t chain = 0;
+  for (int64_t len = n; len > 1; len = blocks(len, block)) chain += levels(block);
+  return chain;
+}
+// A tree per block, then one atomic per block on the result.
+int64_t treeThenAtomics(int64_t n, int block) {
+  return levels(block) + blocks(n, block);
+}
+int64_t coarsenedChain(int64_t n, int block) {
+  return 8 + levels(block) + blocks(n, int64_t(block) * 8);
+}
+// Each thread's grid-stride loop (at most n / block elements even with a single block), its
+// four accumulators, the warp and block trees, and the totals of the blocks (at most one per
+// 16 elements per thread).
+int64_t gridStride(int64_t n, int block) {
+  return blocks(n, block) + 2 + 2 * levels(block) + blocks(n, int64_t(block) * 16) + 10;
+}
+
 std::vector<LessonInfo> describeLessons() {
   std::vector<LessonInfo> all;
 
   LessonInfo atomic;
   atomic.id = "atomic";
   atomic.title = "Atomic baseline";
-  atomic.variants = {{"default", "atomicReduce"}};
+  atomic.variants = {{"default", "atomicReduce", 1, false, oneAddress}};
   atomic.maxN = kLargest;
   atomic.defaultN = 16;
   atomic.traceLimit = 4096;  // one step per atomic
@@ -26,7 +65,7 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo folding;
   folding.id = "folding";
   folding.title = "Folding in half";
-  folding.variants = {{"default", "foldStep", 1, true}};
+  folding.variants = {{"default", "foldStep", 1, true, halving}};
   folding.maxN = kLargest;
   folding.defaultN = 9;
   folding.kernelFile = "kernels/folding.cuh";
@@ -37,7 +76,8 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo barrier;
   barrier.id = "barrier";
   barrier.title = "The barrier and the race";
-  barrier.variants = {{"global", "treeGlobal", 1, true}, {"shared", "treeShared", 1, true}};
+  barrier.variants = {{"global", "treeGlobal", 1, true, blockTree},
+                      {"shared", "treeShared", 1, true, blockTree}};
   barrier.maxN = 1024;
   barrier.defaultN = 8;
   barrier.switchableBarrier = true;
@@ -54,8 +94,9 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo divergence;
   divergence.id = "divergence";
   divergence.title = "Divergence, bank conflicts";
-  divergence.variants = {
-      {"interleaved", "interleaved"}, {"strided", "strided"}, {"sequential", "sequential"}};
+  divergence.variants = {{"interleaved", "interleaved", 2, false, treePasses},
+                         {"strided", "strided", 2, false, treePasses},
+                         {"sequential", "sequential", 2, false, treePasses}};
   divergence.maxN = kLargest;
   divergence.defaultN = 64;
   divergence.kernelFile = "kernels/divergence.cuh";
@@ -69,10 +110,10 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo shared;
   shared.id = "shared";
   shared.title = "Shared memory, many blocks";
-  shared.variants = {{"global", "treeInGlobal", 1, true},
-                     {"shared", "treeInShared"},
-                     {"multiblock", "multiBlock"},
-                     {"coarsened", "coarsened"}};
+  shared.variants = {{"global", "treeInGlobal", 2, true, treePasses},
+                     {"shared", "treeInShared", 2, false, treePasses},
+                     {"multiblock", "multiBlock", 1, false, treeThenAtomics},
+                     {"coarsened", "coarsened", 1, false, coarsenedChain}};
   shared.maxN = kLargest;
   shared.defaultN = 1000;
   shared.kernelFile = "kernels/shared.cuh";
@@ -84,7 +125,8 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo butterfly;
   butterfly.id = "butterfly";
   butterfly.title = "Butterfly all-reduce";
-  butterfly.variants = {{"shared", "butterflyShared"}, {"shuffle", "butterflyShuffle", 32}};
+  butterfly.variants = {{"shared", "butterflyShared", 1, false, treeThenAtomics},
+                        {"shuffle", "butterflyShuffle", 32, false, treeThenAtomics}};
   butterfly.maxN = kLargest;
   butterfly.defaultN = 8;
   butterfly.kernelFile = "kernels/butterfly.cuh";
@@ -96,7 +138,7 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo fastest;
   fastest.id = "fastest";
   fastest.title = "The fastest kernel";
-  fastest.variants = {{"default", "fastestReduce", 32}};
+  fastest.variants = {{"default", "fastestReduce", 32, false, gridStride}};
   fastest.maxN = kLargest;
   fastest.defaultN = 1000;
   fastest.kernelFile = "kernels/fastest.cuh";
@@ -114,6 +156,12 @@ const VariantInfo* LessonInfo::findVariant(const std::string& variant) const {
   for (const VariantInfo& v : variants)
     if (v.id == variant) return &v;
   return nullptr;
+}
+
+std::vector<std::string> LessonInfo::variantList() const {
+  std::vector<std::string> ids;
+  for (const VariantInfo& v : variants) ids.push_back(v.id);
+  return ids;
 }
 
 std::string LessonInfo::variantIds() const {

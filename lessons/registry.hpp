@@ -29,11 +29,17 @@ enum class LessonPicture {
   Pipeline
 };
 
+// The longest chain of dependent combines from one element to the result, in the kernel's
+// own order (a tree: its depth; atomics on one address: how many land there). It bounds the
+// rounding error a correct float kernel can make, so a lost addition is never "correct".
+using ChainLength = int64_t (*)(int64_t n, int block);
+
 struct VariantInfo {
   std::string id;
   std::string kernelFunction;  // the __global__ function of the lesson's kernel file it runs
-  int minBlock = 1;            // 32 where the kernel uses warp operations
-  bool inPlace = false;        // reduces its input in place: timing restores it before each run
+  int minBlock = 1;      // 32 where the kernel uses warp operations; 2 where each pass must halve
+  bool inPlace = false;  // reduces its input in place: timing restores it before each run
+  ChainLength longestChain = nullptr;
 };
 
 struct LessonInfo {
@@ -52,7 +58,8 @@ struct LessonInfo {
   LessonPicture picture = LessonPicture::Pipeline;
 
   const VariantInfo* findVariant(const std::string& id) const;
-  std::string variantIds() const;  // "global, shared" for messages
+  std::vector<std::string> variantList() const;  // the variants' ids
+  std::string variantIds() const;                // "global, shared" for messages
 };
 
 const std::vector<LessonInfo>& lessons();

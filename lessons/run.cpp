@@ -1,20 +1,12 @@
 #include "lessons/run.hpp"
 
 #include <chrono>
-#include <cmath>
 
 #include "lessons/backends.hpp"
 #include "lessons/reference.hpp"
 #include "lessons/registry.hpp"
 
 namespace rlab {
-
-std::string howFarOff(const Trace& t) {
-  if (t.correct || t.params.op != Op::Sum || !std::isfinite(t.result) || !std::isfinite(t.expected))
-    return "";
-  return formatValue(std::fabs(t.expected - t.result), t.params.type) +
-         (t.result < t.expected ? " short" : " over");
-}
 
 Trace runLesson(const Params& params) {
   const Resolved r = resolve(params);
@@ -54,7 +46,8 @@ Trace runLesson(const Params& params) {
   t.params.backend = useGpu ? BackendChoice::Gpu : BackendChoice::Sim;
   if (!t.fallback.empty()) t.notes.insert(t.notes.begin(), t.fallback);
 
-  const Reference ref = reference(p.op, p.type, input);
+  const VariantInfo& variant = *lesson.findVariant(p.variant);
+  const Reference ref = reference(p.op, p.type, input, variant.longestChain(p.n, p.block));
   t.expected = ref.expected;
   t.tolerance = ref.tolerance;
   t.correct = matches(t.result, ref);

@@ -9,11 +9,30 @@
 
 namespace rlab {
 
+// One value a thread read in a combine, checked against the array when the step began.
+struct ValueRead {
+  int element = -1;       // -1: none (a thread's own value)
+  double value = 0;       // what the thread really read
+  int writtenAt = 0;      // the step whose write it read (0: the input); -1: none before this step
+  bool stale = false;     // the element held another value when the step began: a race
+  double missed = 0;      // stale: the value it should have read ...
+  int missedWriter = -1;  // ... written by this thread (-1: the input) ...
+  int missedStep = 0;     // ... in this step
+};
+
+// One thread's combine: target = target ⊕ source, with what it read and wrote.
+struct CombineRead {
+  int thread = 0;
+  ValueRead target, source;
+  double wrote = 0;
+};
+
 struct StepSnapshot {
   std::string label;
   std::vector<double> values;              // the live part of the array after this step
   std::vector<int> active;                 // threads that did work in this step
   std::vector<std::pair<int, int>> pairs;  // (source, target) elements combined
+  std::vector<CombineRead> combines;       // where the array is replayed: what each read
   // divergence: warps with active lanes, and the worst shared-memory bank conflict
   std::vector<int> activeWarps;
   int bankConflictDegree = 0;  // 0: not measured
@@ -55,6 +74,11 @@ struct Trace {
   std::vector<std::string> notes;
   Timings timings;
 };
+
+// "thread 0 read a[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2".
+std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType type);
+// Every stale read of a step, as such sentences.
+std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type);
 
 // How far a wrong sum is from the expected one: "15 short", "3 over"; empty when the run is
 // correct, not a sum, or not finite. Every view says it this way.

@@ -51,10 +51,10 @@ void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input,
         labels.push_back((pass > 1 ? "pass " + std::to_string(pass) + ", " : std::string()) +
                          "stride " + std::to_string(stride));
       }
-      for (StepSnapshot& s : rec.snapshots(labels, initial)) {
-        if (measure) measureWarps(s, p.block);
-        out.steps.push_back(std::move(s));
-      }
+      std::vector<StepSnapshot> steps = rec.snapshots(labels, initial);
+      if (measure)
+        for (StepSnapshot& s : steps) measureWarps(s, p.block);
+      appendSteps(out, std::move(steps));
     }
     if (pass == 1 && trace)
       out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));

@@ -30,7 +30,7 @@ TEST_CASE("gpu: every lesson x variant x op x type matches the reference") {
   const int64_t sizes[] = {
       1, 2, 3, 7, 31, 32, 33, 255, 256, 257, 1000, 4096, 65537, (1 << 24) + 3, 1 << 28};
   for (const LessonInfo& lesson : lessons())
-    for (const auto& [variant, kernelFunction, minBlock, inPlace] : lesson.variants)
+    for (const std::string& variant : lesson.variantList())
       for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product})
         for (ElementType type : {ElementType::Int, ElementType::Float})
           for (int64_t n : sizes) {
@@ -56,7 +56,7 @@ TEST_CASE("gpu: every lesson x variant x op x type matches the reference") {
 TEST_CASE("gpu: race-free int traces equal the simulator's, step for step") {
   for (const LessonInfo& lesson : lessons()) {
     if (lesson.id == "atomic" || lesson.id == "fastest") continue;  // order / grid differ by design
-    for (const auto& [variant, kernelFunction, minBlock, inPlace] : lesson.variants) {
+    for (const std::string& variant : lesson.variantList()) {
       for (int64_t n : {7, 33, 257, 1000}) {
         if (n > lesson.maxN) continue;
         Params p = gpuParams(lesson.id, variant, n);

@@ -25,6 +25,7 @@ TEST_CASE("every lesson and variant has a driver, its kernel, texts and a tour s
       if (gpuBackendBuilt()) CHECK(gpuHasDriver(lesson.id, variant.id));
       CHECK(kernels->find("__global__ void " + variant.kernelFunction + "(") != std::string::npos);
       CHECK(variant.minBlock >= 1);
+      CHECK(bool(variant.longestChain));
     }
     const std::string* text = embeddedFile(lesson.textFolder + "/en.md");
     REQUIRE(text != nullptr);

@@ -64,13 +64,16 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour) {
         for (size_t i = s.values.size() - 6; i < s.values.size(); ++i) printCell(i);
         out << "  (" << s.values.size() << " values)";
       }
-      if (k > 0) {
+      if (k > 0 && !s.active.empty()) {
         out << "   " << s.active.size() << (s.active.size() == 1 ? " thread" : " threads");
         if (!s.activeWarps.empty())
           out << ", " << s.activeWarps.size() << (s.activeWarps.size() == 1 ? " warp" : " warps");
         if (s.bankConflictDegree > 1) out << ", " << s.bankConflictDegree << "-way bank conflict";
       }
       out << "\n";
+      for (const std::string& stale : staleReads(s, p.type))
+        out << "        " << (colour ? kWrong : "") << "stale read: " << stale
+            << (colour ? kReset : "") << "\n";
       previous = &s.values;
     }
   }
@@ -139,6 +142,27 @@ std::string traceJson(const Trace& t) {
     json pairs = json::array();
     for (const auto& pr : s.pairs) pairs.push_back({pr.first, pr.second});
     step["pairs"] = pairs;
+    if (!s.combines.empty()) {
+      json combines = json::array();
+      auto read = [&](const ValueRead& r) {
+        json j = {{"element", r.element},
+                  {"value", value(r.value)},
+                  {"written_at", r.writtenAt},
+                  {"stale", r.stale}};
+        if (r.stale)
+          j.update({{"missed", value(r.missed)},
+                    {"missed_writer", r.missedWriter},
+                    {"missed_step", r.missedStep}});
+        return j;
+      };
+      for (const CombineRead& c : s.combines) {
+        json combine = {
+            {"thread", c.thread}, {"target", read(c.target)}, {"wrote", value(c.wrote)}};
+        if (c.source.element >= 0) combine["source"] = read(c.source);
+        combines.push_back(combine);
+      }
+      step["combines"] = combines;
+    }
     if (!s.activeWarps.empty() || s.bankConflictDegree) {
       step["active_warps"] = s.activeWarps;
       step["bank_conflict_degree"] = s.bankConflictDegree;
@@ -188,7 +212,8 @@ std::string lessonsJson() {
     json lesson = {
         {"id", l.id},
         {"title", l.title},
-        {"variants", [&] {
+        {"variants",
+         [&] {
            std::vector<std::string> ids;
            for (const VariantInfo& v : l.variants) ids.push_back(v.id);
            return ids;

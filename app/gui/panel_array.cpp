@@ -26,7 +26,26 @@ struct ArrayPicture {
   std::function<bool(size_t)> glows;  // changed in this step
   std::set<int> outlined;             // written by a working thread
   const std::vector<std::pair<int, int>>& pairs;
+  const std::vector<CombineRead>* combines = nullptr;  // what each thread read, where known
 };
+
+// A read that came too early: its arc in the colour of a wrong result, from where the value
+// was, with the value the thread really read and the one it should have.
+void drawStaleRead(ImDrawList* draw, const ArrayPicture& a, const ValueRead& r, int target,
+                   float x0, float slot, float top, float room, const Palette& pal) {
+  const ImVec2 from(x0 + (r.element + 0.5f) * slot, top - 2),
+      to(x0 + (target + 0.5f) * slot, top - 2);
+  const float lift = std::min(room - 4, std::fabs(to.x - from.x) * 0.5f + 8);
+  draw->AddBezierCubic(from, ImVec2(from.x, from.y - lift), ImVec2(to.x, to.y - lift), to,
+                       pal.wrong, pal.line * 2);
+  draw->AddTriangleFilled(ImVec2(to.x - 5, to.y - 8), ImVec2(to.x + 5, to.y - 8), to, pal.wrong);
+  const std::string label =
+      "read " + formatValue(r.value, a.type) + ", not " + formatValue(r.missed, a.type);
+  const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+  const float middle = (from.x + to.x) / 2;
+  draw->AddText(ImVec2(middle - size.x / 2, std::max(top - lift - size.y - 2, top - room)),
+                pal.wrong, label.c_str());
+}
 
 // Arcs from source to target above the row of elements that starts at x0, `slot` apart.
 void drawArcs(ImDrawList* draw, const ArrayPicture& a, float x0, float slot, float top, float room,
@@ -43,6 +62,12 @@ void drawArcs(ImDrawList* draw, const ArrayPicture& a, float x0, float slot, flo
                          pal.pair, pal.line);
     draw->AddTriangleFilled(ImVec2(to.x - 4, to.y - 7), ImVec2(to.x + 4, to.y - 7), to, pal.pair);
   }
+  if (!a.combines) return;
+  for (const CombineRead& c : *a.combines)
+    for (const ValueRead* r : {&c.source, &c.target})
+      if (r->stale && r->element >= 0 && size_t(r->element) < a.values.size() &&
+          c.target.element >= 0 && size_t(c.target.element) < a.values.size())
+        drawStaleRead(draw, a, *r, c.target.element, x0, slot, top, room, pal);
 }
 
 // A few significant digits and a k, M or G: 12500000 becomes 12.5M (or 13M with two digits).
@@ -186,9 +211,16 @@ void drawArrayPanel(App& app) {
   const bool sameArray = previous && previous->values.size() == s.values.size();
   std::set<int> targets;
   for (const auto& pr : s.pairs) targets.insert(pr.second);
-  const ArrayPicture picture{
-      s.values, t.params.type,
-      [&](size_t i) { return sameArray && previous->values[i] != s.values[i]; }, targets, s.pairs};
+  const ArrayPicture picture{s.values,
+                             t.params.type,
+                             [&](size_t i) { return sameArray && previous->values[i] != s.values[i]; },
+                             targets,
+                             s.pairs,
+                             &s.combines};
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.wrong));
+  for (const std::string& stale : staleReads(s, t.params.type))
+    ImGui::TextWrapped("stale read: %s", stale.c_str());
+  ImGui::PopStyleColor();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail(ImGui::GetContentRegionAvail().x,
                      std::max(40.f, ImGui::GetContentRegionAvail().y - 4));

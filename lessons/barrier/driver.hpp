@@ -15,8 +15,9 @@ void runBarrierTree(B& b, const Params& p, typename B::template Buffer<T>& a, bo
            rec.recorder());
   std::vector<std::string> labels;
   for (int k = 0, i = 1; k < levels; ++k, i *= 2)
-    labels.push_back("level " + std::to_string(k + 1) + ": a[tid] += a[tid + " + std::to_string(i) +
-                     "] where tid % " + std::to_string(2 * i) + " == 0");
+    labels.push_back("level " + std::to_string(k + 1) + ": " +
+                     combineText(p.op, "a[tid]", "a[tid + " + std::to_string(i) + "]") +
+                     " where tid % " + std::to_string(2 * i) + " == 0");
   appendSteps(out, rec.snapshots(labels, initial));
   out.result = double(downloadOne<B, T>(b, a));
   if (!p.barrier)

@@ -11,15 +11,17 @@ void driveFolding(B& b, const Params& p, typename B::template Buffer<T>& a, bool
   for (long long len = p.n; len > 1;) {
     const long long reduce = len / 2, remain = len - reduce;
     Recording<B, T> rec(b, trace, 1, 0, reduce);
+    const auto initial = trace ? downloadAsDoubles<B, T>(b, a, size_t(len)) : std::vector<double>{};
     b.launch(dim3(unsigned(blocksFor(reduce, p.block))), dim3(unsigned(p.block)), foldStep<T, Op>,
              a.get(), reduce, remain, rec.recorder());
     if (trace) {
-      StepSnapshot s =
-          rec.snapshots({"len " + std::to_string(len) + ": a[i] += a[i + " +
-                         std::to_string(remain) + "] for i < " + std::to_string(reduce)})
-              .front();
-      s.values = downloadAsDoubles<B, T>(b, a, size_t(remain));
-      out.steps.push_back(std::move(s));
+      std::vector<StepSnapshot> step =
+          rec.snapshots({"len " + std::to_string(len) + ": " +
+                         combineText(p.op, "a[i]", "a[i + " + std::to_string(remain) + "]") +
+                         " for i < " + std::to_string(reduce)},
+                        initial);
+      step.front().values = downloadAsDoubles<B, T>(b, a, size_t(remain));  // the live part
+      appendSteps(out, std::move(step));
     }
     len = remain;
   }

@@ -1,0 +1,36 @@
+#include "lessons/trace.hpp"
+
+#include <cmath>
+
+namespace rlab {
+
+std::string howFarOff(const Trace& t) {
+  if (t.correct || t.params.op != Op::Sum || !std::isfinite(t.result) || !std::isfinite(t.expected))
+    return "";
+  return formatValue(std::fabs(t.expected - t.result), t.params.type) +
+         (t.result < t.expected ? " short" : " over");
+}
+
+std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType type) {
+  const std::string element = "a[" + std::to_string(r.element) + "]";
+  std::string text = "thread " + std::to_string(c.thread) + " read " + element + " = " +
+                     formatValue(r.value, type);
+  if (r.writtenAt > 0) text += " (step " + std::to_string(r.writtenAt) + "'s value)";
+  if (r.writtenAt == 0) text += " (the input)";
+  text += r.writtenAt < 0 ? " before it was written, " : " too early: ";
+  text += r.missedWriter >= 0
+              ? "thread " + std::to_string(r.missedWriter) + " wrote " +
+                    formatValue(r.missed, type) + " there in step " + std::to_string(r.missedStep)
+              : "it held " + formatValue(r.missed, type);
+  return text;
+}
+
+std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type) {
+  std::vector<std::string> found;
+  for (const CombineRead& c : s.combines)
+    for (const ValueRead* r : {&c.target, &c.source})
+      if (r->stale) found.push_back(staleReadText(c, *r, type));
+  return found;
+}
+
+}  // namespace rlab

@@ -1,0 +1,134 @@
+// What the views draw and say is what the kernel did: the value each thread really read, a
+// verdict a lost addition cannot pass, and step labels with the operator that ran.
+#include <doctest/doctest.h>
+
+#include "lessons/reference.hpp"
+#include "lessons/run.hpp"
+
+using namespace rlab;
+
+namespace {
+
+Params barrierRace(const std::string& variant, int64_t n, const std::string& schedule) {
+  Params p;
+  p.lesson = "barrier";
+  p.variant = variant;
+  p.n = n;
+  p.barrier = false;
+  p.schedule = schedule;
+  return p;
+}
+
+std::vector<ValueRead> staleIn(const Trace& t) {
+  std::vector<ValueRead> stale;
+  for (const StepSnapshot& s : t.steps)
+    for (const CombineRead& c : s.combines)
+      for (const ValueRead* r : {&c.target, &c.source})
+        if (r->stale) stale.push_back(*r);
+  return stale;
+}
+
+}  // namespace
+
+TEST_CASE("thread 4 late, barrier off: thread 0 read 11, written in step 1, not step 2's 26") {
+  const Trace t = runLesson(barrierRace("global", 8, "stall:4:2:1"));
+  REQUIRE(t.steps.size() == 4);
+  const auto& level3 = t.steps[3].combines;
+  REQUIRE(level3.size() == 1);
+  const CombineRead& c = level3[0];
+  CHECK(c.thread == 0);
+  CHECK(c.source.element == 4);
+  CHECK(c.source.value == 11);
+  CHECK(c.source.stale);
+  CHECK(c.source.writtenAt == 1);
+  CHECK(c.source.missed == 26);
+  CHECK(c.source.missedWriter == 4);
+  CHECK(c.source.missedStep == 2);
+  CHECK(c.wrote == 21);
+  CHECK_FALSE(c.target.stale);  // a[0] = 10 was final: thread 0 wrote it itself
+  CHECK(staleIn(t).size() == 1);
+  const auto sentences = staleReads(t.steps[3], t.params.type);
+  REQUIRE(sentences.size() == 1);
+  CHECK(sentences[0].find("read a[4] = 11") != std::string::npos);
+  CHECK(sentences[0].find("thread 4 wrote 26 there in step 2") != std::string::npos);
+}
+
+TEST_CASE("with the barrier on, no read is stale under any schedule; every read is recorded") {
+  for (const char* variant : {"global", "shared"})
+    for (const char* schedule : {"lockstep", "sequential", "reverse", "random:1", "random:9",
+                                 "warps-random:2", "stall:4:2:1", "stall:0:1:3"}) {
+      CAPTURE(variant);
+      CAPTURE(schedule);
+      Params p = barrierRace(variant, 64, schedule);
+      p.barrier = true;
+      const Trace t = runLesson(p);
+      CHECK(t.correct);
+      CHECK(staleIn(t).empty());
+      size_t combines = 0;
+      for (const StepSnapshot& s : t.steps) combines += s.combines.size();
+      CHECK(combines == 63);  // a tree over 64 elements combines 63 times
+    }
+}
+
+TEST_CASE("every wrong race shows at least one stale read, on both variants") {
+  int wrong = 0;
+  for (const char* variant : {"global", "shared"})
+    for (int seed = 1; seed <= 30; ++seed) {
+      const Trace t = runLesson(barrierRace(variant, 64, "random:" + std::to_string(seed)));
+      if (t.correct) continue;
+      ++wrong;
+      CAPTURE(seed);
+      CHECK_FALSE(staleIn(t).empty());
+    }
+  CHECK(wrong > 10);
+}
+
+TEST_CASE("float races are WRONG, as the int ones are") {
+  for (const char* schedule : {"stall:4:2:1", "stall:2:1:1", "random:3", "reverse"})
+    for (int64_t n : {8, 64, 1024}) {
+      Params p = barrierRace("global", n, schedule);
+      const Trace asInt = runLesson(p);
+      p.type = ElementType::Float;
+      const Trace asFloat = runLesson(p);
+      CAPTURE(schedule);
+      CAPTURE(n);
+      CHECK(asFloat.result == asInt.result);  // whole numbers below 2^24: the same sums
+      CHECK(asFloat.correct == asInt.correct);
+      if (!asInt.correct) CHECK(asFloat.tolerance == 0);
+    }
+  // The case from the report: 524796 used to be "correct (± 64.1)" against 524800.
+  Params p = barrierRace("global", 1024, "stall:2:1:1");
+  p.type = ElementType::Float;
+  const Trace t = runLesson(p);
+  CHECK(t.result != t.expected);
+  CHECK_FALSE(t.correct);
+}
+
+TEST_CASE("float tolerance: exact where partial sums are, a tree's depth where they are not") {
+  const std::vector<double> ones(size_t(1) << 23, 1.0);
+  CHECK(reference(Op::Sum, ElementType::Float, ones, 23).tolerance == 0);
+  std::vector<double> tenths(1000, 0.1);
+  const Reference tree = reference(Op::Sum, ElementType::Float, tenths, 10);
+  const Reference chain = reference(Op::Sum, ElementType::Float, tenths, 1000);
+  CHECK(tree.tolerance > 0);
+  CHECK(chain.tolerance == doctest::Approx(tree.tolerance * 100));
+  // One tenth lost is more than a tree's rounding can explain.
+  CHECK_FALSE(matches(tree.expected - 0.1, tree));
+  CHECK(reference(Op::Sum, ElementType::Float, {16777216.0, 1.0}).tolerance > 0);  // past 2^24
+  CHECK(reference(Op::Product, ElementType::Float, {2, 3, 0, 7}).tolerance == 0);
+  CHECK(reference(Op::Max, ElementType::Float, tenths).tolerance == 0);
+}
+
+TEST_CASE("step labels write the operator that ran") {
+  Params p;
+  p.lesson = "folding";
+  p.n = 9;
+  p.op = Op::Max;
+  CHECK(runLesson(p).steps[1].label == "len 9: a[i] = max(a[i], a[i + 5]) for i < 4");
+  p.lesson = "barrier";
+  p.n = 8;
+  p.op = Op::Product;
+  CHECK(runLesson(p).steps[1].label == "level 1: a[tid] *= a[tid + 1] where tid % 2 == 0");
+  p.op = Op::Sum;
+  CHECK(runLesson(p).steps[2].label == "level 2: a[tid] += a[tid + 2] where tid % 4 == 0");
+}
