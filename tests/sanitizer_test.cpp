@@ -1,0 +1,490 @@
+// The sanitizer run as a core function: the arguments that reproduce a run, compute-sanitizer's
+// output read into a report, and the child process started without a shell.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "app/cli/cli.hpp"
+#include "lessons/registry.hpp"
+#include "lessons/run_output.hpp"
+#include "lessons/sanitizer.hpp"
+
+using namespace rlab;
+
+namespace {
+
+// Every field the command line can set (all but `trace`, which it never clears).
+bool sameRun(const Params& a, const Params& b) {
+  return a.lesson == b.lesson && a.variant == b.variant && a.n == b.n && a.block == b.block &&
+         a.op == b.op && a.type == b.type && a.data == b.data && a.values == b.values &&
+         a.barrier == b.barrier && a.perturb == b.perturb && a.schedule == b.schedule &&
+         a.backend == b.backend && a.timed == b.timed;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string line;
+  for (const auto& w : words) line += (line.empty() ? "" : " ") + w;
+  return line;
+}
+
+// Parses `rlab run ARGS` with the command line's own parser; nullopt when it refuses them.
+std::optional<Params> parsedBack(const std::vector<std::string>& args) {
+  std::vector<std::string> line = {"run"};
+  line.insert(line.end(), args.begin(), args.end());
+  try {
+    return cli::parseCommandLine(line).params;
+  } catch (const cli::UsageError&) {
+    return std::nullopt;
+  }
+}
+
+bool accepted(const Params& p) {
+  try {
+    resolve(p);
+    return true;
+  } catch (const ParamError&) {
+    return false;
+  }
+}
+
+// Random Params over every lesson; about half are valid, the rest break one rule or another.
+Params randomParams(std::mt19937_64& rng) {
+  auto pick = [&](size_t count) { return size_t(rng() % count); };
+  auto chance = [&](int percent) { return int(rng() % 100) < percent; };
+  const LessonInfo& lesson = lessons()[pick(lessons().size())];
+  Params p;
+  p.lesson = lesson.id;
+  if (chance(70)) p.variant = lesson.variants[pick(lesson.variants.size())];
+  if (chance(60)) p.n = 1 + int64_t(rng() % uint64_t(lesson.oneBlock ? 1024 : 5000));
+  if (chance(50)) p.block = 1 << pick(11);
+  p.op = Op(pick(4));
+  p.type = chance(50) ? ElementType::Int : ElementType::Float;
+  const char* data[] = {"iota", "ones", "random:7", "random:18446744073709551615"};
+  p.data = data[pick(4)];
+  if (chance(40)) {
+    p.data = "iota";  // --values replaces the data set, which stays at its default
+    p.n = chance(80) ? 0 : p.n;
+    const size_t count = 1 + pick(12);
+    for (size_t i = 0; i < count; ++i) {
+      double v = 0;
+      if (p.type == ElementType::Int) {
+        v = double(int32_t(uint32_t(rng())));
+      } else {
+        const double awkward[] = {0.1, -3.5e7, 3e38, -3e38, -0.0, 1e-300, 2.0 / 3.0, 1e-45};
+        // Full 53-bit mantissas at every scale: no short decimal text matches them.
+        v = chance(30)
+                ? awkward[pick(8)]
+                : std::ldexp(double(rng() >> 11) / double(1ull << 53), int(pick(200)) - 100) *
+                      (chance(50) ? -1 : 1);
+      }
+      p.values.push_back(v);
+    }
+  }
+  p.barrier = lesson.switchableBarrier ? chance(50) : chance(95);
+  p.perturb = lesson.switchableBarrier ? chance(30) : chance(5);
+  p.backend = BackendChoice(pick(3));
+  const char* schedules[] = {"lockstep", "sequential",     "reverse",
+                             "random:3", "warps-random:9", "stall:4:2:1"};
+  // A GPU schedules its own threads: the command line takes no --schedule with --backend gpu.
+  p.schedule = p.backend == BackendChoice::Gpu ? "lockstep" : schedules[pick(6)];
+  p.timed = chance(50);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "runArguments: the command line's parser reads back exactly the Params, for every lesson") {
+  std::mt19937_64 rng(20261122);
+  int valid = 0, withValues = 0;
+  for (int k = 0; k < 3000; ++k) {
+    const Params p = randomParams(rng);
+    const std::vector<std::string> args = runArguments(p);
+    CAPTURE(joined(args));
+    const std::optional<Params> back = parsedBack(args);
+    // Refused exactly when the core refuses these Params: nothing lost or added on the way.
+    REQUIRE(back.has_value() == accepted(p));
+    if (!back) continue;
+    ++valid;
+    withValues += !p.values.empty();
+    CHECK(sameRun(*back, p));
+  }
+  CHECK(valid > 600);
+  CHECK(withValues > 200);
+}
+
+TEST_CASE("runArguments: a value list written with fewer digits would not read back the same") {
+  Params p;
+  p.lesson = "folding";
+  p.type = ElementType::Float;
+  p.values = {0.1, -3.5e7, 0.1 + 0.2, std::ldexp(6004799503160661.0, -54)};
+  const std::vector<std::string> args = runArguments(p);
+  CHECK(args[0] == "folding");
+  const auto back = parsedBack(args);
+  REQUIRE(back);
+  CHECK(sameRun(*back, p));
+  // The same list at the stream's default precision (6 digits): 0.1 + 0.2 comes back as 0.3.
+  std::vector<std::string> lossy = args;
+  for (auto& a : lossy)
+    if (a.rfind("--values=", 0) == 0) {
+      std::ostringstream list;
+      for (size_t i = 0; i < p.values.size(); ++i) list << (i ? "," : "") << p.values[i];
+      a = "--values=" + list.str();
+    }
+  const auto lossyBack = parsedBack(lossy);
+  REQUIRE(lossyBack);
+  CHECK_FALSE(sameRun(*lossyBack, p));
+}
+
+TEST_CASE("runArguments: a GPU run names no schedule; the simulator's always does") {
+  Params p;
+  p.lesson = "barrier";
+  p.variant = "shared";
+  p.barrier = false;
+  p.backend = BackendChoice::Gpu;
+  p.timed = false;
+  const auto gpu = runArguments(p);
+  CHECK(joined(gpu) ==
+        "barrier --variant shared --op sum --type int --data iota --no-barrier --backend gpu "
+        "--no-timings");
+  p.backend = BackendChoice::Sim;
+  p.schedule = "stall:4:2:1";
+  CHECK(joined(runArguments(p)).find("--schedule stall:4:2:1") != std::string::npos);
+}
+
+TEST_CASE("sanitizer tools: names and parsing") {
+  for (SanitizerTool tool : {SanitizerTool::Racecheck, SanitizerTool::Memcheck,
+                             SanitizerTool::Synccheck, SanitizerTool::Initcheck})
+    CHECK(parseSanitizerTool(name(tool)) == tool);
+  CHECK_THROWS_WITH_AS(parseSanitizerTool("helgrind"),
+                       "--tool 'helgrind' is not a compute-sanitizer tool; use racecheck, "
+                       "memcheck, synccheck or initcheck.",
+                       ParamError);
+}
+
+// What compute-sanitizer 2025 prints for the shared-memory tree with its barrier off (built with
+// -lineinfo), with the checked rlab's JSON line in the middle, as it comes through the pipe.
+const char* const kRacecheckOutput =
+    "========= COMPUTE-SANITIZER\n"
+    "========= Error: Race reported between Write access at void treeShared<int, SumOp>(int *, "
+    "int, bool, bool, StepRecorder<int>)+0x1b0 in /home/lab/rlab/kernels/barrier.cuh:36\n"
+    "=========     and Read access at void treeShared<int, SumOp>(int *, int, bool, bool, "
+    "StepRecorder<int>)+0x170 in /home/lab/rlab/kernels/barrier.cuh:36 [6 hazards]\n"
+    "=========\n"
+    "{\"backend\":\"gpu\",\"lesson\":\"barrier\",\"result\":8014}\n"
+    "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+
+TEST_CASE("parseSanitizerOutput: a racecheck race, its kernel, both accesses and their line") {
+  const SanitizerReport r =
+      parseSanitizerOutput(SanitizerTool::Racecheck, kRacecheckOutput, kSanitizerErrorExit);
+  CHECK_FALSE(r.clean);
+  CHECK(r.exitCode == 9);
+  CHECK(r.runError.empty());
+  CHECK(r.summary == "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)");
+  REQUIRE(r.hazards.size() == 1);
+  const SanitizerHazard& h = r.hazards[0];
+  CHECK(h.severity == "Error");
+  CHECK(h.kind == "Race reported between Write access and Read access");
+  CHECK(h.kernel == "void treeShared<int, SumOp>(int *, int, bool, bool, StepRecorder<int>)");
+  CHECK(h.file == "/home/lab/rlab/kernels/barrier.cuh");
+  CHECK(h.line == 36);
+  CHECK(h.count == 6);
+  REQUIRE(h.sites.size() == 2);
+  CHECK(h.sites[0].access == "Write access");
+  CHECK(h.sites[1].access == "Read access");
+  CHECK(h.sites[1].kernel == h.kernel);
+  CHECK(h.sites[1].line == 36);
+  REQUIRE(h.lines.size() == 2);
+  CHECK(h.lines[0].rfind("Error: Race reported between Write access at void treeShared", 0) == 0);
+  CHECK(h.lines[1].rfind("    and Read access at", 0) == 0);
+  REQUIRE_FALSE(r.notes.empty());
+  CHECK(r.notes.back().find("shared memory only") != std::string::npos);
+}
+
+TEST_CASE("parseSanitizerOutput: several hazards, warnings, no line information, wrapped lines") {
+  const std::string output =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Warning: Race reported between Read access at k(float *, int)+0x120\n"
+      "=========     and Write access at k(float *, int)+0x130 [393960 hazards]\n"
+      "=========     and Write access at k(float *, int)+0x200 [4 hazards]\n"
+      "=========\n"
+      "========= Error: Race reported between Write access at\n"
+      "=========     race_condition(float *)+0xb0 in 18_debug_demo.cu:28\n"
+      "=========     and Read access at\n"
+      "=========     race_condition(float *)+0xc0 in 18_debug_demo.cu:30\n"
+      "=========     [1024 hazards]\n"
+      "=========\n"
+      "========= RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)\n";
+  const SanitizerReport r = parseSanitizerOutput(SanitizerTool::Racecheck, output, 9);
+  REQUIRE(r.hazards.size() == 2);
+  const SanitizerHazard& warning = r.hazards[0];
+  CHECK(warning.severity == "Warning");
+  CHECK(warning.kind == "Race reported between Read access and Write access and Write access");
+  CHECK(warning.kernel == "k(float *, int)");
+  CHECK(warning.file.empty());
+  CHECK(warning.line == 0);
+  CHECK(warning.sites.size() == 3);
+  CHECK(warning.count == 393964);
+  const SanitizerHazard& wrapped = r.hazards[1];
+  CHECK(wrapped.kind == "Race reported between Write access and Read access");
+  CHECK(wrapped.kernel == "race_condition(float *)");
+  CHECK(wrapped.file == "18_debug_demo.cu");
+  CHECK(wrapped.line == 28);
+  REQUIRE(wrapped.sites.size() == 2);
+  CHECK(wrapped.sites[1].line == 30);
+  CHECK(wrapped.count == 1024);
+  CHECK(r.summary == "RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)");
+}
+
+TEST_CASE("parseSanitizerOutput: memcheck errors with thread, address and host stack") {
+  const std::string output =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at void k<float>(const float *, long long, float *)+0x90 in "
+      "/src/kernels/x.cuh:12\n"
+      "=========     by thread (3,0,0) in block (0,0,0)\n"
+      "=========     Address 0x7f3a8c000410 is out of bounds\n"
+      "=========     and is 1 bytes after the nearest allocation at 0x7f3a8c000400 of size 16 "
+      "bytes\n"
+      "=========     Saved host backtrace up to driver entry point at kernel launch time\n"
+      "=========         Host Frame: cudaLaunchKernel [0x4d8f4] in rlab\n"
+      "=========         Host Frame: main in /src/app/cli/main.cpp:10 [0x8f0d] in rlab\n"
+      "=========\n"
+      "========= Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch "
+      "failure\" on CUDA API call to cudaMemcpy.\n"
+      "=========     Saved host backtrace up to driver entry point at error\n"
+      "=========         Host Frame: cudaMemcpy [0x53a1c] in rlab\n"
+      "=========\n"
+      "rlab: The GPU stopped with an illegal address in the kernel; no more GPU runs in this "
+      "process.\n"
+      "========= Error: process didn't terminate successfully\n"
+      "========= Target application returned an error\n"
+      "========= ERROR SUMMARY: 2 errors\n";
+  const SanitizerReport r = parseSanitizerOutput(SanitizerTool::Memcheck, output, 1);
+  CHECK_FALSE(r.clean);
+  REQUIRE(r.hazards.size() == 2);
+  const SanitizerHazard& read = r.hazards[0];
+  CHECK(read.severity.empty());
+  CHECK(read.kind == "Invalid __global__ read of size 4 bytes");
+  CHECK(read.kernel == "void k<float>(const float *, long long, float *)");
+  CHECK(read.file == "/src/kernels/x.cuh");
+  CHECK(read.line == 12);
+  CHECK(read.thread == "thread (3,0,0) in block (0,0,0)");
+  REQUIRE(read.sites.size() == 1);
+  CHECK(read.sites[0].access.empty());
+  CHECK(read.lines.size() == 8);  // every line of it, host frames included
+  const SanitizerHazard& api = r.hazards[1];
+  CHECK(api.kind.rfind("Program hit cudaErrorLaunchFailure (error 719)", 0) == 0);
+  CHECK(api.kernel.empty());
+  CHECK(api.line == 0);
+  CHECK(r.summary == "ERROR SUMMARY: 2 errors");
+  CHECK(r.runError ==
+        "The GPU stopped with an illegal address in the kernel; no more GPU runs in this "
+        "process.");
+  CHECK(std::count(r.notes.begin(), r.notes.end(),
+                   "Error: process didn't terminate successfully") == 1);
+  CHECK(std::count(r.notes.begin(), r.notes.end(), "Target application returned an error") == 1);
+  for (const auto& note : r.notes) CHECK(note.find("racecheck") == std::string::npos);
+}
+
+TEST_CASE("parseSanitizerOutput: synccheck and initcheck reports") {
+  const SanitizerReport sync =
+      parseSanitizerOutput(SanitizerTool::Synccheck,
+                           "========= Barrier error detected. Divergent thread(s) in warp\n"
+                           "=========     at void treeShared<int, SumOp>(int *, int, bool, bool, "
+                           "StepRecorder<int>)+0x2c0 in /src/kernels/barrier.cuh:39\n"
+                           "=========     by thread (0,0,0) in block (0,0,0)\n"
+                           "=========\n"
+                           "========= ERROR SUMMARY: 1 error\n",
+                           9);
+  REQUIRE(sync.hazards.size() == 1);
+  CHECK(sync.hazards[0].kind == "Barrier error detected. Divergent thread(s) in warp");
+  CHECK(sync.hazards[0].line == 39);
+  CHECK(sync.hazards[0].thread == "thread (0,0,0) in block (0,0,0)");
+  const SanitizerReport init = parseSanitizerOutput(
+      SanitizerTool::Initcheck,
+      "========= Uninitialized __global__ memory read of size 4 bytes\n"
+      "=========     at uninitialized_access_kernel+0x2a0 in memory_errors.cu:49\n"
+      "=========     by thread (0,0,0) in block (0,0,0)\n"
+      "========= ERROR SUMMARY: 1 error\n"
+      "========= ERROR SUMMARY: 669 errors were not printed. Use --print-limit option\n",
+      9);
+  REQUIRE(init.hazards.size() == 1);
+  CHECK(init.hazards[0].kernel == "uninitialized_access_kernel");
+  CHECK(init.hazards[0].file == "memory_errors.cu");
+  CHECK(init.summary == "ERROR SUMMARY: 1 error");
+  CHECK(init.notes.front().find("669 errors were not printed") != std::string::npos);
+}
+
+TEST_CASE("parseSanitizerOutput: clean runs, failed runs and killed runs") {
+  const SanitizerReport clean =
+      parseSanitizerOutput(SanitizerTool::Memcheck,
+                           "========= COMPUTE-SANITIZER\n{\"result\":36}\n"
+                           "========= ERROR SUMMARY: 0 errors\n",
+                           0);
+  CHECK(clean.clean);
+  CHECK(clean.hazards.empty());
+  CHECK(clean.summary == "ERROR SUMMARY: 0 errors");
+  CHECK(clean.notes.empty());
+
+  const SanitizerReport noDevice = parseSanitizerOutput(
+      SanitizerTool::Racecheck,
+      "========= COMPUTE-SANITIZER\n"
+      "rlab: No CUDA device was found.\n"
+      "========= Error: process didn't terminate successfully\n"
+      "========= Target application returned an error\n"
+      "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n",
+      2);
+  CHECK_FALSE(noDevice.clean);
+  CHECK(noDevice.hazards.empty());
+  CHECK(noDevice.runError == "No CUDA device was found.");
+
+  const SanitizerReport killed = parseSanitizerOutput(SanitizerTool::Racecheck, "", -1);
+  CHECK_FALSE(killed.clean);
+  CHECK(killed.summary.empty());
+  CHECK(killed.runError == "The run was killed before it finished.");
+  const SanitizerReport failed = parseSanitizerOutput(SanitizerTool::Racecheck, "", 3);
+  CHECK(failed.runError == "The run ended with exit code 3.");
+  // An exit code of 0 with a hazard named (a warning) is not clean either.
+  const std::string warningOnly =
+      "========= Warning: Race reported between Read access at k()+0x10\n"
+      "=========     and Write access at k()+0x20 [1 hazard]\n";
+  CHECK_FALSE(parseSanitizerOutput(SanitizerTool::Racecheck, warningOnly, 0).clean);
+}
+
+namespace {
+
+// A folder with stand-ins for compute-sanitizer and rlab.
+struct FakePrograms {
+  std::filesystem::path dir;
+  FakePrograms() {
+    dir = std::filesystem::temp_directory_path() /
+          ("rlab-sanitizer-test-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    write("rlab", "#!/bin/sh\nexit 0\n");
+  }
+  ~FakePrograms() { std::filesystem::remove_all(dir); }
+  std::string write(const std::string& file, const std::string& text) {
+    const auto path = dir / file;
+    std::ofstream(path) << text;
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path.string();
+  }
+  // A sanitizer that records its arguments one a line, prints `output` (and `errorLine` on
+  // stderr) and exits with `code`.
+  std::string sanitizer(const std::string& output, int code, const std::string& errorLine = "") {
+    std::ofstream(dir / "output") << output;
+    std::string script = "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + (dir / "arguments").string() +
+                         "'\ncat '" + (dir / "output").string() + "'\n";
+    if (!errorLine.empty()) script += "echo '" + errorLine + "' >&2\n";
+    return write("compute-sanitizer", script + "exit " + std::to_string(code) + "\n");
+  }
+  std::vector<std::string> arguments() const {
+    std::ifstream in(dir / "arguments");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("runSanitizer: starts the sanitizer without a shell and reads its report") {
+  FakePrograms fake;
+  Params p;
+  p.lesson = "barrier";
+  p.variant = "shared";
+  p.barrier = false;
+  p.n = 8;
+  p.op = Op::Max;
+  p.type = ElementType::Float;
+  p.values = {0.1, -3.5e7, 2, 3, 4, 5, 6, 7};
+  p.schedule = "stall:4:2:1";  // the simulator's: a GPU run takes none
+  const SanitizerPrograms programs{fake.sanitizer(kRacecheckOutput, 9),
+                                   (fake.dir / "rlab").string()};
+  const SanitizerReport r = runSanitizer(p, SanitizerTool::Racecheck, programs);
+  CHECK(r.params.backend == BackendChoice::Gpu);
+  CHECK_FALSE(r.params.timed);
+  CHECK(r.params.values == p.values);
+  CHECK(r.exitCode == 9);
+  REQUIRE(r.hazards.size() == 1);
+  CHECK(r.hazards[0].line == 36);
+  CHECK(r.summary == "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)");
+
+  std::vector<std::string> expected = {"--tool", "racecheck",   "--error-exitcode",
+                                       "9",      programs.rlab, "run"};
+  for (const auto& a : runArguments(r.params)) expected.push_back(a);
+  expected.insert(expected.end(), {"--format", "json"});
+  CHECK(fake.arguments() == expected);
+  CHECK(joined(fake.arguments()).find("--schedule") == std::string::npos);
+  const auto back = parsedBack(std::vector<std::string>(expected.begin() + 6, expected.end() - 2));
+  REQUIRE(back);
+  CHECK(sameRun(*back, r.params));
+}
+
+TEST_CASE("runSanitizer: every argument arrives as one word, quotes and spaces included") {
+  FakePrograms fake;
+  Params p;
+  p.lesson = "it's a \"lesson\"; rm -rf $HOME";  // never valid, and never read by a shell
+  const SanitizerPrograms programs{fake.sanitizer("", 2, "rlab: lesson does not exist."),
+                                   (fake.dir / "rlab").string()};
+  const SanitizerReport r = runSanitizer(p, SanitizerTool::Memcheck, programs);
+  const auto args = fake.arguments();
+  REQUIRE(args.size() > 7);
+  CHECK(args[1] == "memcheck");
+  CHECK(args[6] == p.lesson);
+  CHECK(r.exitCode == 2);
+  CHECK(r.runError == "lesson does not exist.");  // stderr comes through the same pipe
+  CHECK_FALSE(r.clean);
+}
+
+TEST_CASE("runSanitizer: a clean racecheck with the barrier off says what racecheck cannot see") {
+  FakePrograms fake;
+  Params p;
+  p.lesson = "barrier";
+  p.variant = "global";
+  p.barrier = false;
+  const SanitizerPrograms programs{
+      fake.sanitizer("========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n",
+                     0),
+      (fake.dir / "rlab").string()};
+  const SanitizerReport r = runSanitizer(p, SanitizerTool::Racecheck, programs);
+  CHECK(r.clean);
+  CHECK(r.notes.back().find("global memory") != std::string::npos);
+}
+
+TEST_CASE("runSanitizer: no sanitizer or no rlab is one sentence of GpuUnavailable") {
+  FakePrograms fake;
+  Params p;
+  p.lesson = "barrier";
+  CHECK_THROWS_WITH_AS(
+      runSanitizer(p, SanitizerTool::Racecheck,
+                   {(fake.dir / "none").string(), (fake.dir / "rlab").string()}),
+      "compute-sanitizer was found neither beside nvcc, in /usr/local/cuda/bin nor on PATH; "
+      "install the CUDA toolkit's sanitizer to check a run.",
+      GpuUnavailable);
+  const std::string sanitizer = fake.sanitizer("", 0);
+  CHECK_THROWS_AS(runSanitizer(p, SanitizerTool::Racecheck, {sanitizer, fake.dir.string()}),
+                  GpuUnavailable);
+
+  const std::string missing = (fake.dir / "no-rlab-here").string();
+  setenv("RLAB_EXECUTABLE", missing.c_str(), 1);
+  CHECK(findRlabExecutable() == missing);
+  CHECK_THROWS_WITH_AS(
+      runSanitizer(p, SanitizerTool::Racecheck, {sanitizer, ""}),
+      ("RLAB_EXECUTABLE names " + missing + ", which is not an executable file.").c_str(),
+      GpuUnavailable);
+  unsetenv("RLAB_EXECUTABLE");
+  // Without the variable: the rlab of this build tree, once it is built.
+  const std::string found = findRlabExecutable();
+  if (!found.empty()) CHECK(found.compare(found.size() - 5, 5, "/rlab") == 0);
+}
