@@ -2,10 +2,12 @@
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
+#include <cmath>
 #include <random>
 #include <sstream>
 
 #include "app/cli/cli.hpp"
+#include "lessons/race.hpp"
 
 namespace {
 
@@ -177,4 +179,27 @@ TEST_CASE("fuzz: thousands of random command lines parse to a command or a usage
   CHECK(parsed + refused == 5000);
   CHECK(parsed > 0);
   CHECK(refused > 0);
+}
+
+TEST_CASE("race: NaN results are one result of their own, counted apart from the numbers") {
+  // Float product of 3e38, 3e38, 0: 3e38 * 3e38 overflows to inf, and inf * 0 is NaN; 3e38 * 0
+  // first gives 0. The atomic lesson's order changes with the schedule, so both come out.
+  rlab::Params p;
+  p.lesson = "atomic";
+  p.type = rlab::ElementType::Float;
+  p.op = rlab::Op::Product;
+  p.values = {3e38, 3e38, 0};
+  const rlab::RaceResult race = rlab::runRace(p, 40, 1);
+  int total = 0, nan = 0;
+  for (const auto& [value, count] : race.histogram) {
+    total += count;
+    if (std::isnan(value)) nan += count;
+  }
+  CHECK(total == 40);
+  CHECK(race.histogram.size() == 2);
+  CHECK(nan == race.wrong);
+  CHECK(race.wrong > 0);
+  CHECK(race.wrong < 40);
+  CHECK(race.histogram.at(0.0) == 40 - race.wrong);
+  CHECK(std::isnan(race.histogram.rbegin()->first));  // after every number
 }
