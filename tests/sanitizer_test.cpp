@@ -488,3 +488,29 @@ TEST_CASE("runSanitizer: no sanitizer or no rlab is one sentence of GpuUnavailab
   const std::string found = findRlabExecutable();
   if (!found.empty()) CHECK(found.compare(found.size() - 5, 5, "/rlab") == 0);
 }
+
+#ifdef RLAB_GUI_BINARY  // the desktop app is built
+#include "app/gui/app.hpp"
+#include "tests/headless_imgui.hpp"
+
+TEST_CASE("gui: the race explorer draws a racecheck report") {
+  HeadlessImGui imgui;
+  rlab::gui::App app;
+  app.ui.params.variant = "shared";
+  app.ui.params.barrier = false;
+  app.runNow();
+  SanitizerReport report =
+      parseSanitizerOutput(SanitizerTool::Racecheck, kRacecheckOutput, kSanitizerErrorExit);
+  report.params = app.ui.params;
+  app.ui.race.racecheck = report;
+  for (int k = 0; k < 3; ++k) {  // the tab is selected on the first frame, drawn on the next
+    app.ui.requestTab = 2;
+    ImGui::GetIO().DeltaTime = 1.0f / 60;
+    ImGui::NewFrame();
+    app.frame(1.0f / 60);
+    ImGui::Render();
+  }
+  CHECK(app.ui.widgetRects.count("racecheck report") == 1);
+  app.waitForWork();
+}
+#endif
