@@ -48,50 +48,58 @@ std::string firstLine(const std::string& text) {
   return newline == std::string::npos ? text : text.substr(0, newline);
 }
 
-// Options every lesson command (run, race, check) takes, gathered as text.
+// Options every lesson command (run, race, check) takes, gathered as text. An option given
+// with an empty value is refused like any other bad value, never taken as "not given".
 struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
                                          backend = "sim", format = "text";
   bool noBarrier = false, perturb = false, noTimings = false;
+  CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
+              *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr;
 
   void addTo(CLI::App* app) {
     app->add_option("lesson", lesson, "lesson id: " + lessonIds())->required();
-    app->add_option("--variant", variant, "variant of the lesson (rlab list shows them)");
-    app->add_option("--n", n, "number of elements, 1 to 268435456 (or the lesson's limit)");
-    app->add_option("--block", block, "threads per block: a power of two up to 1024");
+    variantGiven =
+        app->add_option("--variant", variant, "variant of the lesson (rlab list shows them)");
+    nGiven =
+        app->add_option("--n", n, "number of elements, 1 to 268435456 (or the lesson's limit)");
+    blockGiven = app->add_option("--block", block, "threads per block: a power of two up to 1024");
     app->add_option("--op", op, "sum, max, min or product");
     app->add_option("--type", type, "int or float");
-    app->add_option("--data", data, "iota (1..n), ones, or random:SEED");
-    app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
+    dataGiven = app->add_option("--data", data, "iota (1..n), ones, or random:SEED");
+    valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     app->add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
     app->add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
-    app->add_option("--schedule", schedule,
-                    std::string("simulator schedule: ") + sim::kScheduleHelp);
+    scheduleGiven = app->add_option("--schedule", schedule,
+                                    std::string("simulator schedule: ") + sim::kScheduleHelp);
     app->add_option("--backend", backend, "sim, gpu or auto");
     app->add_option("--format", format, "text or json");
     app->add_flag("--no-timings", noTimings, "GPU: run once, skip the timing repetitions");
   }
 
   Params params() const {
+    auto given = [](const CLI::Option* option) { return option->count() > 0; };
     Params p;
     p.lesson = lesson;
+    if (given(variantGiven) && variant.empty())
+      throw UsageError("--variant needs a value; rlab list shows the variants of each lesson.");
     p.variant = variant;
-    if (!n.empty())
+    if (given(nGiven))
       p.n = parseInteger("--n", n, 1, kMaxN, "give a whole number from 1 to 268435456");
-    if (!block.empty())
+    if (given(blockGiven))
       p.block = int(parseInteger("--block", block, 1, 1024, "use a power of two from 1 to 1024"));
     p.op = parseOp(op);
     p.type = parseType(type);
-    if (!data.empty() && !values.empty())
+    if (given(dataGiven) && given(valuesGiven))
       throw UsageError("--data and --values both give the input; use one of them.");
-    if (!data.empty()) p.data = data;
-    if (!values.empty()) p.values = parseValues(values);
+    if (given(dataGiven)) p.data = data;
+    if (given(valuesGiven)) p.values = parseValues(values);
     p.barrier = !noBarrier;
     p.perturb = perturb;
     p.timed = !noTimings;
-    if (!schedule.empty()) p.schedule = schedule;
+    if (given(scheduleGiven)) p.schedule = schedule;
     p.backend = parseBackend(backend);
-    if (!schedule.empty() && p.backend == BackendChoice::Gpu)
+    if (given(scheduleGiven) && p.backend == BackendChoice::Gpu)
       throw UsageError("--schedule is for the simulator; a GPU schedules its threads itself.");
     resolve(p);  // every other check, with the lesson's own limits
     return p;
