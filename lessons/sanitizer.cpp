@@ -102,15 +102,16 @@ SanitizerTool parseSanitizerTool(const std::string& text) {
 // ============================================================================================
 //
 // Every line of the sanitizer starts with "=========". A report opens with a line indented by
-// one space and goes on with deeper-indented lines, up to a bare "=========" or the next report:
+// one space and goes on with deeper-indented lines, up to "=========" alone (and a space) or the
+// next report. As compute-sanitizer 2025.3 prints them:
 //
-//   ========= Error: Race reported between Write access at void treeShared<int, SumOp>(...)+0x1b0
-//   in /src/kernels/barrier.cuh:33
-//   =========     and Read access at void treeShared<int, SumOp>(...)+0x170 in
-//   /src/kernels/barrier.cuh:33 [6 hazards]
+//   ========= Error: Race reported between Read access at void treeShared<int, SumOp>(T1 *, int,
+//   bool, bool, StepRecorder<T1>)+0x470 in barrier.cuh:38
+//   =========     and Write access at void treeShared<int, SumOp>(T1 *, int, bool, bool,
+//   StepRecorder<T1>)+0x4c0 in barrier.cuh:39 [520 hazards]
 //   ========= Invalid __global__ read of size 4 bytes
-//   =========     at void k(int *)+0x90 in /src/x.cuh:12
-//   =========     by thread (3,0,0) in block (0,0,0)
+//   =========     at oob(const int *, int *)+0x60 in f.cu:3
+//   =========     by thread (0,0,0) in block (0,0,0)
 //
 // Lines without the prefix are the checked program's own output.
 
@@ -152,10 +153,11 @@ bool detailLine(const std::string& text) {
   return false;
 }
 
-// "[Write access ]at KERNEL+0xOFFSET[ in FILE:LINE]"; KERNEL never holds " at ".
+// "[Write access |Write Thread (3,0,0) ]at KERNEL+0xOFFSET[ in FILE:LINE]"; KERNEL never holds
+// " at ".
 const std::regex& siteExpression() {
   static const std::regex site(
-      R"(((?:Read|Write|Atomic) access )?at ((?:(?! at ).)+?)\+0x[0-9a-fA-F]+(?: in ([^\s\[\]]+):([0-9]+))?)");
+      R"(((?:Read|Write|Atomic) (?:access|Thread \([0-9, ]+\)) )?at ((?:(?! at ).)+?)\+0x[0-9a-fA-F]+(?: in ([^\s\[\]]+):([0-9]+))?)");
   return site;
 }
 

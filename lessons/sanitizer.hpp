@@ -26,10 +26,12 @@ const char* name(SanitizerTool tool);  // "racecheck", as compute-sanitizer's --
 SanitizerTool parseSanitizerTool(const std::string& text);
 
 // Where the sanitizer points: a kernel (as it prints the name: "void treeShared<int,
-// SumOp>(int *, int, bool, bool, StepRecorder<int>)"), and a file and line when the binary
-// carries line information.
+// SumOp>(T1 *, int, bool, bool, StepRecorder<T1>)"), and a file and line ("barrier.cuh", 38)
+// when the kernels were built with line information (nvcc -lineinfo).
 struct SanitizerSite {
-  std::string access;  // "Write access", "Read access"; empty where the report names none
+  // "Write access", "Read access" (racecheck), "Write Thread (162,0,0)" (its hazard report);
+  // empty where the report names none (memcheck, synccheck, initcheck)
+  std::string access;
   std::string kernel;
   std::string file;  // empty, and line 0, when the sanitizer printed no source location
   int line = 0;
@@ -39,7 +41,7 @@ struct SanitizerHazard {
   std::string severity;  // "Error", "Warning", or empty where the report gives none
   // What happened, without the places: "Race reported between Write access and Read access",
   // "Invalid __global__ read of size 4 bytes", "Barrier error detected. Divergent thread(s) in
-  // warp".
+  // warp.".
   std::string kind;
   std::string kernel, file;  // the first site's
   int line = 0;
