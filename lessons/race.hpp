@@ -2,6 +2,7 @@
 // schedule each time unless one was chosen), the distinct results and the wrong runs.
 #pragma once
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -13,13 +14,20 @@
 
 namespace rlab {
 
+// Results in increasing order, NaN after every number and all NaNs as one result. With
+// std::less a NaN key is "equivalent" to every key, so NaN runs were counted under whichever
+// result the map compared them with.
+struct ResultOrder {
+  bool operator()(double a, double b) const { return std::isnan(b) ? !std::isnan(a) : a < b; }
+};
+
 struct RaceResult {
   Params params;  // as resolved by the runs
   std::string backend, device;
   int runs = 0;  // fewer than asked when cancelled
   int wrong = 0;
   double expected = 0;
-  std::map<double, int> histogram;                      // result -> how many runs gave it
+  std::map<double, int, ResultOrder> histogram;         // result -> how many runs gave it
   std::vector<std::shared_ptr<const Trace>> wrongRuns;  // the first few, traced
 };
 

@@ -1,28 +1,30 @@
-// rlab: the lessons in a terminal and for scripts.
+// rlab: the lessons in a terminal and for scripts. parse.cpp reads the command line into a
+// Command; one file per subcommand runs it through the core and prints a view of the result.
 #pragma once
 
 #include <iosfwd>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "lessons/params.hpp"
-#include "lessons/trace.hpp"
+#include "lessons/sanitizer.hpp"
 
 namespace rlab::cli {
 
 enum class Format { Text, Json, Csv };
 
 struct Command {
-  std::string name;  // list, run, tour, race
-  Params params;
+  std::string name;  // list, run, race, bench, check, tour
+  Params params;     // run, race, check; bench: its type and backend
   Format format = Format::Text;
-  int runs = 100;          // race
-  int delayMs = 700;       // tour: pause between steps
-  std::string lessonsList, sizesList, benchFormat = "text";  // bench
-  int reps = 20;
-  std::string tool;  // check: racecheck, memcheck, synccheck, initcheck
-  std::vector<std::string> lessonArgs;  // check: the run options to pass on
-  bool helpShown = false;  // --help printed: nothing else to do
+  int runs = 100;                                 // race
+  std::vector<std::string> benchLessons;          // bench: empty: every lesson that scales
+  std::vector<long long> benchSizes;              // bench: empty: the default sweep
+  int reps = 20;                                  // bench
+  SanitizerTool tool = SanitizerTool::Racecheck;  // check
+  int delayMs = 700;                              // tour: pause between steps
+  bool helpShown = false;                         // --help printed: nothing else to do
   std::string helpText;
 };
 
@@ -35,16 +37,12 @@ class UsageError : public std::runtime_error {
 // Parses without running anything. Throws UsageError.
 Command parseCommandLine(const std::vector<std::string>& args);
 
-// Runs a parsed command; returns the exit code (0 done, 1 a run that came out wrong in
-// `race`... never: race reports, it does not fail; 2 bad input found while running).
+// Runs a parsed command; returns the exit code: 0 done (a race with wrong runs and a check that
+// found hazards are done too), 1 a check whose run failed under the sanitizer.
 int execute(const Command& command, std::ostream& out, std::ostream& err, bool colour);
 
-// Whole program: parse, execute, map errors to one stderr line and exit code 2.
+// Whole program: parse, execute, map errors to one stderr line and exit code 2 (bad input, no
+// GPU) or 1 (a kernel that could not finish, anything else).
 int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool colour);
-
-// Views of a Trace.
-void printTraceText(const Trace& t, std::ostream& out, bool colour);
-std::string traceJson(const Trace& t);
-std::string lessonsJson();
 
 }  // namespace rlab::cli

@@ -1,12 +1,15 @@
-// Trace views for the terminal and for scripts. They read the Trace; they compute nothing.
-#include <nlohmann/json.hpp>
+// Text views for the terminal: a run step by step, the lessons, a race's histogram, bench
+// tables, a sanitizer report. They read results; they compute nothing.
+#include "app/cli/views.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iomanip>
 #include <ostream>
 #include <set>
-#include <sstream>
 
-#include "app/cli/cli.hpp"
+#include "kernels/sim/runtime.hpp"
 #include "lessons/registry.hpp"
 
 namespace rlab::cli {
@@ -14,7 +17,7 @@ namespace rlab::cli {
 namespace {
 
 constexpr size_t kShownValues = 24;  // per row; longer rows show both ends
-constexpr size_t kJsonValues = 4096;
+constexpr size_t kShownHazards = 20;
 
 const char* const kReset = "\033[0m";
 const char* const kChanged = "\033[1;33m";  // bold yellow: changed in this step
@@ -107,133 +110,103 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour) {
   }
 }
 
-std::string traceJson(const Trace& t) {
-  using nlohmann::json;
-  const Params& p = t.params;
-  json j;
-  j["lesson"] = p.lesson;
-  j["variant"] = p.variant;
-  j["backend"] = t.backend;
-  j["device"] = t.device;
-  j["n"] = p.n;
-  j["block"] = p.block;
-  j["op"] = name(p.op);
-  j["type"] = name(p.type);
-  j["data"] = t.dataLabel;
-  j["barrier"] = p.barrier;
-  j["perturb"] = p.perturb;
-  j["schedule"] = t.backend == "sim" ? json(p.schedule) : json(nullptr);
-  j["traced"] = t.traced;
-  auto value = [&](double v) -> json {
-    if (!std::isfinite(v)) return std::isnan(v) ? json("nan") : json(v > 0 ? "inf" : "-inf");
-    if (p.type == ElementType::Int) return json(int64_t(v));
-    return json(v);
-  };
-  json steps = json::array();
-  for (const auto& s : t.steps) {
-    json step;
-    step["label"] = s.label;
-    json values = json::array();
-    for (size_t i = 0; i < std::min(s.values.size(), kJsonValues); ++i)
-      values.push_back(value(s.values[i]));
-    step["values"] = values;
-    if (s.values.size() > kJsonValues) step["values_total"] = s.values.size();
-    step["active"] = s.active;
-    json pairs = json::array();
-    for (const auto& pr : s.pairs) pairs.push_back({pr.first, pr.second});
-    step["pairs"] = pairs;
-    if (!s.combines.empty()) {
-      json combines = json::array();
-      auto read = [&](const ValueRead& r) {
-        json j = {{"element", r.element},
-                  {"value", value(r.value)},
-                  {"written_at", r.writtenAt},
-                  {"stale", r.stale}};
-        if (r.stale)
-          j.update({{"missed", value(r.missed)},
-                    {"missed_writer", r.missedWriter},
-                    {"missed_step", r.missedStep}});
-        return j;
-      };
-      for (const CombineRead& c : s.combines) {
-        json combine = {
-            {"thread", c.thread}, {"target", read(c.target)}, {"wrote", value(c.wrote)}};
-        if (c.source.element >= 0) combine["source"] = read(c.source);
-        combines.push_back(combine);
-      }
-      step["combines"] = combines;
-    }
-    if (!s.activeWarps.empty() || s.bankConflictDegree) {
-      step["active_warps"] = s.activeWarps;
-      step["bank_conflict_degree"] = s.bankConflictDegree;
-    }
-    steps.push_back(step);
+void printLessonList(std::ostream& out) {
+  for (const LessonInfo& l : lessons()) {
+    out << l.id << " — " << l.title << "\n  variants: ";
+    out << l.variantIds();
+    out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
+        << (l.oneBlock ? ", one block: block >= n" : "")
+        << (l.switchableBarrier ? ", --no-barrier, --perturb" : "") << "\n";
   }
-  j["steps"] = steps;
-  j["result"] = value(t.result);
-  j["expected"] = value(t.expected);
-  j["tolerance"] = t.tolerance;
-  j["correct"] = t.correct;
-  if (!t.atomicOrder.empty()) {
-    json order = json::array();
-    for (const auto& a : t.atomicOrder)
-      order.push_back(
-          {{"thread", a.thread}, {"before", value(a.before)}, {"value", value(a.value)}});
-    j["atomic_order"] = order;
-  }
-  if (!t.blockPartials.empty()) {
-    json partials = json::array();
-    for (double v : t.blockPartials) partials.push_back(value(v));
-    j["block_partials"] = partials;
-  }
-  j["notes"] = t.notes;
-  json timings;
-  if (t.timings.measured) {
-    const Timings& m = t.timings;
-    timings = {{"repetitions", m.repetitions},
-               {"kernel_ms", m.kernelMs},
-               {"with_copies_ms", m.withCopiesMs},
-               {"gb_per_s", m.gbPerSecond},
-               {"copy_fraction", m.copyFraction},
-               {"cpu_ms", m.cpuMs},
-               {"cub_ms", m.cubMs},
-               {"cub_ratio", m.cubRatio}};
-  } else {
-    timings = {{"simulator_seconds", t.timings.simSeconds}};
-  }
-  j["timings"] = timings;
-  return j.dump();
+  out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data iota|ones|random:SEED"
+         " or --values LIST,\n--block (power of two, at most 1024), --schedule "
+      << sim::kScheduleHelp << ", --backend sim|gpu|auto.\n";
 }
 
-std::string lessonsJson() {
-  using nlohmann::json;
-  json all = json::array();
-  for (const LessonInfo& l : lessons()) {
-    json lesson = {
-        {"id", l.id},
-        {"title", l.title},
-        {"variants",
-         [&] {
-           std::vector<std::string> ids;
-           for (const VariantInfo& v : l.variants) ids.push_back(v.id);
-           return ids;
-         }()},
-        {"n", {{"min", 1}, {"max", l.maxN}, {"default", l.defaultN}}},
-        {"block", {{"power_of_two", true}, {"max", 1024}, {"min", l.variants.back().minBlock}}},
-        {"one_block", l.oneBlock},
-        {"switchable_barrier", l.switchableBarrier},
-        {"kernel_file", l.kernelFile}};
-    all.push_back(lesson);
+void printRaceText(const RaceResult& race, std::ostream& out, bool colour) {
+  const Params& p = race.params;
+  out << p.lesson << " " << p.variant << ", " << race.runs << " runs on " << race.device
+      << (p.barrier ? "" : ", barrier off") << (p.perturb ? ", perturbed" : "") << "\n";
+  out << "wrong: " << race.wrong << " of " << race.runs << " (expected "
+      << formatValue(race.expected, p.type) << ")\n";
+  int widest = 1;
+  for (const auto& entry : race.histogram) widest = std::max(widest, entry.second);
+  for (const auto& [value, count] : race.histogram) {
+    const std::string label = formatValue(value, p.type);
+    out << "  " << std::string(std::max<int>(0, 12 - int(label.size())), ' ') << label << "  "
+        << std::string(std::max(1, count * 40 / widest), '#') << " " << count
+        << (value == race.expected ? "  (right)" : "") << "\n";
   }
-  json j = {
-      {"lessons", all},
-      {"ops", {"sum", "max", "min", "product"}},
-      {"types", {"int", "float"}},
-      {"data", {"iota", "ones", "random:SEED", "--values LIST"}},
-      {"schedules",
-       {"lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED", "stall:T:R:K"}},
-      {"backends", {"sim", "gpu", "auto"}}};
-  return j.dump(2);
+  if (!race.wrongRuns.empty()) {
+    out << "\nThe first wrong run:\n";
+    printTraceText(*race.wrongRuns.front(), out, colour);
+  }
+}
+
+void printBenchText(const BenchTable& bench, std::ostream& out) {
+  const bool gpu = bench.gpuTimes;
+  out << "device: " << bench.device << ", type " << name(bench.type)
+      << (gpu ? ", kernel-only median times" : " — simulator throughput, not GPU times") << "\n";
+  char line[200];
+  std::snprintf(line, sizeof line, "%-30s %11s %12s %10s %8s %8s\n", "kernel", "n", "ms", "GB/s",
+                gpu ? "copy%" : "", gpu ? "xCUB" : "");
+  out << line;
+  for (const auto& r : bench.rows) {
+    if (gpu)
+      std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %10.1f %7.1f%% %8.2f\n",
+                    r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.copyFraction * 100, r.cubRatio);
+    else
+      std::snprintf(line, sizeof line, "%-30s %11lld %12.2f %10.4f\n", r.kernel.c_str(), r.n, r.ms,
+                    r.gbPerSecond);
+    out << line;
+  }
+}
+
+void printBenchCsv(const BenchTable& bench, std::ostream& out) {
+  out << "kernel,n,ms,gb_per_s,copy_fraction,cub_ratio\n";
+  for (const auto& r : bench.rows)
+    out << r.kernel << "," << r.n << "," << r.ms << "," << r.gbPerSecond << "," << r.copyFraction
+        << "," << r.cubRatio << "\n";
+}
+
+void printSanitizerText(const SanitizerReport& report, std::ostream& out) {
+  const Params& p = report.params;
+  out << name(report.tool) << " on " << p.lesson << " ("
+      << (p.variant.empty() ? "default" : p.variant) << (p.barrier ? "" : ", barrier off")
+      << "):\n";
+  for (size_t k = 0; k < report.hazards.size() && k < kShownHazards; ++k) {
+    const SanitizerHazard& h = report.hazards[k];
+    out << "  " << (h.severity.empty() ? "" : h.severity + ": ") << h.kind;
+    if (h.count > 0) out << " (" << h.count << (h.count == 1 ? " hazard)" : " hazards)");
+    out << "\n";
+    if (!h.kernel.empty()) out << "    in " << h.kernel << "\n";
+    bool located = false;
+    for (const SanitizerSite& s : h.sites) {
+      if (s.file.empty()) continue;
+      located = true;
+      out << "    " << (s.access.empty() ? "" : s.access + " ") << "at " << s.file << ":" << s.line
+          << (s.kernel != h.kernel ? " in " + s.kernel : "") << "\n";
+    }
+    if (!h.sites.empty() && !located)
+      out << "    (no source line: the kernels were built without -lineinfo)\n";
+    if (!h.thread.empty()) out << "    by " << h.thread << "\n";
+  }
+  if (report.hazards.size() > kShownHazards)
+    out << "  ... and " << report.hazards.size() - kShownHazards
+        << " more (--format json lists them all)\n";
+  if (!report.summary.empty())
+    out << report.summary << "\n";
+  else
+    out << "(no summary from compute-sanitizer; exit code " << report.exitCode << ")\n";
+  if (report.clean)
+    out << "clean\n";
+  else if (!report.runError.empty())
+    out << "the run failed: " << report.runError << "\n";
+  else
+    out << (report.exitCode == kSanitizerErrorExit ? "the sanitizer reported errors"
+                                                   : "the sanitizer reported warnings")
+        << "\n";
+  for (const auto& note : report.notes) out << "note: " << note << "\n";
 }
 
 }  // namespace rlab::cli

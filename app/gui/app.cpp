@@ -6,14 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
-#include "app/cli/cli.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/race.hpp"
 #include "lessons/run.hpp"
 #include "lessons/backends.hpp"
+#include "lessons/sanitizer.hpp"
 
 namespace rlab::gui {
 
@@ -111,25 +110,18 @@ void App::startRace() {
       job.progress = float(done) / float(runs);
       return !job.cancel.load();
     });
-    return [race = std::move(race)](UiState& ui) { ui.race = {race, ""}; };
+    return [race = std::move(race)](UiState& ui) { ui.race = {race, std::nullopt}; };
   });
 }
 
 void App::startRacecheck() {
   validate();
   if (!ui.paramError.empty() || longWork_.busy()) return;
-  const Params& p = ui.params;
-  std::vector<std::string> args = {"check",  p.lesson,   "--n", std::to_string(p.n),
-                                   "--tool", "racecheck"};
-  if (!p.variant.empty()) args.insert(args.end(), {"--variant", p.variant});
-  if (p.block) args.insert(args.end(), {"--block", std::to_string(p.block)});
-  if (!p.barrier) args.push_back("--no-barrier");
-  if (p.perturb) args.push_back("--perturb");
-  longWork_.start("racecheck", [args](JobThread::Job&) -> JobThread::Apply {
-    std::ostringstream out, err;
-    cli::main(args, out, err, false);
-    const std::string report = out.str() + err.str();
-    return [report](UiState& ui) { ui.race.racecheck = report; };
+  const Params params = ui.params;  // the run on screen: every control, --values included
+  // No sanitizer or no rlab throws GpuUnavailable: the worker shows its sentence.
+  longWork_.start("racecheck", [params](JobThread::Job&) -> JobThread::Apply {
+    SanitizerReport report = runSanitizer(params, SanitizerTool::Racecheck);
+    return [report = std::move(report)](UiState& ui) { ui.race.racecheck = report; };
   });
 }
 

@@ -7,19 +7,21 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "lessons/bench.hpp"
 #include "lessons/params.hpp"
 #include "lessons/race.hpp"
+#include "lessons/sanitizer.hpp"
 #include "lessons/trace.hpp"
 
 namespace rlab::gui {
 
 struct RaceOutcome {
   RaceResult result;
-  std::string racecheck;  // GPU: compute-sanitizer's racecheck on one run
+  std::optional<SanitizerReport> racecheck;  // GPU: compute-sanitizer's racecheck on one run
 };
 
 struct BenchOutcome {

@@ -1,0 +1,214 @@
+// JSON views for scripts: every object is built with nlohmann::json, so strings are escaped,
+// and every number goes through jsonNumber or jsonValue, so inf and NaN stay valid JSON.
+#include <cmath>
+
+#include "app/cli/views.hpp"
+#include "lessons/registry.hpp"
+
+namespace rlab::cli {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr size_t kJsonValues = 4096;  // per step; values_total says how many there were
+
+}  // namespace
+
+json jsonNumber(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+json jsonValue(double v, ElementType type) {
+  if (type == ElementType::Int && std::isfinite(v)) return int64_t(v);
+  return jsonNumber(v);
+}
+
+json traceJson(const Trace& t) {
+  const Params& p = t.params;
+  json j;
+  j["lesson"] = p.lesson;
+  j["variant"] = p.variant;
+  j["backend"] = t.backend;
+  j["device"] = t.device;
+  j["n"] = p.n;
+  j["block"] = p.block;
+  j["op"] = name(p.op);
+  j["type"] = name(p.type);
+  j["data"] = t.dataLabel;
+  j["barrier"] = p.barrier;
+  j["perturb"] = p.perturb;
+  j["schedule"] = t.backend == "sim" ? json(p.schedule) : json(nullptr);
+  j["traced"] = t.traced;
+  auto value = [&](double v) { return jsonValue(v, p.type); };
+  json steps = json::array();
+  for (const auto& s : t.steps) {
+    json step;
+    step["label"] = s.label;
+    json values = json::array();
+    for (size_t i = 0; i < std::min(s.values.size(), kJsonValues); ++i)
+      values.push_back(value(s.values[i]));
+    step["values"] = values;
+    if (s.values.size() > kJsonValues) step["values_total"] = s.values.size();
+    step["active"] = s.active;
+    json pairs = json::array();
+    for (const auto& pr : s.pairs) pairs.push_back({pr.first, pr.second});
+    step["pairs"] = pairs;
+    if (!s.combines.empty()) {
+      auto read = [&](const ValueRead& r) {
+        json j = {{"element", r.element},
+                  {"value", value(r.value)},
+                  {"written_at", r.writtenAt},
+                  {"stale", r.stale}};
+        if (r.stale)
+          j.update({{"missed", value(r.missed)},
+                    {"missed_writer", r.missedWriter},
+                    {"missed_step", r.missedStep}});
+        return j;
+      };
+      json combines = json::array();
+      for (const CombineRead& c : s.combines) {
+        json combine = {
+            {"thread", c.thread}, {"target", read(c.target)}, {"wrote", value(c.wrote)}};
+        if (c.source.element >= 0) combine["source"] = read(c.source);
+        combines.push_back(combine);
+      }
+      step["combines"] = combines;
+    }
+    if (!s.activeWarps.empty() || s.bankConflictDegree) {
+      step["active_warps"] = s.activeWarps;
+      step["bank_conflict_degree"] = s.bankConflictDegree;
+    }
+    steps.push_back(step);
+  }
+  j["steps"] = steps;
+  j["result"] = value(t.result);
+  j["expected"] = value(t.expected);
+  j["tolerance"] = jsonNumber(t.tolerance);
+  j["correct"] = t.correct;
+  if (!t.atomicOrder.empty()) {
+    json order = json::array();
+    for (const auto& a : t.atomicOrder)
+      order.push_back(
+          {{"thread", a.thread}, {"before", value(a.before)}, {"value", value(a.value)}});
+    j["atomic_order"] = order;
+  }
+  if (!t.blockPartials.empty()) {
+    json partials = json::array();
+    for (double v : t.blockPartials) partials.push_back(value(v));
+    j["block_partials"] = partials;
+  }
+  j["notes"] = t.notes;
+  json timings;
+  if (t.timings.measured) {
+    const Timings& m = t.timings;
+    timings = {{"repetitions", m.repetitions},
+               {"kernel_ms", jsonNumber(m.kernelMs)},
+               {"with_copies_ms", jsonNumber(m.withCopiesMs)},
+               {"gb_per_s", jsonNumber(m.gbPerSecond)},
+               {"copy_fraction", jsonNumber(m.copyFraction)},
+               {"cpu_ms", jsonNumber(m.cpuMs)},
+               {"cub_ms", jsonNumber(m.cubMs)},
+               {"cub_ratio", jsonNumber(m.cubRatio)}};
+  } else {
+    timings = {{"simulator_seconds", jsonNumber(t.timings.simSeconds)}};
+  }
+  j["timings"] = timings;
+  return j;
+}
+
+json lessonsJson() {
+  json all = json::array();
+  for (const LessonInfo& l : lessons()) {
+    json lesson = {
+        {"id", l.id},
+        {"title", l.title},
+        {"variants", l.variantList()},
+        {"n", {{"min", 1}, {"max", l.maxN}, {"default", l.defaultN}}},
+        {"block", {{"power_of_two", true}, {"max", 1024}, {"min", l.variants.back().minBlock}}},
+        {"one_block", l.oneBlock},
+        {"switchable_barrier", l.switchableBarrier},
+        {"kernel_file", l.kernelFile}};
+    all.push_back(lesson);
+  }
+  return {
+      {"lessons", all},
+      {"ops", {"sum", "max", "min", "product"}},
+      {"types", {"int", "float"}},
+      {"data", {"iota", "ones", "random:SEED", "--values LIST"}},
+      {"schedules",
+       {"lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED", "stall:T:R:K"}},
+      {"backends", {"sim", "gpu", "auto"}}};
+}
+
+json raceJson(const RaceResult& race) {
+  const ElementType type = race.params.type;
+  json results = json::array();
+  for (const auto& [value, count] : race.histogram)
+    results.push_back({{"result", jsonValue(value, type)}, {"count", count}});
+  json j = {{"lesson", race.params.lesson},
+            {"variant", race.params.variant},
+            {"backend", race.backend},
+            {"device", race.device},
+            {"runs", race.runs},
+            {"wrong", race.wrong},
+            {"expected", jsonValue(race.expected, type)},
+            {"results", results}};
+  if (!race.wrongRuns.empty()) j["first_wrong"] = traceJson(*race.wrongRuns.front());
+  return j;
+}
+
+json benchJson(const BenchTable& bench) {
+  json rows = json::array();
+  for (const auto& r : bench.rows)
+    rows.push_back({{"kernel", r.kernel},
+                    {"n", r.n},
+                    {"ms", jsonNumber(r.ms)},
+                    {"gb_per_s", jsonNumber(r.gbPerSecond)},
+                    {"copy_fraction", jsonNumber(r.copyFraction)},
+                    {"cub_ratio", jsonNumber(r.cubRatio)}});
+  return {{"device", bench.device},
+          {"gpu_times", bench.gpuTimes},
+          {"type", name(bench.type)},
+          {"rows", rows}};
+}
+
+json sanitizerJson(const SanitizerReport& report) {
+  auto orNull = [](const std::string& text) { return text.empty() ? json(nullptr) : json(text); };
+  auto site = [&](const std::string& kernel, const std::string& file, int line) {
+    return json{{"kernel", orNull(kernel)},
+                {"file", orNull(file)},
+                {"line", line > 0 ? json(line) : json(nullptr)}};
+  };
+  json hazards = json::array();
+  for (const SanitizerHazard& h : report.hazards) {
+    json sites = json::array();
+    for (const SanitizerSite& s : h.sites) {
+      json entry = site(s.kernel, s.file, s.line);
+      entry["access"] = orNull(s.access);
+      sites.push_back(entry);
+    }
+    json hazard = site(h.kernel, h.file, h.line);
+    hazard.update({{"severity", orNull(h.severity)},
+                   {"kind", h.kind},
+                   {"sites", sites},
+                   {"thread", orNull(h.thread)},
+                   {"count", h.count},
+                   {"lines", h.lines}});
+    hazards.push_back(hazard);
+  }
+  return {{"tool", name(report.tool)},
+          {"lesson", report.params.lesson},
+          {"variant", report.params.variant},
+          {"arguments", runArguments(report.params)},
+          {"clean", report.clean},
+          {"exit_code", report.exitCode},
+          {"hazards", hazards},
+          {"summary", orNull(report.summary)},
+          {"run_error", orNull(report.runError)},
+          {"notes", report.notes}};
+}
+
+}  // namespace rlab::cli

@@ -1,0 +1,225 @@
+// The command line, read into a Command. CLI11 splits it; every value is checked by our own
+// parsers (and the core's resolve), so every refusal is one sentence naming the option.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+
+#include "app/cli/cli.hpp"
+#include "kernels/sim/runtime.hpp"
+#include "lessons/bench.hpp"
+#include "lessons/registry.hpp"
+
+namespace rlab::cli {
+
+namespace {
+
+int64_t parseInteger(const std::string& option, const std::string& text, int64_t low, int64_t high,
+                     const std::string& allowed) {
+  const bool digits =
+      !text.empty() && text.size() <= 18 &&
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const int64_t v = digits ? std::stoll(text) : -1;
+  if (!digits || v < low || v > high)
+    throw UsageError(option + " '" + text + "' is not allowed; " + allowed + ".");
+  return v;
+}
+
+Format parseFormat(const std::string& text, bool csvToo) {
+  if (text == "text") return Format::Text;
+  if (text == "json") return Format::Json;
+  if (csvToo && text == "csv") return Format::Csv;
+  throw UsageError("--format '" + text + "' is not a format; use " +
+                   (csvToo ? "text, csv or json." : "text or json."));
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> items;
+  if (text.empty()) return items;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    items.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
+std::string firstLine(const std::string& text) {
+  const size_t newline = text.find('\n');
+  return newline == std::string::npos ? text : text.substr(0, newline);
+}
+
+// Options every lesson command (run, race, check) takes, gathered as text. An option given
+// with an empty value is refused like any other bad value, never taken as "not given".
+struct LessonOptions {
+  std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
+                                         backend = "sim", format = "text";
+  bool noBarrier = false, perturb = false, noTimings = false;
+  CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
+              *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr;
+
+  void addTo(CLI::App* app) {
+    app->add_option("lesson", lesson, "lesson id: " + lessonIds())->required();
+    variantGiven =
+        app->add_option("--variant", variant, "variant of the lesson (rlab list shows them)");
+    nGiven =
+        app->add_option("--n", n, "number of elements, 1 to 268435456 (or the lesson's limit)");
+    blockGiven = app->add_option("--block", block, "threads per block: a power of two up to 1024");
+    app->add_option("--op", op, "sum, max, min or product");
+    app->add_option("--type", type, "int or float");
+    dataGiven = app->add_option("--data", data, "iota (1..n), ones, or random:SEED");
+    valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
+    app->add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
+    app->add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
+    scheduleGiven = app->add_option("--schedule", schedule,
+                                    std::string("simulator schedule: ") + sim::kScheduleHelp);
+    app->add_option("--backend", backend, "sim, gpu or auto");
+    app->add_option("--format", format, "text or json");
+    app->add_flag("--no-timings", noTimings, "GPU: run once, skip the timing repetitions");
+  }
+
+  Params params() const {
+    auto given = [](const CLI::Option* option) { return option->count() > 0; };
+    Params p;
+    p.lesson = lesson;
+    if (given(variantGiven) && variant.empty())
+      throw UsageError("--variant needs a value; rlab list shows the variants of each lesson.");
+    p.variant = variant;
+    if (given(nGiven))
+      p.n = parseInteger("--n", n, 1, kMaxN, "give a whole number from 1 to 268435456");
+    if (given(blockGiven))
+      p.block = int(parseInteger("--block", block, 1, 1024, "use a power of two from 1 to 1024"));
+    p.op = parseOp(op);
+    p.type = parseType(type);
+    if (given(dataGiven) && given(valuesGiven))
+      throw UsageError("--data and --values both give the input; use one of them.");
+    if (given(dataGiven)) p.data = data;
+    if (given(valuesGiven)) p.values = parseValues(values);
+    p.barrier = !noBarrier;
+    p.perturb = perturb;
+    p.timed = !noTimings;
+    if (given(scheduleGiven)) p.schedule = schedule;
+    p.backend = parseBackend(backend);
+    if (given(scheduleGiven) && p.backend == BackendChoice::Gpu)
+      throw UsageError("--schedule is for the simulator; a GPU schedules its threads itself.");
+    resolve(p);  // every other check, with the lesson's own limits
+    return p;
+  }
+};
+
+// bench --lessons: the lessons whose kernels scale, in the words of its refusal.
+std::vector<std::string> benchableLessons() {
+  std::vector<std::string> ids;
+  for (const auto& kernel : scalableKernels())
+    if (std::find(ids.begin(), ids.end(), kernel.first) == ids.end()) ids.push_back(kernel.first);
+  return ids;
+}
+
+}  // namespace
+
+Command parseCommandLine(const std::vector<std::string>& args) {
+  CLI::App app{"Reduction Lab: watch real GPU reduction kernels work, step by step.", "rlab"};
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  std::string listFormat = "text";
+  auto* list = app.add_subcommand("list", "lessons, variants and parameters");
+  list->add_option("--format", listFormat, "text or json");
+
+  LessonOptions runOptions;
+  auto* run = app.add_subcommand("run", "run one lesson and show every step");
+  runOptions.addTo(run);
+
+  LessonOptions raceOptions;
+  std::string runs = "100";
+  auto* race = app.add_subcommand("race", "run a lesson many times; count wrong results");
+  raceOptions.addTo(race);
+  race->add_option("--runs", runs, "how many runs (schedules on the simulator), 1 to 100000");
+
+  std::string benchLessons, benchSizes, benchReps = "20", benchType = "int", benchFormat = "text",
+                                        benchBackend = "auto";
+  auto* bench =
+      app.add_subcommand("bench", "time every lesson kernel against CUB and the copy roofline");
+  bench->add_option("--lessons", benchLessons,
+                    "lessons to time, e.g. shared,fastest (default: all that scale)");
+  bench->add_option("--sizes", benchSizes, "sizes, e.g. 1024,1048576 (default 2^10 to 2^28, x4)");
+  bench->add_option("--reps", benchReps, "repetitions per measurement, 1 to 1000");
+  bench->add_option("--type", benchType, "int or float");
+  bench->add_option("--format", benchFormat, "text, csv or json");
+  bench->add_option("--backend", benchBackend, "gpu, sim or auto");
+
+  LessonOptions checkOptions;
+  std::string tool;
+  auto* check = app.add_subcommand("check", "run a lesson once on the GPU under compute-sanitizer");
+  checkOptions.addTo(check);
+  check->add_option("--tool", tool, "racecheck, memcheck, synccheck or initcheck")->required();
+
+  std::string delay = "700";
+  auto* tour = app.add_subcommand("tour", "every lesson once, small n, paced for reading");
+  tour->add_option("--delay-ms", delay, "pause between steps in milliseconds, 0 to 10000");
+
+  Command c;
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    c.helpShown = true;
+    c.helpText = app.help();
+    for (CLI::App* sub : app.get_subcommands()) c.helpText = sub->help();
+    return c;
+  } catch (const CLI::CallForAllHelp&) {
+    c.helpShown = true;
+    c.helpText = app.help("", CLI::AppFormatMode::All);
+    return c;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(firstLine(e.what()) + " (rlab --help lists the commands and options)");
+  }
+
+  try {
+    if (list->parsed()) {
+      c.name = "list";
+      c.format = parseFormat(listFormat, false);
+    } else if (run->parsed()) {
+      c.name = "run";
+      c.params = runOptions.params();
+      c.format = parseFormat(runOptions.format, false);
+    } else if (race->parsed()) {
+      c.name = "race";
+      c.params = raceOptions.params();
+      c.format = parseFormat(raceOptions.format, false);
+      c.runs = int(parseInteger("--runs", runs, 1, 100000, "give a whole number from 1 to 100000"));
+    } else if (check->parsed()) {
+      c.name = "check";
+      c.tool = parseSanitizerTool(tool);
+      checkOptions.backend = "gpu";  // the sanitizer checks GPU code
+      c.params = checkOptions.params();
+      c.format = parseFormat(checkOptions.format, false);
+    } else if (bench->parsed()) {
+      c.name = "bench";
+      c.params.type = parseType(benchType);
+      c.params.backend = parseBackend(benchBackend);
+      c.reps =
+          int(parseInteger("--reps", benchReps, 1, 1000, "give a whole number from 1 to 1000"));
+      c.format = parseFormat(benchFormat, true);
+      const std::vector<std::string> benchable = benchableLessons();
+      for (const auto& item : splitList(benchLessons)) {
+        if (std::find(benchable.begin(), benchable.end(), item) == benchable.end()) {
+          std::string choices;
+          for (const auto& id : benchable) choices += (choices.empty() ? "" : ", ") + id;
+          throw UsageError("--lessons names '" + item + "'; choose from " + choices + ".");
+        }
+        c.benchLessons.push_back(item);
+      }
+      for (const auto& item : splitList(benchSizes))
+        c.benchSizes.push_back(parseInteger("--sizes", item, 1, kMaxN,
+                                            "give sizes from 1 to 268435456, separated by commas"));
+    } else {
+      c.name = "tour";
+      c.delayMs = int(parseInteger("--delay-ms", delay, 0, 10000, "give 0 to 10000"));
+    }
+  } catch (const ParamError& e) {
+    throw UsageError(e.what());
+  }
+  return c;
+}
+
+}  // namespace rlab::cli

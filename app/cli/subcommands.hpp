@@ -1,0 +1,19 @@
+// The subcommands, one file each; cli.cpp dispatches to them by name.
+#pragma once
+
+#include <iosfwd>
+
+#include "app/cli/cli.hpp"
+
+namespace rlab::cli {
+
+using Subcommand = int (*)(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+
+int listCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int runCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int raceCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int benchCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int checkCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int tourCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+
+}  // namespace rlab::cli

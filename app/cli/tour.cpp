@@ -1,0 +1,26 @@
+// rlab tour: every lesson's tour stops (from the registry), at a small n, paced for reading.
+#include <chrono>
+#include <ostream>
+#include <thread>
+
+#include "app/cli/subcommands.hpp"
+#include "app/cli/views.hpp"
+#include "lessons/registry.hpp"
+#include "lessons/run.hpp"
+
+namespace rlab::cli {
+
+int tourCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) {
+  for (const LessonInfo& lesson : lessons())
+    for (const TourStop& stop : lesson.tour) {
+      const Trace t = runLesson(tourStopParams(lesson, stop));
+      out << "\n== " << lesson.title << " — " << stop.why << "\n";
+      printTraceText(t, out, colour);
+      out.flush();
+      if (c.delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.delayMs * 3));
+    }
+  out << "\nThat was every lesson. `rlab run LESSON --help` shows what you can change.\n";
+  return 0;
+}
+
+}  // namespace rlab::cli

@@ -1,0 +1,43 @@
+// What rlab prints: text for a terminal (views.cpp) and JSON for scripts (json_views.cpp).
+// Views read results of the core; they compute nothing.
+#pragma once
+
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "lessons/bench.hpp"
+#include "lessons/race.hpp"
+#include "lessons/sanitizer.hpp"
+#include "lessons/trace.hpp"
+
+namespace rlab::cli {
+
+// A finished `rlab bench`: its rows and where they were measured.
+struct BenchTable {
+  std::string device;
+  bool gpuTimes = false;  // false: simulator throughput, not GPU times
+  ElementType type = ElementType::Int;
+  std::vector<BenchRow> rows;
+};
+
+// Text.
+void printTraceText(const Trace& t, std::ostream& out, bool colour);
+void printLessonList(std::ostream& out);
+void printRaceText(const RaceResult& race, std::ostream& out, bool colour);
+void printBenchText(const BenchTable& bench, std::ostream& out);
+void printBenchCsv(const BenchTable& bench, std::ostream& out);
+void printSanitizerText(const SanitizerReport& report, std::ostream& out);
+
+// JSON. Numbers JSON cannot hold (infinities, NaN) are the strings "inf", "-inf" and "nan".
+nlohmann::json jsonNumber(double v);
+// A value of a run's element type: int runs' values as JSON integers.
+nlohmann::json jsonValue(double v, ElementType type);
+nlohmann::json traceJson(const Trace& t);
+nlohmann::json lessonsJson();
+nlohmann::json raceJson(const RaceResult& race);
+nlohmann::json benchJson(const BenchTable& bench);
+nlohmann::json sanitizerJson(const SanitizerReport& report);
+
+}  // namespace rlab::cli
