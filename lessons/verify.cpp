@@ -1,9 +1,16 @@
+// The verification cases and the check.
+//
+// [SECTION] Data
+// [SECTION] Cases
+// [SECTION] The check
+// [SECTION] Sentences and replay lines
+
 #include "lessons/verify.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <algorithm>
 #include <exception>
 
 #include "lessons/reference.hpp"
@@ -11,11 +18,6 @@
 #include "lessons/run.hpp"
 
 namespace rlab {
-
-// [SECTION] Data
-// [SECTION] Cases
-// [SECTION] The check
-// [SECTION] Sentences and replay lines
 
 namespace {
 
@@ -26,9 +28,10 @@ namespace {
 // replay line lists every value: only up to kListedUpTo elements. Beyond, random data is the
 // lessons' own random:SEED (digits 0 to 9), which a replay line names in a word.
 // Every float input below keeps every partial result exact in any order of operations (sums of
-// quarters stay far below 2^24 quarters; products are of powers of two that cannot leave the
-// float range in 257 factors), so a float case fails only when an element is lost or wrong,
-// never for rounding.
+// at most 257 quarters of at most 9.75 stay far below 2^24 quarters; products are of powers of
+// two with at most 120 factors of 2 and 120 of 0.5, inside the float range 2^-126 to 2^127
+// whatever the grouping), so a float case fails only when an element is lost or wrong, never
+// for rounding.
 
 constexpr int64_t kListedUpTo = 257;
 // Single-element patterns (the extreme at index 0 or at the end): written as runs on a replay
@@ -76,13 +79,20 @@ void setData(VerifyCase& c, const Item& item, uint64_t seed) {
     case DataKind::OwnRandom: {
       p.values.resize(n);
       const std::string seedText = " (seed " + std::to_string(seed) + ")";
+      static const double powersOfTwo[] = {-2, -1, -0.5, 0.5, 1, 2};
+      int twos = 0, halves = 0;
       for (size_t i = 0; i < n; ++i) {
         const uint64_t r = splitmix(seed * 1000003u + i);
-        static const double powersOfTwo[] = {-2, -1, -0.5, 0.5, 1, 2};
-        if (item.op == Op::Product)
-          p.values[i] = isInt ? 2.0 * double(r % 8) - 7 : powersOfTwo[r % 6];
-        else
-          p.values[i] = isInt ? double(r % 199) - 99 : (double(r % 79) - 39) / 4;
+        double& v = p.values[i];
+        if (item.op == Op::Product && isInt) {
+          v = 2.0 * double(r % 8) - 7;  // odd: the product never wraps to 0
+        } else if (item.op == Op::Product) {
+          v = powersOfTwo[r % 6];
+          int& count = std::fabs(v) == 2 ? twos : halves;
+          if (std::fabs(v) != 1 && ++count > 120) v = v < 0 ? -1 : 1;
+        } else {
+          v = isInt ? double(r % 199) - 99 : (double(r % 79) - 39) / 4;
+        }
       }
       c.data = item.op == Op::Product
                    ? (isInt ? "random odd integers from -7 to 7" : "random -2, -1, -0.5, 0.5, 1, 2")
