@@ -1,14 +1,18 @@
 // The lessons on the CUDA device: a test binary of their own, which ctest reports as skipped
 // (with the reason) where no device works. Run it on the GPU machine for every kernel change.
+// Every lesson kernel runs the verification cases of the GPU scope (lessons/verify.hpp).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdio>
 #include <map>
+#include <stdexcept>
+#include <string>
 
 #include "lessons/registry.hpp"
 #include "lessons/run.hpp"
 #include "lessons/backends.hpp"
+#include "lessons/verify.hpp"
 
 using namespace rlab;
 
@@ -24,33 +28,41 @@ Params gpuParams(const std::string& lesson, const std::string& variant, int64_t 
   return p;
 }
 
+// A KernelRunner for the verification: the lesson's kernel, on the GPU and nowhere else.
+double resultOnGpu(const Params& p) {
+  const Trace t = runLesson(p);
+  if (t.backend != "gpu")
+    throw std::runtime_error("the run was not on the GPU but on " + t.backend);
+  return t.result;
+}
+
 }  // namespace
 
-TEST_CASE("gpu: every lesson x variant x op x type matches the reference") {
-  const int64_t sizes[] = {
-      1, 2, 3, 7, 31, 32, 33, 255, 256, 257, 1000, 4096, 65537, (1 << 24) + 3, 1 << 28};
+TEST_CASE("gpu: every lesson variant passes its verification cases") {
   for (const LessonInfo& lesson : lessons())
-    for (const std::string& variant : lesson.variantList())
-      for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product})
-        for (ElementType type : {ElementType::Int, ElementType::Float})
-          for (int64_t n : sizes) {
-            if (n > lesson.maxN) continue;
-            if (n >= (1 << 24) && (op != Op::Sum || lesson.id == "atomic")) continue;
-            Params p = gpuParams(lesson.id, variant, n);
-            p.op = op;
-            p.type = type;
-            p.data = op == Op::Product ? (n <= 31 ? "random:7" : "ones")
-                     : n > 65537       ? "random:3"
-                                       : "iota";
-            p.trace = n <= 257;
-            const std::string what = lesson.id + " " + variant + " " + name(op) + " " + name(type) +
-                                     " n=" + std::to_string(n);
-            CAPTURE(what);
-            const Trace t = runLesson(p);
-            CHECK(t.backend == "gpu");
-            CHECK(t.correct);
-            if (!t.correct) MESSAGE("result " << t.result << " expected " << t.expected);
-          }
+    for (const VariantInfo& variant : lesson.variants) {
+      const std::string what = lesson.id + " " + variant.id;
+      const auto cases = verificationCases(lesson, variant, VerifyScope::Gpu);
+      const VerifyReport report = verifyAll(cases, resultOnGpu, 5);
+      CHECK_MESSAGE(report.passed(), what << ": " << report.summary());
+      MESSAGE(what << ": " << report.casesRun << " cases");
+    }
+}
+
+TEST_CASE("gpu: sums of 2^28 elements match the reference") {
+  for (const LessonInfo& lesson : lessons()) {
+    if (lesson.maxN < kMaxN || lesson.id == "atomic") continue;  // atomic: a queue of 2^28
+    for (const VariantInfo& variant : lesson.variants)
+      for (ElementType type : {ElementType::Int, ElementType::Float}) {
+        VerifyCase c;
+        c.params = gpuParams(lesson.id, variant.id, kMaxN);
+        c.params.type = type;
+        c.params.data = "random:3";
+        c.params.trace = false;
+        const VerifyOutcome outcome = verify(c, resultOnGpu);
+        CHECK_MESSAGE(outcome.passed, outcome.sentence);
+      }
+  }
 }
 
 TEST_CASE("gpu: race-free int traces equal the simulator's, step for step") {

@@ -1,9 +1,13 @@
-// Every lesson, variant, operator and type on the simulator against the CPU reference, and
-// the step-by-step figures the lessons teach with.
+// Every lesson kernel through the verification cases on the simulator, and the step-by-step
+// figures the lessons teach with.
 #include <doctest/doctest.h>
+
+#include <set>
+#include <utility>
 
 #include "lessons/registry.hpp"
 #include "lessons/run.hpp"
+#include "lessons/verify.hpp"
 
 using namespace rlab;
 
@@ -21,38 +25,56 @@ std::vector<double> valuesOf(const Trace& t, size_t step) {
   return t.steps.at(step).values;
 }
 
+// ---- Every lesson kernel through the verification cases (lessons/verify.hpp) ---------------
+// One test per variant, so that ctest runs them side by side; a failure's sentence names the
+// case and the rlab run line that replays it.
+
+const std::pair<const char*, const char*> kVerifiedVariants[] = {
+    {"atomic", "default"},        {"folding", "default"},        {"barrier", "global"},
+    {"barrier", "shared"},        {"divergence", "interleaved"}, {"divergence", "strided"},
+    {"divergence", "sequential"}, {"shared", "global"},          {"shared", "shared"},
+    {"shared", "multiblock"},     {"shared", "coarsened"},       {"butterfly", "shared"},
+    {"butterfly", "shuffle"},     {"fastest", "default"},
+};
+
+void verifyOnSimulator(const char* lessonId, const char* variantId) {
+  const LessonInfo& lesson = lessonOrThrow(lessonId);
+  const VariantInfo* variant = lesson.findVariant(variantId);
+  REQUIRE(variant != nullptr);
+  const auto cases = verificationCases(lesson, *variant, VerifyScope::Simulator);
+  const VerifyReport report = verifyAll(cases, runLessonKernel, 5);
+  CHECK_MESSAGE(report.passed(), report.summary());
+  CHECK(report.casesRun == int(cases.size()));
+}
+
 }  // namespace
 
-TEST_CASE("every lesson x variant x op x type on the simulator matches the reference") {
-  const int64_t sizes[] = {1, 2, 3, 7, 31, 32, 33, 255, 256, 257, 1000, 4096, 65537};
-  for (const LessonInfo& lesson : lessons()) {
-    for (const std::string& variant : lesson.variantList()) {
-      for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product}) {
-        for (ElementType type : {ElementType::Int, ElementType::Float}) {
-          for (int64_t n : sizes) {
-            if (n > lesson.maxN) continue;
-            Params p = paramsFor(lesson.id, variant, n);
-            p.op = op;
-            p.type = type;
-            // Float products of many random digits overflow, and inf * 0 is NaN: use ones.
-            p.data = op != Op::Product                     ? "iota"
-                     : type == ElementType::Int || n <= 31 ? "random:7"
-                                                           : "ones";
-            p.trace = n <= 257;  // traced and untraced runs both
-            CAPTURE(lesson.id);
-            CAPTURE(variant);
-            const std::string opName = name(op), typeName = name(type);
-            CAPTURE(opName);
-            CAPTURE(typeName);
-            CAPTURE(n);
-            const Trace t = runLesson(p);
-            CHECK(t.correct);
-            if (!t.correct) MESSAGE("result " << t.result << ", expected " << t.expected);
-          }
-        }
-      }
-    }
+#define RLAB_VERIFY_VARIANT(lesson, variant)                              \
+  TEST_CASE("verification cases on the simulator: " lesson " " variant) { \
+    verifyOnSimulator(lesson, variant);                                   \
   }
+
+RLAB_VERIFY_VARIANT("atomic", "default")
+RLAB_VERIFY_VARIANT("folding", "default")
+RLAB_VERIFY_VARIANT("barrier", "global")
+RLAB_VERIFY_VARIANT("barrier", "shared")
+RLAB_VERIFY_VARIANT("divergence", "interleaved")
+RLAB_VERIFY_VARIANT("divergence", "strided")
+RLAB_VERIFY_VARIANT("divergence", "sequential")
+RLAB_VERIFY_VARIANT("shared", "global")
+RLAB_VERIFY_VARIANT("shared", "shared")
+RLAB_VERIFY_VARIANT("shared", "multiblock")
+RLAB_VERIFY_VARIANT("shared", "coarsened")
+RLAB_VERIFY_VARIANT("butterfly", "shared")
+RLAB_VERIFY_VARIANT("butterfly", "shuffle")
+RLAB_VERIFY_VARIANT("fastest", "default")
+
+TEST_CASE("every lesson variant has its verification test") {
+  std::set<std::pair<std::string, std::string>> registered, verified;
+  for (const LessonInfo& lesson : lessons())
+    for (const VariantInfo& variant : lesson.variants) registered.insert({lesson.id, variant.id});
+  for (const auto& [lesson, variant] : kVerifiedVariants) verified.insert({lesson, variant});
+  CHECK(registered == verified);
 }
 
 TEST_CASE("folding n=9: [7,9,11,13,5] -> [20,14,11] -> [31,14] -> [45]") {

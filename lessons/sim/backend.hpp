@@ -1,12 +1,90 @@
 // The simulator as a lesson backend: "device" memory is host memory, launches run on fibers.
+//
+// Every buffer is followed by a guard zone filled with the shared-memory poison byte, so that a
+// kernel that reads past the end of its input gets values that break the result (int
+// 2139062143, float 3.39e38) instead of whatever the heap held, and a kernel that writes past
+// the end is caught after its launch and named in one sentence.
 #pragma once
 
+#include <cstddef>
 #include <cstring>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernels/sim/runtime.hpp"
 
 namespace rlab {
+
+namespace sim_memory {
+
+// 1024 ints or floats: more than any block reaches past the end with one element a thread.
+inline constexpr size_t kGuardBytes = 4096;
+inline constexpr unsigned char kGuardByte = sim::kSharedPoisonByte;
+// The elements start on a cache line: int4/float4 loads need 16 bytes.
+inline constexpr std::align_val_t kAlignment{64};
+
+template <class T>
+const char* elementName() {
+  if constexpr (std::is_same_v<T, int>) return "int";
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, unsigned>) return "unsigned";
+  if constexpr (std::is_same_v<T, unsigned long long>) return "unsigned long long";
+  return "element";
+}
+
+// The elements (zeroed, as a fresh std::vector was) and the guard zone after them.
+class GuardedBlock {
+ public:
+  GuardedBlock(size_t count, size_t elementSize, const char* elementName)
+      : count_(count), elementSize_(elementSize), elementName_(elementName) {
+    bytes_ = static_cast<unsigned char*>(::operator new(dataBytes() + kGuardBytes, kAlignment));
+    std::memset(bytes_, 0, dataBytes());
+    std::memset(bytes_ + dataBytes(), kGuardByte, kGuardBytes);
+  }
+  ~GuardedBlock() { ::operator delete(bytes_, kAlignment); }
+  GuardedBlock(const GuardedBlock&) = delete;
+  GuardedBlock& operator=(const GuardedBlock&) = delete;
+
+  unsigned char* bytes() const { return bytes_; }
+  size_t count() const { return count_; }
+
+  static constexpr size_t kNone = size_t(-1);
+
+  // The first element past the end that no longer holds the guard pattern, or kNone.
+  size_t firstWrittenPastEnd() const {
+    const unsigned char* guard = bytes_ + dataBytes();
+    for (size_t k = 0; k < kGuardBytes; ++k)
+      if (guard[k] != kGuardByte) return count_ + k / elementSize_;
+    return kNone;
+  }
+
+  // Throws sim::LaunchError naming the buffer and the first element written past its end, and
+  // restores the guard so that one bad write is reported once.
+  void checkGuard(const std::string& launch) {
+    const size_t index = firstWrittenPastEnd();
+    if (index == kNone) return;
+    std::memset(bytes_ + dataBytes(), kGuardByte, kGuardBytes);
+    throw sim::LaunchError(launch + " wrote past the end of a buffer of " + std::to_string(count_) +
+                           " " + elementName_ + (count_ == 1 ? "" : "s") + " (indices 0 to " +
+                           std::to_string(count_ - 1) + "): element " + std::to_string(index) +
+                           " is the first one written past the end.");
+  }
+
+ private:
+  size_t dataBytes() const { return count_ * elementSize_; }
+
+  unsigned char* bytes_ = nullptr;
+  size_t count_ = 0;
+  size_t elementSize_ = 1;
+  const char* elementName_ = "element";
+};
+
+}  // namespace sim_memory
 
 class SimBackend {
  public:
@@ -15,31 +93,47 @@ class SimBackend {
   template <class T>
   class Buffer {
    public:
-    explicit Buffer(size_t count) : data_(count) {}
-    T* get() { return data_.empty() ? nullptr : data_.data(); }
-    const T* get() const { return data_.empty() ? nullptr : data_.data(); }
-    size_t size() const { return data_.size(); }
+    Buffer(Buffer&&) noexcept = default;
+    Buffer& operator=(Buffer&&) noexcept = default;
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+
+    T* get() { return block_ ? reinterpret_cast<T*>(block_->bytes()) : nullptr; }
+    const T* get() const { return block_ ? reinterpret_cast<const T*>(block_->bytes()) : nullptr; }
+    size_t size() const { return block_ ? block_->count() : 0; }
 
    private:
-    std::vector<T> data_;  // operator new: 16-byte aligned, enough for int4/float4 loads
+    friend class SimBackend;
+    explicit Buffer(std::shared_ptr<sim_memory::GuardedBlock> block) : block_(std::move(block)) {}
+
+    std::shared_ptr<sim_memory::GuardedBlock> block_;  // null for an empty buffer
   };
 
   template <class T>
   Buffer<T> alloc(size_t count) {
-    return Buffer<T>(count);
+    if (count == 0) return Buffer<T>(nullptr);
+    auto block =
+        std::make_shared<sim_memory::GuardedBlock>(count, sizeof(T), sim_memory::elementName<T>());
+    live_.push_back(block);
+    return Buffer<T>(std::move(block));
   }
   template <class T>
   void upload(Buffer<T>& dst, const T* src, size_t count, size_t offset = 0) {
+    checkRange("upload", dst.size(), count, offset);
     if (count) std::memcpy(dst.get() + offset, src, count * sizeof(T));
   }
   template <class T>
   void download(T* dst, const Buffer<T>& src, size_t count, size_t offset = 0) {
+    checkRange("download", src.size(), count, offset);
     if (count) std::memcpy(dst, src.get() + offset, count * sizeof(T));
   }
 
+  // After the launch every live buffer's guard zone is checked: a kernel that wrote past the
+  // end of one throws sim::LaunchError.
   template <class... Params, class... Args>
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
     sim::launch(grid, block, options_, [&] { kernel(args...); });
+    checkGuards(grid, block);
   }
 
   // The simulator runs one block at a time; two "SMs" keep grid-stride kernels honest, with
@@ -48,7 +142,24 @@ class SimBackend {
   int threadSlotsPerMultiprocessor() const { return 2048; }
 
  private:
+  static void checkRange(const char* what, size_t size, size_t count, size_t offset) {
+    if (offset > size || count > size - offset)
+      throw std::out_of_range(std::string("a ") + what + " of " + std::to_string(count) +
+                              " elements at offset " + std::to_string(offset) +
+                              " runs past the end of a buffer of " + std::to_string(size) + ".");
+  }
+
+  void checkGuards(dim3 grid, dim3 block) {
+    const std::string launch = "a kernel launched with " + std::to_string(grid.x) + " block" +
+                               (grid.x == 1 ? "" : "s") + " of " + std::to_string(block.x) +
+                               " thread" + (block.x == 1 ? "" : "s");
+    std::erase_if(live_, [](const auto& weak) { return weak.expired(); });
+    for (const auto& weak : live_)
+      if (auto buffer = weak.lock()) buffer->checkGuard(launch);
+  }
+
   sim::LaunchOptions options_;
+  std::vector<std::weak_ptr<sim_memory::GuardedBlock>> live_;  // buffers of this backend
 };
 
 }  // namespace rlab
