@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <boost/context/detail/fcontext.hpp>
 #include <condition_variable>
 #include <exception>
@@ -885,7 +886,18 @@ class Worker {
   std::thread thread_;  // last: starts after everything above exists
 };
 
+// Summed over every launch; read by other threads than the worker, hence atomics.
+struct AtomicTotals {
+  std::atomic<uint64_t> launches{0}, blocks{0}, switches{0};
+} g_totals;
+
 }  // namespace
+
+Totals totals() {
+  return {g_totals.launches.load(std::memory_order_relaxed),
+          g_totals.blocks.load(std::memory_order_relaxed),
+          g_totals.switches.load(std::memory_order_relaxed)};
+}
 
 LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
                    const std::function<void()>& body) {
@@ -922,6 +934,9 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
           run.run(linear);  // a failed block has unwound its fibers before it throws
         }
   });
+  g_totals.launches.fetch_add(1, std::memory_order_relaxed);
+  g_totals.blocks.fetch_add(uint64_t(grid.x) * grid.y * grid.z, std::memory_order_relaxed);
+  g_totals.switches.fetch_add(stats.switches, std::memory_order_relaxed);
   return stats;
 }
 

@@ -55,6 +55,15 @@ struct LaunchStats {
   std::vector<AtomicEvent> atomics;
 };
 
+// Every launch of this process that finished, summed; for benchmarks that run the simulator through
+// code that does not hand back LaunchStats (a whole lesson run, for instance).
+struct Totals {
+  uint64_t launches = 0;
+  uint64_t blocks = 0;
+  uint64_t switches = 0;
+};
+Totals totals();
+
 // A launch that could not finish: a barrier some threads never reach, a warp operation with
 // lanes missing, a thread that threw or failed an assertion. what() names threads and line.
 class LaunchError : public std::runtime_error {
