@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
 
   constexpr int kRuns = 3;  // the median of three: the machines are shared and noisy
   std::vector<double> seconds;
-  uint64_t switches = 0, blocks = 0;
+  uint64_t switches = 0, blocks = 0, poisoned = 0;
   for (int run = 0; run < kRuns; ++run) {
     const auto before = rlab::sim::totals();
     const auto start = std::chrono::steady_clock::now();
@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     const auto after = rlab::sim::totals();
     switches = after.switches - before.switches;
     blocks = after.blocks - before.blocks;
+    poisoned = after.poisonedBytes - before.poisonedBytes;
     if (!t.correct) {
       std::printf("simulator: the shared lesson gave %.17g, expected %.17g: WRONG\n", t.result,
                   t.expected);
@@ -46,9 +47,11 @@ int main(int argc, char** argv) {
   const double median = seconds[kRuns / 2];
   std::printf(
       "simulator, lesson shared (shared), %lld elements, 256-thread blocks, lockstep, whole run: "
-      "%.3f s (median of %d; %.3f to %.3f), %.2f million elements/s; %llu blocks, %.1f ns per "
-      "fiber switch, everything included (result right)\n",
-      (long long)p.n, median, kRuns, seconds.front(), seconds.back(), double(p.n) / median / 1e6,
-      (unsigned long long)blocks, median * 1e9 / double(switches));
+      "%.3f s, %.2f million elements/s (median of %d runs, %.3f to %.3f s); %llu blocks, %llu "
+      "bytes of shared memory poisoned a block, %.1f ns per fiber switch, everything included "
+      "(result right)\n",
+      (long long)p.n, median, double(p.n) / median / 1e6, kRuns, seconds.front(), seconds.back(),
+      (unsigned long long)blocks, (unsigned long long)(poisoned / blocks),
+      median * 1e9 / double(switches));
   return 0;
 }
