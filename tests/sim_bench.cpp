@@ -22,7 +22,10 @@ int main(int argc, char** argv) {
 
   rlab::Params warmUp = p;  // starts the worker thread and creates the fibers
   warmUp.n = p.block;
-  if (!rlab::runLesson(warmUp).correct) return 1;
+  if (!rlab::runLesson(warmUp).correct) {
+    std::printf("simulator: the warm-up run of the shared lesson gave a WRONG result\n");
+    return 1;
+  }
 
   constexpr int kRuns = 3;  // the median of three: the machines are shared and noisy
   std::vector<double> seconds;
