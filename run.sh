@@ -40,7 +40,7 @@ install_missing_packages() {
 
 build() {
   if [ ! -f build/build.ninja ]; then
-    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRLAB_WERROR="${RLAB_WERROR:-OFF}"
   fi
   cmake --build build
 }

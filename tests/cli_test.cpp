@@ -144,7 +144,7 @@ bool has(const Line& line, const std::string& option) {
 std::vector<std::string> words(const Line& line, std::mt19937_64& rng) {
   std::vector<std::vector<std::string>> groups;
   for (const auto& [option, value] : line.options)
-    groups.push_back(value.empty() && option.rfind("--no-", 0) == 0 || option == "--perturb"
+    groups.push_back((value.empty() && option.rfind("--no-", 0) == 0) || option == "--perturb"
                          ? std::vector<std::string>{option}
                          : std::vector<std::string>{option, value});
   if (!line.lesson.empty()) groups.push_back({line.lesson});
