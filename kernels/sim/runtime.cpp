@@ -280,7 +280,10 @@ std::string ranges(const std::vector<unsigned>& ids) {
     while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
     if (!out.empty()) out += ", ";
     out += std::to_string(ids[i]);
-    if (j > i) out += "-" + std::to_string(ids[j]);
+    if (j > i) {
+      out += '-';
+      out += std::to_string(ids[j]);
+    }
     i = j + 1;
   }
   return out;
