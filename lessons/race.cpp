@@ -5,12 +5,12 @@
 namespace rlab {
 
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,
-                   const std::function<bool(int)>& done) {
+                   const std::function<bool(int)>& done, RaceSchedules schedules) {
   RaceResult race;
+  const bool vary = schedules == RaceSchedules::Vary;
   for (int k = 1; k <= runs; ++k) {
     Params p = params;
-    if (p.backend != BackendChoice::Gpu && p.schedule == "lockstep")
-      p.schedule = "random:" + std::to_string(k);  // a different interleaving each run
+    if (vary) p.schedule = "random:" + std::to_string(k);  // the simulator's only; a GPU ignores it
     p.trace = race.wrongRuns.size() < keepWrong;
     p.timed = false;
     auto t = std::make_shared<const Trace>(runLesson(p));
@@ -18,7 +18,12 @@ RaceResult runRace(const Params& params, int runs, size_t keepWrong,
     ++race.histogram[t->result];
     race.params = t->params;
     race.backend = t->backend;
-    race.device = t->device;
+    race.device = t->backend == "sim" ? "the CPU SIMT simulator" : t->device;
+    race.schedules =
+        t->backend == "gpu" ? "The GPU scheduled every run itself."
+        : vary ? "Each run had a schedule of its own: random:1 to random:" + std::to_string(k) + "."
+               : "Every run had the schedule " + p.schedule +
+                     ": the simulator is deterministic, so every run gives the same result.";
     race.expected = t->expected;
     if (!t->correct) {
       ++race.wrong;

@@ -24,15 +24,22 @@ struct ResultOrder {
 struct RaceResult {
   Params params;  // as resolved by the runs
   std::string backend, device;
-  int runs = 0;  // fewer than asked when cancelled
+  std::string schedules;  // how the runs were scheduled, in one sentence
+  int runs = 0;           // fewer than asked when cancelled
   int wrong = 0;
   double expected = 0;
   std::map<double, int, ResultOrder> histogram;         // result -> how many runs gave it
   std::vector<std::shared_ptr<const Trace>> wrongRuns;  // the first few, traced
 };
 
+// On the simulator a run is fully determined by its schedule: Vary gives run k the schedule
+// random:k, AsGiven repeats the params' schedule (every run then gives the same result). A GPU
+// schedules its threads itself.
+enum class RaceSchedules { Vary, AsGiven };
+
 // `done(k)` is called after run k (1-based); returning false cancels. Throws as runLesson does.
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,
-                   const std::function<bool(int)>& done = {});
+                   const std::function<bool(int)>& done = {},
+                   RaceSchedules schedules = RaceSchedules::Vary);
 
 }  // namespace rlab

@@ -2,6 +2,7 @@
 // verdict a lost addition cannot pass, and step labels with the operator that ran.
 #include <doctest/doctest.h>
 
+#include "lessons/race.hpp"
 #include "lessons/reference.hpp"
 #include "lessons/run.hpp"
 
@@ -131,4 +132,16 @@ TEST_CASE("step labels write the operator that ran") {
   CHECK(runLesson(p).steps[1].label == "level 1: a[tid] *= a[tid + 1] where tid % 2 == 0");
   p.op = Op::Sum;
   CHECK(runLesson(p).steps[2].label == "level 2: a[tid] += a[tid + 2] where tid % 4 == 0");
+}
+
+TEST_CASE("a race says how its runs were scheduled, and repeats a schedule it was given") {
+  Params p = barrierRace("global", 8, "stall:4:2:1");
+  const RaceResult repeated = runRace(p, 5, 0, {}, RaceSchedules::AsGiven);
+  CHECK(repeated.wrong == 5);
+  CHECK(repeated.histogram.size() == 1);
+  CHECK(repeated.schedules.find("stall:4:2:1") != std::string::npos);
+  const RaceResult varied = runRace(p, 40, 0);
+  CHECK(varied.histogram.size() > 1);
+  CHECK(varied.schedules.find("random:1 to random:40") != std::string::npos);
+  CHECK(varied.device == "the CPU SIMT simulator");
 }

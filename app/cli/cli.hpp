@@ -19,6 +19,7 @@ struct Command {
   Params params;     // run, race, check; bench: its type and backend
   Format format = Format::Text;
   int runs = 100;                                 // race
+  bool scheduleGiven = false;                     // race: repeat --schedule instead of varying
   std::vector<std::string> benchLessons;          // bench: empty: every lesson that scales
   std::vector<long long> benchSizes;              // bench: empty: the default sweep
   int reps = 20;                                  // bench

@@ -152,6 +152,7 @@ json raceJson(const RaceResult& race) {
             {"variant", race.params.variant},
             {"backend", race.backend},
             {"device", race.device},
+            {"schedules", race.schedules},
             {"runs", race.runs},
             {"wrong", race.wrong},
             {"expected", jsonValue(race.expected, type)},

@@ -185,6 +185,7 @@ Command parseCommandLine(const std::vector<std::string>& args) {
     } else if (race->parsed()) {
       c.name = "race";
       c.params = raceOptions.params();
+      c.scheduleGiven = raceOptions.scheduleGiven->count() > 0;
       c.format = parseFormat(raceOptions.format, false);
       c.runs = int(parseInteger("--runs", runs, 1, 100000, "give a whole number from 1 to 100000"));
     } else if (check->parsed()) {

@@ -9,7 +9,8 @@
 namespace rlab::cli {
 
 int raceCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) {
-  const RaceResult race = runRace(c.params, c.runs, 1);
+  const RaceResult race = runRace(c.params, c.runs, 1, {},
+                                  c.scheduleGiven ? RaceSchedules::AsGiven : RaceSchedules::Vary);
   if (c.format == Format::Json)
     out << raceJson(race).dump() << "\n";
   else

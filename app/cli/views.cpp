@@ -127,6 +127,7 @@ void printRaceText(const RaceResult& race, std::ostream& out, bool colour) {
   const Params& p = race.params;
   out << p.lesson << " " << p.variant << ", " << race.runs << " runs on " << race.device
       << (p.barrier ? "" : ", barrier off") << (p.perturb ? ", perturbed" : "") << "\n";
+  out << race.schedules << "\n";
   out << "wrong: " << race.wrong << " of " << race.runs << " (expected "
       << formatValue(race.expected, p.type) << ")\n";
   int widest = 1;

@@ -106,10 +106,17 @@ void App::startRace() {
   const Params params = ui.params;
   const int runs = ui.raceRuns;
   longWork_.start("race", [params, runs](JobThread::Job& job) -> JobThread::Apply {
-    RaceResult race = runRace(params, runs, 10, [&](int done) {
-      job.progress = float(done) / float(runs);
-      return !job.cancel.load();
-    });
+    // The schedule control's lockstep (its default) means "vary it"; any other schedule the
+    // learner picked is repeated, and the explorer says which it did.
+    const RaceSchedules schedules =
+        params.schedule == "lockstep" ? RaceSchedules::Vary : RaceSchedules::AsGiven;
+    RaceResult race = runRace(
+        params, runs, 10,
+        [&](int done) {
+          job.progress = float(done) / float(runs);
+          return !job.cancel.load();
+        },
+        schedules);
     return [race = std::move(race)](UiState& ui) { ui.race = {race, std::nullopt}; };
   });
 }

@@ -113,6 +113,9 @@ void drawRacePanel(App& app) {
                      100.0 * race.wrong / race.runs);
   ImGui::SameLine();
   ImGui::TextDisabled("on %s", race.device.c_str());
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s", race.schedules.c_str());
+  ImGui::PopTextWrapPos();
   // The most frequent results first; the right one always among them.
   std::vector<std::pair<double, int>> bins(race.histogram.begin(), race.histogram.end());
   std::stable_sort(bins.begin(), bins.end(), [&](const auto& a, const auto& b) {
