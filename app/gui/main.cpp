@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
   cli.add_option("--lesson", lesson, "lesson to show: " + rlab::lessonIds());
   cli.add_option("--variant", variant, "the lesson's variant");
   cli.add_option("--n", n, "number of elements");
+  int block = 0;
+  cli.add_option("--block", block, "threads per block (default: the lesson's)");
   cli.add_option("--step", step, "step to show (default: the middle one)");
   cli.add_option("--type", type, "element type: int or float")
       ->check(CLI::IsMember({"int", "float"}));
@@ -75,6 +77,7 @@ int main(int argc, char** argv) {
       app.ui.params.n = info ? info->defaultN : 1;
     }
     if (n) app.ui.params.n = n;
+    if (block) app.ui.params.block = block;
     if (type == "float") app.ui.params.type = rlab::ElementType::Float;
     if (noBarrier) app.ui.params.barrier = false;
     if (!schedule.empty()) app.ui.params.schedule = schedule;

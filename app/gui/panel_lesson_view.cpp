@@ -162,8 +162,20 @@ void drawLessonView(App& app) {
       break;
     case LessonPicture::Butterfly:
       ImGui::TextWrapped(
-          "Partner i ^ b: both partners end with the pair's total; after the last "
-          "step every thread holds the whole total.");
+          "Partner i ^ b: both partners end with the pair's total; after the last step every "
+          "thread of a block holds that block's total, and one atomic per block adds the "
+          "blocks' totals into the result.");
+      if (const size_t block = size_t(t.params.block); t.steps.back().values.size() > block) {
+        // More than one block: the totals each block's threads ended with, as the run left them.
+        std::string totals;
+        const auto& last = t.steps.back().values;
+        for (size_t b = 0; b * block < last.size() && b < 8; ++b)
+          totals += (b ? ", " : "") + std::string("block ") + std::to_string(b) + ": " +
+                    formatValue(last[b * block], t.params.type);
+        if (last.size() > 8 * block) totals += ", ...";
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "After the last step: %s",
+                           totals.c_str());
+      }
       butterflyNetwork(ui, t, pal);
       break;
     case LessonPicture::Pipeline:

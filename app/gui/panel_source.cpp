@@ -96,6 +96,12 @@ void drawSourcePanel(App& app) {
           at, ImVec2(at.x + ImGui::GetContentRegionAvail().x, at.y + ImGui::GetTextLineHeight()),
           (back & 0x00ffffff) | 0x50000000);
     }
+    // The recorder's calls are how the app sees the kernel work, not part of the reduction:
+    // greyed, so the kernel reads as a learner would write it.
+    if (line.find("trace.") != std::string::npos) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", line.c_str());
+      continue;
+    }
     colouredLine(line, pal);
     if (barrierLine) {
       ImGui::SameLine();
