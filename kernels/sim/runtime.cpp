@@ -1,14 +1,15 @@
 // The simulator's engine: one worker thread, one fiber per CUDA thread, a deterministic scheduler.
 //
 // [SECTION] Schedule parsing
+// [SECTION] Shared memory poison
 // [SECTION] Fibers
 // [SECTION] Block scheduler
 // [SECTION] Hooks called from kernel code (shim.hpp)
-// [SECTION] Shared memory poison
 // [SECTION] Worker thread and launch()
 
 #include "kernels/sim/runtime.hpp"
 
+#include <link.h>
 #include <pthread.h>
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>
@@ -16,7 +17,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <boost/context/detail/fcontext.hpp>
 #include <condition_variable>
 #include <exception>
@@ -114,6 +114,49 @@ std::string Schedule::str() const {
   }
   return "lockstep";
 }
+
+// ============================================================================================
+// [SECTION] Shared memory poison
+// ============================================================================================
+// __shared__ is `static thread_local`, and every block runs on the worker thread, so the
+// worker's zero-initialised TLS of this module holds exactly the kernels' shared memory (this
+// file and the kernels define no other thread_local). Filling it with a poison byte at each
+// block start makes a read before a write show a value that cannot pass for right.
+
+namespace {
+
+static thread_local unsigned char t_moduleMarker;  // finds this module's TLS block
+
+struct ByteRange {
+  unsigned char* begin = nullptr;
+  unsigned char* end = nullptr;
+};
+
+ByteRange findSharedMemoryRange() {
+  struct Search {
+    const unsigned char* marker;
+    ByteRange found;
+  } search{&t_moduleMarker, {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) -> int {
+        auto* s = static_cast<Search*>(data);
+        if (!info->dlpi_tls_data) return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const auto& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_TLS) continue;
+          auto* base = static_cast<unsigned char*>(info->dlpi_tls_data);
+          if (s->marker >= base && s->marker < base + ph.p_memsz) {
+            s->found = {base + ph.p_filesz, base + ph.p_memsz};  // the zero-initialised part
+            return 1;
+          }
+        }
+        return 0;
+      },
+      &search);
+  return search.found;
+}
+
+}  // namespace
 
 // ============================================================================================
 // [SECTION] Fibers
@@ -758,54 +801,6 @@ void failAssertion(const char* expression, const char* file, int line) {
 }  // namespace detail
 
 // ============================================================================================
-// [SECTION] Shared memory poison
-// ============================================================================================
-// Each __shared__ declaration is a static variable in the section rlab_shared_LINE of its
-// module (shim.hpp), and all blocks run one after another on the worker thread, so the variable
-// is the running block's shared memory. What it held in the last block must not show: the first
-// thread of each block to pass a declaration fills that line's section with kSharedPoisonByte,
-// before any thread of the block can have written there, so a read before a write shows a value
-// that cannot pass for right. Nothing else is touched: not the sections of declarations the
-// block never reaches, nor any library's variables.
-//
-// Several declarations can share one section: every instantiation of a template, declarations
-// on the same line number in other files of the module. The section is poisoned once per
-// block, at the first of them that a thread passes; poisoning it again at the next one would
-// wipe what the block has written into the first.
-
-namespace detail {
-
-uint64_t g_blockSerial = 0;
-
-namespace {
-
-struct PoisonedSection {
-  const unsigned char* begin;
-  uint64_t block;  // the last block that poisoned it
-};
-std::vector<PoisonedSection> g_poisoned;  // sections of every module, by address; a few dozen
-uint64_t g_poisonedBytes = 0;             // since the process started
-
-}  // namespace
-
-void enterSharedSection(SharedSite& site, unsigned char* begin, unsigned char* end) {
-  if (!g_block || g_block->current() == kNoThread) return;  // kernel code called from the host
-  site.block = g_blockSerial;
-  auto found = std::find_if(g_poisoned.begin(), g_poisoned.end(),
-                            [&](const PoisonedSection& p) { return p.begin == begin; });
-  if (found == g_poisoned.end()) {
-    g_poisoned.push_back({begin, g_blockSerial});
-  } else {
-    if (found->block == g_blockSerial) return;  // another declaration in it got here first
-    found->block = g_blockSerial;
-  }
-  std::memset(begin, kSharedPoisonByte, size_t(end - begin));
-  g_poisonedBytes += uint64_t(end - begin);
-}
-
-}  // namespace detail
-
-// ============================================================================================
 // [SECTION] Worker thread and launch()
 // ============================================================================================
 
@@ -823,8 +818,7 @@ Stack threadStack() {
   return stack;
 }
 
-// All simulated threads run here, one block after another: one copy of each __shared__ variable
-// serves every block (shared memory poison, above, keeps the blocks apart).
+// All simulated threads run here, so that __shared__ (thread_local) means "this block".
 class Worker {
  public:
   static Worker& instance() {
@@ -853,6 +847,7 @@ class Worker {
   }
 
   FiberPool& fibers() { return fibers_; }
+  ByteRange shared() const { return shared_; }
 
  private:
   Worker() : thread_([this] { loop(); }) {}
@@ -866,6 +861,7 @@ class Worker {
   }
 
   void loop() {
+    shared_ = findSharedMemoryRange();
     detail::g_schedulerStack = threadStack();
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
@@ -888,22 +884,11 @@ class Worker {
   bool done_ = true;
   bool quit_ = false;
   FiberPool fibers_{detail::fiberMain};
+  ByteRange shared_;
   std::thread thread_;  // last: starts after everything above exists
 };
 
-// Summed over every launch; read by other threads than the worker, hence atomics.
-struct AtomicTotals {
-  std::atomic<uint64_t> launches{0}, blocks{0}, switches{0}, poisonedBytes{0};
-} g_totals;
-
 }  // namespace
-
-Totals totals() {
-  return {g_totals.launches.load(std::memory_order_relaxed),
-          g_totals.blocks.load(std::memory_order_relaxed),
-          g_totals.switches.load(std::memory_order_relaxed),
-          g_totals.poisonedBytes.load(std::memory_order_relaxed)};
-}
 
 LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
                    const std::function<void()>& body) {
@@ -920,7 +905,7 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
     detail::g_gridDim = grid;
     detail::g_recordAtomics = options.recordAtomics;
     detail::g_atomicSink = options.recordAtomics ? &stats.atomics : nullptr;
-    const uint64_t poisonedBefore = detail::g_poisonedBytes;
+    const auto shared = worker.shared();
     detail::BlockRun run(body, options, worker.fibers(), stats);  // reused by every block
     detail::g_block = &run;
     struct ClearLaunchGlobals {  // on the way out, thrown or not
@@ -934,17 +919,12 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
     for (unsigned z = 0; z < grid.z; ++z)
       for (unsigned y = 0; y < grid.y; ++y)
         for (unsigned x = 0; x < grid.x; ++x, ++linear) {
-          ++detail::g_blockSerial;  // this block's __shared__ declarations poison when reached
+          if (shared.begin) std::memset(shared.begin, kSharedPoisonByte, shared.end - shared.begin);
           detail::g_blockIdx = {x, y, z};
           detail::g_blockLinear = linear;
           run.run(linear);  // a failed block has unwound its fibers before it throws
         }
-    stats.poisonedBytes = detail::g_poisonedBytes - poisonedBefore;
   });
-  g_totals.launches.fetch_add(1, std::memory_order_relaxed);
-  g_totals.blocks.fetch_add(uint64_t(grid.x) * grid.y * grid.z, std::memory_order_relaxed);
-  g_totals.switches.fetch_add(stats.switches, std::memory_order_relaxed);
-  g_totals.poisonedBytes.fetch_add(stats.poisonedBytes, std::memory_order_relaxed);
   return stats;
 }
 

@@ -50,21 +50,10 @@ struct LaunchOptions {
 };
 
 struct LaunchStats {
-  uint64_t switches = 0;       // fiber resumes
-  uint64_t rounds = 0;         // lockstep rounds, summed over blocks
-  uint64_t poisonedBytes = 0;  // shared memory filled with kSharedPoisonByte, summed over blocks
+  uint64_t switches = 0;  // fiber resumes
+  uint64_t rounds = 0;    // lockstep rounds, summed over blocks
   std::vector<AtomicEvent> atomics;
 };
-
-// Every launch of this process that finished, summed; for benchmarks that run the simulator through
-// code that does not hand back LaunchStats (a whole lesson run, for instance).
-struct Totals {
-  uint64_t launches = 0;
-  uint64_t blocks = 0;
-  uint64_t switches = 0;
-  uint64_t poisonedBytes = 0;
-};
-Totals totals();
 
 // A launch that could not finish: a barrier some threads never reach, a warp operation with
 // lanes missing, a thread that threw or failed an assertion. what() names threads and line.
@@ -79,8 +68,7 @@ class LaunchError : public std::runtime_error {
 LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
                    const std::function<void()>& body);
 
-// Byte written over a kernel's __shared__ variables in each block, before the first thread of
-// the block reaches their declaration: a read before a write shows it.
+// Byte written over every __shared__ variable at the start of each block.
 inline constexpr unsigned char kSharedPoisonByte = 0x7f;  // int 2139062143, float 3.39e38
 
 }  // namespace rlab::sim

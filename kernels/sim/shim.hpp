@@ -3,10 +3,10 @@
 //
 // What each name becomes here:
 //   __global__ __device__ __host__   nothing: plain C++ functions
-//   __shared__                       a static variable in a section of its own per source
-//                                    line, one copy for the block that runs (blocks run one
-//                                    after another); the first thread of a block to pass the
-//                                    declaration fills that section with kSharedPoisonByte
+//   __shared__                       static thread_local: one copy per block, because every
+//                                    thread of a block runs as a fiber on one worker thread;
+//                                    the runtime fills it with kSharedPoisonByte at each block
+//                                    start
 //   threadIdx blockIdx ...           the running fiber's coordinates
 //   __syncthreads, warp operations   yield points: the scheduler decides who runs next
 //   atomics                          plain read-modify-write (one thread runs at a time),
@@ -28,6 +28,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __shared__ static thread_local
 #define __restrict__ __restrict
 
 namespace rlab::sim::detail {
@@ -47,13 +48,6 @@ uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int wi
                         const char* file, int line);
 void noteAtomic(const void* address, double old, double operand);
 [[noreturn]] void failAssertion(const char* expression, const char* file, int line);
-
-// Shared memory (runtime.cpp, [SECTION] Shared memory poison).
-extern uint64_t g_blockSerial;  // the running block, counted from 1 since the process started
-struct SharedSite {
-  uint64_t block = 0;  // the last block in which a thread passed this declaration
-};
-void enterSharedSection(SharedSite& site, unsigned char* begin, unsigned char* end);
 
 template <class T>
 uint64_t toBits(T value) {
@@ -89,49 +83,6 @@ T readModifyWrite(T* address, T operand, T (*combine)(T, T)) {
 }
 
 }  // namespace rlab::sim::detail
-
-// ---- __shared__ ------------------------------------------------------------------------------
-//
-// `__shared__ T s[1024];` becomes two statements:
-//   1. a check that the first thread of each block to get here poisons the storage of every
-//      __shared__ declaration on this source line (runtime.cpp, enterSharedSection);
-//   2. `static T s[1024];`, placed in the section rlab_shared_LINE of this module. The linker
-//      makes one section of all such declarations on that line (every instantiation of a
-//      template kernel, and any other file's declaration on the same line number) and defines
-//      __start_rlab_shared_LINE and __stop_rlab_shared_LINE around it.
-// g++ 12 and 13 drop a section attribute from a static variable in a template (see GCC bug
-// 70435) unless the attribute's argument depends on the template, which makes g++ apply it to
-// each instantiation: `sizeof` of a lambda written there does (the lambda's type belongs to the
-// template), and it is a plain string outside templates.
-// `used` keeps a variable nobody reads, so that the section always exists. The check finds the
-// section through the two linker symbols; a template cannot declare them by name (g++ ignores
-// an asm label there), so one instruction loads each address, and `.hidden` keeps the lookup
-// inside this module (executable or shared object). `__shared__` must open a declaration in a
-// function, as in every kernel here: `extern __shared__` (dynamic shared memory) and __shared__
-// outside functions do not compile.
-#define __shared__ RLAB_SHARED_AT(__LINE__)
-#define RLAB_SHARED_AT(line) RLAB_SHARED_AT_(line)
-#define RLAB_SHARED_AT_(line)                                            \
-  [] {                                                                   \
-    static ::rlab::sim::detail::SharedSite site;                         \
-    if (site.block != ::rlab::sim::detail::g_blockSerial) [[unlikely]] { \
-      unsigned char *begin, *end;                                        \
-      RLAB_SYMBOL_ADDRESS(begin, "__start_rlab_shared_" #line);          \
-      RLAB_SYMBOL_ADDRESS(end, "__stop_rlab_shared_" #line);             \
-      ::rlab::sim::detail::enterSharedSection(site, begin, end);         \
-    }                                                                    \
-  }();                                                                   \
-  [[gnu::used, gnu::section(((void)sizeof([] {}), "rlab_shared_" #line))]] static
-
-#if defined(__x86_64__)
-#define RLAB_SYMBOL_ADDRESS(pointer, symbol) \
-  __asm__(".hidden " symbol "\n\tleaq " symbol "(%%rip), %0" : "=r"(pointer))
-#elif defined(__aarch64__)
-#define RLAB_SYMBOL_ADDRESS(pointer, symbol) \
-  __asm__(".hidden " symbol "\n\tadrp %0, " symbol "\n\tadd %0, %0, :lo12:" symbol : "=r"(pointer))
-#else
-#error "kernels/sim/shim.hpp: __shared__ finds its section with x86-64 or AArch64 instructions"
-#endif
 
 #define threadIdx (static_cast<const uint3&>(::rlab::sim::detail::g_threadIdx))
 #define blockIdx (static_cast<const uint3&>(::rlab::sim::detail::g_blockIdx))
