@@ -29,6 +29,49 @@ void atomicQueue(const UiState& ui, const Trace& t, const Palette& pal) {
   }
 }
 
+// The host loop that launches the folds, with this step's numbers: every step's array holds
+// the `remain` elements still live, so len, reduce and the grid follow from the trace.
+void hostLoop(const UiState& ui, const Trace& t, const Palette& pal) {
+  ImGui::Spacing();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.muted));
+  ImGui::TextWrapped("The host code (lessons/folding/driver.hpp), with this step's values:");
+  ImGui::PopStyleColor();
+  const int step = std::max(1, ui.step);
+  if (size_t(step) >= t.steps.size()) {
+    ImGui::TextDisabled("n = %lld: nothing to fold.", (long long)t.params.n);
+    return;
+  }
+  const long long len = (long long)t.steps[size_t(step) - 1].values.size();
+  const long long remain = (long long)t.steps[size_t(step)].values.size(), reduce = len - remain;
+  const long long block = t.params.block, blocks = (reduce + block - 1) / block;
+  const ImVec4 code = ImGui::ColorConvertU32ToFloat4(pal.text);
+  const ImVec4 value = ImGui::ColorConvertU32ToFloat4(ui.step > 0 ? pal.accent : pal.muted);
+  // Each line's values as a comment after it, wrapping rather than clipped on a projector.
+  auto line = [&](const char* text, const std::string& values) {
+    ImGui::TextColored(code, "%s", text);
+    if (values.empty()) return;
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
+    ImGui::PushStyleColor(ImGuiCol_Text, value);
+    ImGui::TextWrapped("// %s", values.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
+  };
+  line("for (len = n; len > 1; len = remain) {", "len = " + std::to_string(len));
+  line("  reduce = len / 2;", "reduce = " + std::to_string(reduce));
+  line("  remain = len - reduce;", "remain = " + std::to_string(remain));
+  line("  foldStep<<<blocks, block>>>(a, reduce, remain);",
+       std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " x " +
+           std::to_string(block) + ", " + std::to_string(reduce) + " add");
+  line("}", "");
+  if (len % 2 == 1) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.changed));
+    ImGui::TextWrapped("len %lld is odd: a[%lld] has no partner and waits for the next step.", len,
+                       reduce);
+    ImGui::PopStyleColor();
+  }
+}
+
 void warpGrid(const StepSnapshot& s, int block, const Palette& pal) {
   ImGui::Text("%zu warp%s with active lanes", s.activeWarps.size(),
               s.activeWarps.size() == 1 ? "" : "s");
@@ -135,8 +178,7 @@ void drawLessonView(App& app) {
           "One launch per step: the back half folds onto the front half. "
           "a[i] += a[i + remain] for i < reduce, with reduce = len / 2 and "
           "remain = len - reduce; an odd middle element waits a step.");
-      if (ui.step > 0)
-        ImGui::Text("This launch: %s (%zu threads)", s.label.c_str(), s.active.size());
+      hostLoop(ui, t, pal);
       break;
     case LessonPicture::Barrier: {
       const bool on = t.params.barrier;
