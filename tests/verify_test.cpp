@@ -13,7 +13,7 @@
 #include "kernels/sim/shim.hpp"
 #include "lessons/reference.hpp"
 #include "lessons/registry.hpp"
-#include "lessons/shared/driver.hpp"
+#include "lessons/drivers.hpp"
 #include "lessons/sim/backend.hpp"
 #include "lessons/tree_passes.hpp"
 #include "lessons/verify.hpp"
@@ -25,27 +25,6 @@ namespace {
 
 // ---- Running a fixture as the lessons run their kernels --------------------------------------
 
-// Calls f(T{}, Op{}) with the run's element type and operator.
-template <class F>
-void withTypeAndOperator(const Params& p, F&& f) {
-  auto withOp = [&](auto type) {
-    switch (p.op) {
-      case Op::Sum:
-        return f(type, SumOp{});
-      case Op::Max:
-        return f(type, MaxOp{});
-      case Op::Min:
-        return f(type, MinOp{});
-      case Op::Product:
-        return f(type, ProductOp{});
-    }
-  };
-  if (p.type == ElementType::Float)
-    withOp(float{});
-  else
-    withOp(int{});
-}
-
 // A KernelRunner for a fixture: the case's input uploaded as its type, one SimBackend with the
 // case's schedule, and the fixture's driver, exactly as runOnSimulator does for a lesson.
 template <template <class, class> class Fixture>
@@ -56,7 +35,7 @@ KernelRunner fixtureRunner() {
     options.schedule = sim::Schedule::parse(p.schedule);
     SimBackend backend(options);
     Trace out;
-    withTypeAndOperator(p, [&](auto type, auto op) {
+    withTypeAndOp(p, [&](auto type, auto op) {
       using T = decltype(type);
       using O = decltype(op);
       const std::vector<T> host(input.begin(), input.end());
