@@ -56,6 +56,31 @@ __global__ void readBeforeWrite(int* seen) {
   s[threadIdx.x] = 1;                                            // would leak into the next block
 }
 
+// Every variable is read by another thread than the one that wrote it, so none can be
+// optimised away.
+template <class T>
+__global__ void twoArraysAndAFlag(T* out) {
+  __shared__ T values[10];
+  __shared__ double weights[3];
+  const unsigned t = threadIdx.x;
+  values[t] = T(t);
+  if (t < 3) weights[t] = 0.5 * t;
+  {
+    __shared__ bool flag;  // in an inner block, as fastest.cuh has one
+    if (t == 0) flag = out[1] == 0;
+    __syncthreads();
+    out[t] = flag ? values[9 - t] + T(weights[2 - t % 3]) : T(-1);
+  }
+}
+
+// A thread-local that is no kernel's shared memory: the simulator must leave it alone.
+thread_local int t_notShared;
+
+__global__ void keepsThreadLocal(int* seen) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) t_notShared = 42;
+  if (blockIdx.x == 1 && threadIdx.x == 0) *seen = t_notShared;
+}
+
 }  // namespace
 
 TEST_CASE("barrier: the tree is right under every schedule while the barrier is on") {
@@ -98,10 +123,29 @@ TEST_CASE("shared memory: per-block trees over many blocks") {
 
 TEST_CASE("shared memory starts poisoned in every block; no block sees the last one's values") {
   std::vector<int> seen(3 * 64, 0);
-  rlab::sim::launch(3, 64, {}, [&] { readBeforeWrite(seen.data()); });
+  rlab::sim::launch(3, 64, {}, readBeforeWrite, seen.data());
   int poison;
   std::memset(&poison, rlab::sim::kSharedPoisonByte, sizeof poison);
   for (int v : seen) CHECK(v == poison);
+}
+
+TEST_CASE("only the launched kernel's shared variables are poisoned, nothing else") {
+  // Exactly the bytes the kernel declares, inner-block variables included.
+  CHECK(rlab::sim::sharedMemoryBytes(reinterpret_cast<const void*>(&readBeforeWrite)) == 64 * 4);
+  CHECK(rlab::sim::sharedMemoryBytes(reinterpret_cast<const void*>(&twoArraysAndAFlag<int>)) ==
+        10 * 4 + 3 * 8 + 1);
+  CHECK(rlab::sim::sharedMemoryBytes(reinterpret_cast<const void*>(&twoArraysAndAFlag<double>)) ==
+        10 * 8 + 3 * 8 + 1);
+  CHECK(rlab::sim::sharedMemoryBytes(reinterpret_cast<const void*>(&keepsThreadLocal)) == 0);
+  std::vector<double> out(10);
+  rlab::sim::launch(1, 10, {}, twoArraysAndAFlag<double>, out.data());
+  CHECK(out[0] == 10.0);
+  CHECK(out[4] == 5.0 + 0.5);
+  CHECK(out[9] == 0.0 + 1.0);
+  // Another thread-local on the worker thread survives from block 0 to block 1.
+  int seen = 0;
+  rlab::sim::launch(2, 32, {}, keepsThreadLocal, &seen);
+  CHECK(seen == 42);
 }
 
 TEST_CASE("a barrier reached by only part of the block stops the launch with a diagnostic") {

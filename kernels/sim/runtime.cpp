@@ -9,8 +9,13 @@
 
 #include "kernels/sim/runtime.hpp"
 
+#include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>
 #endif
@@ -19,7 +24,9 @@
 #include <array>
 #include <boost/context/detail/fcontext.hpp>
 #include <condition_variable>
+#include <cstring>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -118,43 +125,181 @@ std::string Schedule::str() const {
 // ============================================================================================
 // [SECTION] Shared memory poison
 // ============================================================================================
-// __shared__ is `static thread_local`, and every block runs on the worker thread, so the
-// worker's zero-initialised TLS of this module holds exactly the kernels' shared memory (this
-// file and the kernels define no other thread_local). Filling it with a poison byte at each
-// block start makes a read before a write show a value that cannot pass for right.
+// __shared__ is `static thread_local`, and every block runs on the worker thread, so a kernel's
+// shared memory is the worker's copy of the kernel's static thread-local variables. The
+// compiler names those after the function: the Itanium ABI spells `s` in `k<int>` as
+// `_ZZ<encoding of k<int>>E1s`. So the symbol table of the module that holds the kernel says
+// exactly which thread-local bytes are its shared memory; a read before a write then shows a
+// poison byte, and nothing else on the worker (any other thread-local) is touched.
+// A module without a symbol table (stripped) gets its whole zero-initialised TLS poisoned.
 
 namespace {
-
-static thread_local unsigned char t_moduleMarker;  // finds this module's TLS block
 
 struct ByteRange {
   unsigned char* begin = nullptr;
   unsigned char* end = nullptr;
 };
 
-ByteRange findSharedMemoryRange() {
+// Where the kernel's module lives in this process, and the worker's copy of its TLS.
+struct LoadedModule {
+  std::string file;
+  uintptr_t bias = 0;
+  unsigned char* tls = nullptr;  // this thread's TLS block of the module
+  size_t tlsFileBytes = 0, tlsBytes = 0;
+};
+
+std::optional<LoadedModule> moduleHolding(const void* address) {
   struct Search {
-    const unsigned char* marker;
-    ByteRange found;
-  } search{&t_moduleMarker, {}};
+    uintptr_t address;
+    std::optional<LoadedModule> found;
+  } search{reinterpret_cast<uintptr_t>(address), {}};
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* data) -> int {
         auto* s = static_cast<Search*>(data);
-        if (!info->dlpi_tls_data) return 0;
+        bool holds = false;
+        LoadedModule module;
         for (int i = 0; i < info->dlpi_phnum; ++i) {
           const auto& ph = info->dlpi_phdr[i];
-          if (ph.p_type != PT_TLS) continue;
-          auto* base = static_cast<unsigned char*>(info->dlpi_tls_data);
-          if (s->marker >= base && s->marker < base + ph.p_memsz) {
-            s->found = {base + ph.p_filesz, base + ph.p_memsz};  // the zero-initialised part
-            return 1;
+          const uintptr_t start = info->dlpi_addr + ph.p_vaddr;
+          if (ph.p_type == PT_LOAD && s->address >= start && s->address < start + ph.p_memsz)
+            holds = true;
+          if (ph.p_type == PT_TLS) {
+            module.tls = static_cast<unsigned char*>(info->dlpi_tls_data);
+            module.tlsFileBytes = ph.p_filesz;
+            module.tlsBytes = ph.p_memsz;
           }
         }
-        return 0;
+        if (!holds) return 0;
+        const bool mainProgram = !info->dlpi_name || !*info->dlpi_name;
+        module.file = mainProgram ? "/proc/self/exe" : info->dlpi_name;
+        module.bias = info->dlpi_addr;
+        s->found = std::move(module);
+        return 1;
       },
       &search);
   return search.found;
 }
+
+// The symbols of one ELF file that matter here: functions (to name a kernel by its address)
+// and thread-local variables (offsets into the module's TLS block).
+class SymbolTable {
+ public:
+  explicit SymbolTable(const std::string& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && size_t(st.st_size) >= sizeof(ElfW(Ehdr))) {
+      void* map = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (map != MAP_FAILED) {
+        read(static_cast<const unsigned char*>(map), size_t(st.st_size));
+        ::munmap(map, size_t(st.st_size));
+      }
+    }
+    ::close(fd);
+  }
+
+  bool empty() const { return functions_.empty(); }
+
+  // The name of the function whose code holds `offset` (an address less the load bias).
+  const std::string* functionAt(uintptr_t offset) const {
+    auto after =
+        std::upper_bound(functions_.begin(), functions_.end(), offset,
+                         [](uintptr_t value, const Function& f) { return value < f.start; });
+    if (after == functions_.begin()) return nullptr;
+    const Function& f = *std::prev(after);
+    return offset < f.start + std::max<uint64_t>(f.size, 1) ? &f.name : nullptr;
+  }
+
+  // The thread-local variables whose names start with `prefix`: (offset in the TLS block, size).
+  std::vector<std::pair<uint64_t, uint64_t>> threadLocalsNamed(std::string_view prefix) const {
+    std::vector<std::pair<uint64_t, uint64_t>> found;
+    for (const auto& v : threadLocals_)
+      if (std::string_view(v.name).substr(0, prefix.size()) == prefix)
+        found.emplace_back(v.offset, v.size);
+    return found;
+  }
+
+ private:
+  struct Function {
+    uint64_t start, size;
+    std::string name;
+  };
+  struct ThreadLocal {
+    uint64_t offset, size;
+    std::string name;
+  };
+
+  void read(const unsigned char* image, size_t bytes) {
+    const auto& header = *reinterpret_cast<const ElfW(Ehdr)*>(image);
+    if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_shoff == 0 ||
+        header.e_shoff + uint64_t(header.e_shnum) * sizeof(ElfW(Shdr)) > bytes)
+      return;
+    const auto* sections = reinterpret_cast<const ElfW(Shdr)*>(image + header.e_shoff);
+    for (unsigned i = 0; i < header.e_shnum; ++i) {
+      const ElfW(Shdr)& table = sections[i];
+      if (table.sh_type != SHT_SYMTAB || table.sh_link >= header.e_shnum) continue;
+      const ElfW(Shdr)& strings = sections[table.sh_link];
+      if (table.sh_offset + table.sh_size > bytes || strings.sh_offset + strings.sh_size > bytes)
+        return;
+      const auto* symbols = reinterpret_cast<const ElfW(Sym)*>(image + table.sh_offset);
+      const char* names = reinterpret_cast<const char*>(image + strings.sh_offset);
+      for (size_t k = 0; k < table.sh_size / sizeof(ElfW(Sym)); ++k) {
+        const ElfW(Sym)& sym = symbols[k];
+        if (sym.st_name >= strings.sh_size || sym.st_shndx == SHN_UNDEF) continue;
+        const char* name = names + sym.st_name;
+        if (ELF64_ST_TYPE(sym.st_info) == STT_FUNC)
+          functions_.push_back({sym.st_value, sym.st_size, name});
+        else if (ELF64_ST_TYPE(sym.st_info) == STT_TLS && std::strncmp(name, "_ZZ", 3) == 0)
+          threadLocals_.push_back({sym.st_value, sym.st_size, name});
+      }
+    }
+    std::sort(functions_.begin(), functions_.end(),
+              [](const Function& a, const Function& b) { return a.start < b.start; });
+  }
+
+  std::vector<Function> functions_;
+  std::vector<ThreadLocal> threadLocals_;  // function-local statics only (names "_ZZ...")
+};
+
+// What a static local of `function` is called begins with this: "_ZZ", the function's
+// encoding (its mangled name less "_Z", or length and name for an extern "C" one), then "E".
+std::string staticLocalPrefix(const std::string& function) {
+  if (function.rfind("_Z", 0) == 0) return "_ZZ" + function.substr(2) + "E";
+  return "_ZZ" + std::to_string(function.size()) + function + "E";
+}
+
+// The byte ranges of the calling thread's copy of each kernel's shared memory, found once per
+// kernel and module. Used on the worker thread only.
+class SharedMemoryMap {
+ public:
+  const std::vector<ByteRange>& of(const void* kernel) {
+    auto known = kernels_.find(kernel);
+    if (known != kernels_.end()) return known->second;
+    static const std::vector<ByteRange> none;
+    const auto module = moduleHolding(kernel);
+    if (!module) return none;
+    // A module loaded later gets this thread's TLS block on first use: ask again next launch.
+    if (module->tlsBytes && !module->tls) return none;
+    std::vector<ByteRange>& ranges = kernels_[kernel];
+    if (!module->tlsBytes) return ranges;  // the module has no thread-locals at all
+    auto table = tables_.find(module->file);
+    if (table == tables_.end()) table = tables_.emplace(module->file, module->file).first;
+    const std::string* name =
+        table->second.functionAt(reinterpret_cast<uintptr_t>(kernel) - module->bias);
+    if (!name) {  // no symbols: every zero-initialised thread-local of the module
+      ranges.push_back({module->tls + module->tlsFileBytes, module->tls + module->tlsBytes});
+      return ranges;
+    }
+    for (auto [offset, size] : table->second.threadLocalsNamed(staticLocalPrefix(*name)))
+      if (offset + size <= module->tlsBytes)
+        ranges.push_back({module->tls + offset, module->tls + offset + size});
+    return ranges;
+  }
+
+ private:
+  std::map<const void*, std::vector<ByteRange>> kernels_;
+  std::map<std::string, SymbolTable> tables_;
+};
 
 }  // namespace
 
@@ -847,7 +992,7 @@ class Worker {
   }
 
   FiberPool& fibers() { return fibers_; }
-  ByteRange shared() const { return shared_; }
+  SharedMemoryMap& sharedMemory() { return sharedMemory_; }
 
  private:
   Worker() : thread_([this] { loop(); }) {}
@@ -861,7 +1006,6 @@ class Worker {
   }
 
   void loop() {
-    shared_ = findSharedMemoryRange();
     detail::g_schedulerStack = threadStack();
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
@@ -884,13 +1028,27 @@ class Worker {
   bool done_ = true;
   bool quit_ = false;
   FiberPool fibers_{detail::fiberMain};
-  ByteRange shared_;
+  SharedMemoryMap sharedMemory_;
   std::thread thread_;  // last: starts after everything above exists
 };
 
 }  // namespace
 
 LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
+                   const std::function<void()>& body) {
+  return launch(grid, block, options, nullptr, body);
+}
+
+size_t sharedMemoryBytes(const void* kernel) {
+  size_t bytes = 0;
+  Worker::instance().runOnWorker([&] {
+    for (const ByteRange& r : Worker::instance().sharedMemory().of(kernel))
+      bytes += r.end - r.begin;
+  });
+  return bytes;
+}
+
+LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const void* kernel,
                    const std::function<void()>& body) {
   const uint64_t threadsPerBlock = uint64_t(block.x) * block.y * block.z;
   if (threadsPerBlock == 0 || threadsPerBlock > 1024)
@@ -905,7 +1063,8 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
     detail::g_gridDim = grid;
     detail::g_recordAtomics = options.recordAtomics;
     detail::g_atomicSink = options.recordAtomics ? &stats.atomics : nullptr;
-    const auto shared = worker.shared();
+    static const std::vector<ByteRange> noKernel;
+    const auto& shared = kernel ? worker.sharedMemory().of(kernel) : noKernel;
     detail::BlockRun run(body, options, worker.fibers(), stats);  // reused by every block
     detail::g_block = &run;
     struct ClearLaunchGlobals {  // on the way out, thrown or not
@@ -919,7 +1078,8 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
     for (unsigned z = 0; z < grid.z; ++z)
       for (unsigned y = 0; y < grid.y; ++y)
         for (unsigned x = 0; x < grid.x; ++x, ++linear) {
-          if (shared.begin) std::memset(shared.begin, kSharedPoisonByte, shared.end - shared.begin);
+          for (const ByteRange& r : shared)
+            std::memset(r.begin, kSharedPoisonByte, r.end - r.begin);
           detail::g_blockIdx = {x, y, z};
           detail::g_blockLinear = linear;
           run.run(linear);  // a failed block has unwound its fibers before it throws

@@ -65,8 +65,27 @@ class LaunchError : public std::runtime_error {
 // Runs `body` once per thread of the grid, with threadIdx/blockIdx/blockDim/gridDim set.
 // Blocks run one after another on the simulator's worker thread; the caller waits.
 // Launches from several threads are serialised (shared memory is per process).
+// At the start of every block the __shared__ variables of `kernel` (a __global__ function,
+// found through the symbol table of the module that holds it) are filled with
+// kSharedPoisonByte; nothing else is. A null `kernel` poisons nothing.
+LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const void* kernel,
+                   const std::function<void()>& body);
+
+// A body that is no __global__ function (a test's lambda): no shared memory is poisoned.
 LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
                    const std::function<void()>& body);
+
+// Launches `kernel(args...)`, as kernel<<<grid, block>>>(args...) would.
+template <class... Params, class... Args>
+LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, void (*kernel)(Params...),
+                   Args... args) {
+  return launch(grid, block, options, reinterpret_cast<const void*>(kernel),
+                [&] { kernel(args...); });
+}
+
+// Bytes of __shared__ variables the kernel declares (in its own body), as the simulator
+// poisons them at each block start.
+size_t sharedMemoryBytes(const void* kernel);
 
 // Byte written over every __shared__ variable at the start of each block.
 inline constexpr unsigned char kSharedPoisonByte = 0x7f;  // int 2139062143, float 3.39e38

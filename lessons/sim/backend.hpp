@@ -132,7 +132,7 @@ class SimBackend {
   // end of one throws sim::LaunchError.
   template <class... Params, class... Args>
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
-    sim::launch(grid, block, options_, [&] { kernel(args...); });
+    sim::launch(grid, block, options_, kernel, args...);
     checkGuards(grid, block);
   }
 
