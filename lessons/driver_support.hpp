@@ -179,8 +179,15 @@ class Recording {
         if (initial.empty()) continue;
         CombineRead c;
         c.thread = int(t);
-        c.target = history.check(target, readTarget[k]);
-        if (reads[k] != target) c.source = history.check(reads[k], readSource[k]);
+        // A combine whose source is its target records the thread's own value: it read
+        // nothing from the array, so there is no read to check.
+        if (reads[k] != target) {
+          c.target = history.check(target, readTarget[k]);
+          c.source = history.check(reads[k], readSource[k]);
+        } else {
+          c.target.element = target;
+          c.target.value = readTarget[k];
+        }
         c.wrote = written[k];
         snap.combines.push_back(c);
       }
