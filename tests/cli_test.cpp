@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
+#include "lessons/texts.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/race.hpp"
 #include "lessons/registry.hpp"
@@ -721,4 +722,37 @@ TEST_CASE("--format json: every subcommand prints one document nlohmann reads") 
     CHECK(text.str().find("Write access at barrier.cuh:39") != std::string::npos);
     CHECK(text.str().find("the sanitizer reported errors") != std::string::npos);
   }
+}
+
+TEST_CASE("rlab lesson prints a chapter in the chosen language, with its runs as commands") {
+  for (const char* lang : {"en", "ja", "zh"}) {
+    CAPTURE(lang);
+    const Outcome o = rlabWith({"lesson", "barrier", "--lang", lang});
+    CHECK(o.code == 0);
+    const auto* doc = rlab::text::chapter("barrier", rlab::parseLanguage(lang));
+    REQUIRE(doc);
+    CHECK(o.out.rfind(doc->title, 0) == 0);
+    CHECK(o.out.find("rlab run barrier --n 8 --no-barrier --schedule stall:4:2:1") !=
+          std::string::npos);
+  }
+  const Outcome unknown = rlabWith({"lesson", "warp-magic"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("choose from basics, atomic") != std::string::npos);
+  const Outcome french = rlabWith({"lesson", "barrier", "--lang", "fr"});
+  CHECK(french.code == 2);
+  CHECK(french.err.find("use en, ja or zh") != std::string::npos);
+}
+
+TEST_CASE("rlab run prints the chapter's sentence under each step of the chapter's run") {
+  const Outcome o = rlabWith(
+      {"run", "barrier", "--n", "8", "--no-barrier", "--schedule", "stall:4:2:1", "--lang", "en"});
+  const auto* narration =
+      rlab::narrationFor(rlab::paramsFromQuery("barrier", "n=8&barrier=off&schedule=stall:4:2:1"),
+                         true, rlab::Language::En);
+  REQUIRE(narration);
+  const std::string first = rlab::text::plain(narration->items.at(0)).substr(0, 20);
+  CHECK(o.out.find("> " + first) != std::string::npos);
+  // Another run has no narration.
+  const Outcome other = rlabWith({"run", "barrier", "--n", "7", "--lang", "en"});
+  CHECK(other.out.find("        > ") == std::string::npos);
 }

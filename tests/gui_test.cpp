@@ -5,6 +5,7 @@
 #include <imgui.h>
 #include <stb/stb_image.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -12,6 +13,8 @@
 
 #include "app/gui/app.hpp"
 #include "lessons/backends.hpp"
+#include "lessons/run.hpp"
+#include "lessons/texts.hpp"
 #include "tests/headless_imgui.hpp"
 
 using rlab::gui::App;
@@ -172,3 +175,56 @@ TEST_CASE("gui: a screenshot of every lesson at a middle step, of the asked size
   }
 }
 #endif
+
+namespace {
+// The first block of a kind in a chapter, looking inside folded blocks too.
+const rlab::text::Block* findBlock(const std::vector<rlab::text::Block>& blocks,
+                                   rlab::text::Block::Kind kind, const std::string& predictKind) {
+  for (const auto& b : blocks) {
+    if (b.kind == kind && (predictKind.empty() || b.predictKind == predictKind)) return &b;
+    if (const auto* inside = findBlock(b.children, kind, predictKind)) return inside;
+  }
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("gui: a try link in the lesson text sets the controls and runs it") {
+  HeadlessImGui imgui(ImVec2(1280, 12000));  // tall enough that the whole text is on screen
+  App app;
+  app.ui.language = rlab::Language::En;
+  settle(app);
+  const auto links = rlab::text::tryLinks(*rlab::text::chapter("barrier", rlab::Language::En));
+  REQUIRE(!links.empty());
+  const auto& link = links.back();
+  click(app, "try:" + link.query);
+  settle(app);
+  const rlab::Params wanted = rlab::paramsFromQuery("barrier", link.query);
+  REQUIRE(app.ui.trace);
+  CHECK(app.ui.trace->params.n == rlab::resolve(wanted).params.n);
+  CHECK(app.ui.trace->params.barrier == wanted.barrier);
+  CHECK(app.ui.trace->params.variant == rlab::resolve(wanted).params.variant);
+}
+
+TEST_CASE("gui: a prediction is answered from the run it asks for") {
+  HeadlessImGui imgui(ImVec2(1280, 12000));
+  App app;
+  app.ui.language = rlab::Language::En;
+  settle(app);
+  const auto* doc = rlab::text::chapter("barrier", rlab::Language::En);
+  const auto* predict = findBlock(doc->blocks, rlab::text::Block::Kind::Predict, "result");
+  REQUIRE(predict);
+  const rlab::Trace truth = rlab::runLesson(rlab::predictionRuns("barrier", *predict).front());
+  for (bool guessRight : {false, true}) {
+    auto& answer = app.ui.predictions[predict];
+    const std::string typed = guessRight ? rlab::formatValue(truth.result, truth.params.type)
+                                         : rlab::formatValue(truth.result + 1, truth.params.type);
+    std::snprintf(answer.answer.data(), answer.answer.size(), "%s", typed.c_str());
+    click(app, "predict:" + predict->query);
+    settle(app);
+    settle(app);
+    CHECK(!answer.waiting);
+    CHECK(answer.right == guessRight);
+    CHECK(answer.verdict.find(rlab::formatValue(truth.result, truth.params.type)) !=
+          std::string::npos);
+  }
+}

@@ -592,7 +592,7 @@ TEST_CASE("gui: the race explorer draws a racecheck report") {
   report.params = app.ui.params;
   app.ui.race.racecheck = report;
   for (int k = 0; k < 3; ++k) {  // the tab is selected on the first frame, drawn on the next
-    app.ui.requestTab = 2;
+    app.ui.requestTab = 3;
     ImGui::GetIO().DeltaTime = 1.0f / 60;
     ImGui::NewFrame();
     app.frame(1.0f / 60);

@@ -22,8 +22,9 @@ struct Entry {
 };
 
 constexpr Entry kSubcommands[] = {
-    {"list", listCommand, false},  {"run", runCommand, false},    {"race", raceCommand, false},
-    {"bench", benchCommand, true}, {"check", checkCommand, true}, {"tour", tourCommand, true},
+    {"list", listCommand, false},     {"run", runCommand, false},    {"race", raceCommand, false},
+    {"bench", benchCommand, true},    {"check", checkCommand, true}, {"tour", tourCommand, true},
+    {"lesson", lessonCommand, false},
 };
 
 const Entry& entryFor(const std::string& name) {

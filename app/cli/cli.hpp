@@ -9,13 +9,14 @@
 
 #include "lessons/params.hpp"
 #include "lessons/sanitizer.hpp"
+#include "lessons/texts.hpp"
 
 namespace rlab::cli {
 
 enum class Format { Text, Json, Csv };
 
 struct Command {
-  std::string name;  // list, run, race, bench, check, tour
+  std::string name;  // list, run, race, bench, check, tour, lesson
   Params params;     // run, race, check; bench: its type and backend
   Format format = Format::Text;
   int runs = 100;                                 // race
@@ -25,6 +26,8 @@ struct Command {
   int reps = 20;                                  // bench
   SanitizerTool tool = SanitizerTool::Racecheck;  // check
   int delayMs = 700;                              // tour: pause between steps
+  Language language = Language::En;               // run, tour, lesson: the texts' language
+  std::string chapter;                            // lesson: which chapter to print
   bool helpShown = false;                         // --help printed: nothing else to do
   std::string helpText;
 };

@@ -48,11 +48,26 @@ std::string firstLine(const std::string& text) {
   return newline == std::string::npos ? text : text.substr(0, newline);
 }
 
+void addLanguageOption(CLI::App* app, std::string& language) {
+  app->add_option("--lang", language,
+                  "language of the lesson texts: en, ja or zh (default: locale)");
+}
+
+Language languageOrLocale(const std::string& given) {
+  return given.empty() ? languageFromEnvironment() : parseLanguage(given);
+}
+
+std::string chapterList() {
+  std::string list;
+  for (const auto& id : chapterIds()) list += (list.empty() ? "" : ", ") + id;
+  return list;
+}
+
 // Options every lesson command (run, race, check) takes, gathered as text. An option given
 // with an empty value is refused like any other bad value, never taken as "not given".
 struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
-                                         backend = "sim", format = "text";
+                                         backend = "sim", format = "text", language;
   bool noBarrier = false, perturb = false, noTimings = false;
   CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
               *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr;
@@ -75,6 +90,7 @@ struct LessonOptions {
     app->add_option("--backend", backend, "sim, gpu or auto");
     app->add_option("--format", format, "text or json");
     app->add_flag("--no-timings", noTimings, "GPU: run once, skip the timing repetitions");
+    addLanguageOption(app, language);
   }
 
   Params params() const {
@@ -153,9 +169,15 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   checkOptions.addTo(check);
   check->add_option("--tool", tool, "racecheck, memcheck, synccheck or initcheck")->required();
 
-  std::string delay = "700";
+  std::string delay = "700", tourLanguage;
   auto* tour = app.add_subcommand("tour", "every lesson once, small n, paced for reading");
   tour->add_option("--delay-ms", delay, "pause between steps in milliseconds, 0 to 10000");
+  addLanguageOption(tour, tourLanguage);
+
+  std::string chapter, lessonLanguage;
+  auto* lesson = app.add_subcommand("lesson", "print a chapter of the course: its text and runs");
+  lesson->add_option("chapter", chapter, "chapter id: " + chapterList())->required();
+  addLanguageOption(lesson, lessonLanguage);
 
   Command c;
   try {
@@ -181,6 +203,7 @@ Command parseCommandLine(const std::vector<std::string>& args) {
     } else if (run->parsed()) {
       c.name = "run";
       c.params = runOptions.params();
+      c.language = languageOrLocale(runOptions.language);
       c.format = parseFormat(runOptions.format, false);
     } else if (race->parsed()) {
       c.name = "race";
@@ -213,8 +236,16 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       for (const auto& item : splitList(benchSizes))
         c.benchSizes.push_back(parseInteger("--sizes", item, 1, kMaxN,
                                             "give sizes from 1 to 268435456, separated by commas"));
+    } else if (lesson->parsed()) {
+      c.name = "lesson";
+      const auto& ids = chapterIds();
+      if (std::find(ids.begin(), ids.end(), chapter) == ids.end())
+        throw UsageError("'" + chapter + "' is not a chapter; choose from " + chapterList() + ".");
+      c.chapter = chapter;
+      c.language = languageOrLocale(lessonLanguage);
     } else {
       c.name = "tour";
+      c.language = languageOrLocale(tourLanguage);
       c.delayMs = int(parseInteger("--delay-ms", delay, 0, 10000, "give 0 to 10000"));
     }
   } catch (const ParamError& e) {

@@ -12,7 +12,7 @@ int runCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) 
   if (c.format == Format::Json)
     out << traceJson(t).dump() << "\n";
   else
-    printTraceText(t, out, colour);
+    printTraceText(t, out, colour, narrationFor(t.params, t.backend != "gpu", c.language));
   return 0;
 }
 

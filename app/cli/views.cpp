@@ -27,7 +27,7 @@ const char* const kRight = "\033[1;32m";
 
 }  // namespace
 
-void printTraceText(const Trace& t, std::ostream& out, bool colour) {
+void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
   const Params& p = t.params;
   out << p.lesson << " (" << p.variant << ")  n=" << p.n << "  block=" << p.block << "  "
       << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel;
@@ -77,6 +77,7 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour) {
       for (const std::string& stale : staleReads(s, p.type))
         out << "        " << (colour ? kWrong : "") << "stale read: " << stale
             << (colour ? kReset : "") << "\n";
+      if (narration && k < narration->items.size()) printNarration(narration->items[k], out);
       previous = &s.values;
     }
   }

@@ -10,6 +10,7 @@
 #include "lessons/bench.hpp"
 #include "lessons/race.hpp"
 #include "lessons/sanitizer.hpp"
+#include "lessons/texts.hpp"
 #include "lessons/trace.hpp"
 
 namespace rlab::cli {
@@ -23,7 +24,11 @@ struct BenchTable {
 };
 
 // Text.
-void printTraceText(const Trace& t, std::ostream& out, bool colour);
+// With `narration` (a Steps block of the texts), each step's sentence is printed under it.
+void printTraceText(const Trace& t, std::ostream& out, bool colour,
+                    const text::Block* narration = nullptr);
+void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out);
+void printNarration(const text::Inline& item, std::ostream& out);
 void printLessonList(std::ostream& out);
 void printRaceText(const RaceResult& race, std::ostream& out, bool colour);
 void printBenchText(const BenchTable& bench, std::ostream& out);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
@@ -20,9 +21,11 @@ App::App() {
   ui.params.lesson = "barrier";
   ui.params.variant = "global";
   ui.params.n = 8;
+  // The real kernel first: on the GPU when one works; the simulator is one click away.
   const GpuProbe gpu = probeGpu();
   ui.gpuUsable = gpu.usable;
   ui.gpuName = gpu.usable ? gpu.device : gpu.why;
+  if (gpu.usable) ui.params.backend = BackendChoice::Gpu;
 }
 
 // ============================================================================================
@@ -42,15 +45,18 @@ namespace {
 
 // Dear ImGui 1.86 (Debian 12) reads keys through io.KeyMap; 1.87 and later (Ubuntu 24.04)
 // name every key in ImGuiKey.
-enum class Key { Space, Left, Right, Home, End, P };
+enum class Key { Space, Left, Right, Home, End, P, Plus, Minus };
 
 bool keyPressed(Key key) {
 #if IMGUI_VERSION_NUM >= 18700
   static const ImGuiKey keys[] = {ImGuiKey_Space, ImGuiKey_LeftArrow, ImGuiKey_RightArrow,
-                                  ImGuiKey_Home,  ImGuiKey_End,       ImGuiKey_P};
+                                  ImGuiKey_Home,  ImGuiKey_End,       ImGuiKey_P,
+                                  ImGuiKey_Equal, ImGuiKey_Minus};
   return ImGui::IsKeyPressed(keys[int(key)], key != Key::P);
 #else
-  if (key == Key::P) return ImGui::IsKeyPressed('P', false);  // GLFW's key code for P
+  if (key == Key::P) return ImGui::IsKeyPressed('P', false);  // GLFW's key codes
+  if (key == Key::Plus) return ImGui::IsKeyPressed('=', false);
+  if (key == Key::Minus) return ImGui::IsKeyPressed('-', false);
   static const int keys[] = {ImGuiKey_Space, ImGuiKey_LeftArrow, ImGuiKey_RightArrow, ImGuiKey_Home,
                              ImGuiKey_End};
   return ImGui::IsKeyPressed(ImGui::GetKeyIndex(keys[int(key)]));
@@ -132,6 +138,44 @@ void App::startRacecheck() {
   });
 }
 
+void App::startFasterPrediction(const text::Block* prediction, const std::string& chapter) {
+  if (longWork_.busy() || !ui.gpuUsable) return;
+  std::vector<Params> runs;
+  try {
+    runs = predictionRuns(chapter, *prediction);
+  } catch (const ParamError& e) {
+    ui.status = e.what();
+    ui.statusIsError = true;
+    return;
+  }
+  ui.predictions[prediction].waiting = true;
+  longWork_.start("timing both", [runs, prediction](JobThread::Job& job) -> JobThread::Apply {
+    std::vector<Trace> timed;
+    for (Params p : runs) {
+      if (job.cancel.load()) break;
+      p.backend = BackendChoice::Gpu;
+      p.trace = false;
+      p.timed = true;
+      timed.push_back(runLesson(p));
+      job.progress = float(timed.size()) / float(runs.size());
+    }
+    return [timed, prediction](UiState& ui) {
+      Prediction& answer = ui.predictions[prediction];
+      answer.waiting = false;
+      if (timed.size() != 2) return;
+      const double a = timed[0].timings.kernelMs, b = timed[1].timings.kernelMs;
+      const int faster = a <= b ? 0 : 1;
+      answer.right = answer.choice == faster;
+      char line[400];
+      std::snprintf(line, sizeof line, "%s%s took %.4g ms, %s %.4g ms, for n = %lld on %s.",
+                    answer.right ? "Yes. " : "Not on this GPU. ", timed[0].params.variant.c_str(),
+                    a, timed[1].params.variant.c_str(), b,
+                    static_cast<long long>(timed[0].params.n), timed[0].device.c_str());
+      answer.verdict = line;
+    };
+  });
+}
+
 void App::startBench() {
   if (longWork_.busy()) return;
   const bool gpu = ui.params.backend == BackendChoice::Gpu && ui.gpuUsable;
@@ -179,9 +223,8 @@ void App::frame(float seconds) {
   longWork_.poll(ui);
   if (ui.rerunWanted && !runner_.busy()) {
     validate();
-    if (ui.paramError.empty() && ui.params.n <= kAutoRunLimit &&
-        ui.params.backend != BackendChoice::Gpu)
-      requestRun();
+    // Small runs follow every control at once, on either backend; larger ones wait for Run.
+    if (ui.paramError.empty() && ui.params.n <= kAutoRunLimit) requestRun();
   }
 
   ImGuiIO& io = ImGui::GetIO();
@@ -191,10 +234,16 @@ void App::frame(float seconds) {
     if (keyPressed(Key::Left)) stepTo(ui.step - 1);
     if (keyPressed(Key::Home)) stepTo(0);
     if (keyPressed(Key::End)) stepTo(stepCount() - 1);
-    if (keyPressed(Key::P)) {
+    if (keyPressed(Key::P) && !io.KeyCtrl) {
       ui.view.presenter = !ui.view.presenter;
+      ui.fontsWanted = true;
       applyStyle(ui.view.presenter);
     }
+    // Ctrl+= and Ctrl+-: the text size, 60% to 250%.
+    const float textScale = ui.view.textScale;
+    if (io.KeyCtrl && keyPressed(Key::Plus)) ui.view.textScale = std::min(2.5f, textScale * 1.1f);
+    if (io.KeyCtrl && keyPressed(Key::Minus)) ui.view.textScale = std::max(0.6f, textScale / 1.1f);
+    if (ui.view.textScale != textScale) ui.fontsWanted = true;
   }
   if (ui.playing) {
     ui.stepClock += seconds;
@@ -213,9 +262,10 @@ void App::frame(float seconds) {
   const float left = std::floor(w * (ui.view.presenter ? 0.25f : 0.22f));
   const float right = std::floor(w * (ui.view.presenter ? 0.32f : 0.30f));
   const float center = w - left - right;
+  // The player, and under it the text's sentence for this step (three lines of it).
   const float playerHeight =
       std::floor(ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() * 2 +
-                 ImGui::GetStyle().WindowPadding.y * 2);
+                 ImGui::GetTextLineHeight() * 4.1f + ImGui::GetStyle().WindowPadding.y * 2);
   const float arrayHeight = std::floor((h - playerHeight) * 0.42f);
   const ImGuiWindowFlags fixed =
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
@@ -235,9 +285,9 @@ void App::frame(float seconds) {
       "##views", {left, playerHeight + arrayHeight}, {center, h - playerHeight - arrayHeight},
       [](App& app) {
         if (ImGui::BeginTabBar("views")) {
-          const char* names[] = {"Lesson view", "Timing chart", "Race explorer"};
-          void (*draws[])(App&) = {drawLessonView, drawTimingPanel, drawRacePanel};
-          for (int k = 0; k < 3; ++k) {
+          const char* names[] = {"Lesson text", "Lesson view", "Timing chart", "Race explorer"};
+          void (*draws[])(App&) = {drawTextPanel, drawLessonView, drawTimingPanel, drawRacePanel};
+          for (int k = 0; k < 4; ++k) {
             const ImGuiTabItemFlags flags =
                 app.ui.requestTab == k ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(names[k], nullptr, flags)) {

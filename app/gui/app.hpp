@@ -20,6 +20,8 @@ class App {
   void startRace();
   void startBench();
   void startRacecheck();  // GPU only: one run under compute-sanitizer's racecheck
+  // GPU only: times both runs of a "faster" prediction and answers it.
+  void startFasterPrediction(const text::Block* prediction, const std::string& chapter);
   void cancelLongWork() { longWork_.cancel(); }
   bool longWorkBusy() const { return longWork_.busy(); }
   float longWorkProgress() const { return longWork_.progress(); }

@@ -2,13 +2,16 @@
 // writes a PNG instead of opening a window (tests and the README's images use it).
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
 #include "app/gui/app.hpp"
 #include "app/gui/platform.hpp"
 #include "app/gui/theme.hpp"
+#include "lessons/embedded.hpp"
 #include "lessons/registry.hpp"
+#include "lessons/texts.hpp"
 
 namespace {
 
@@ -21,6 +24,16 @@ std::string fontsList(const char* argv0) {
   }
   std::string self = argv0;
   return self.substr(0, self.find_last_of('/') + 1) + "assets/fonts.txt";
+}
+
+// Every character the course shows in a language, so that the font atlas has each glyph.
+std::string courseText(rlab::Language language) {
+  std::string all;
+  for (const std::string& id : rlab::chapterIds())
+    if (const std::string* text =
+            rlab::embeddedFile("lessons/" + id + "/" + rlab::code(language) + ".md"))
+      all += *text;
+  return all;
 }
 
 }  // namespace
@@ -45,8 +58,15 @@ int main(int argc, char** argv) {
   cli.add_flag("--presenter", presenter, "large type and high contrast for a projector");
   cli.add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
   cli.add_option("--schedule", schedule, "simulator schedule, e.g. stall:4:2:1");
-  cli.add_option("--view", view, "screenshot: the lesson view, or a finished timing or race")
-      ->check(CLI::IsMember({"lesson", "timing", "race"}));
+  cli.add_option("--view", view,
+                 "screenshot: the lesson's text or view, or a finished timing or race")
+      ->check(CLI::IsMember({"text", "lesson", "timing", "race"}));
+  std::string language;
+  cli.add_option("--lang", language, "language of the lesson texts: en, ja or zh (default: locale)")
+      ->check(CLI::IsMember({"en", "ja", "zh"}));
+  float textScale = 1;
+  cli.add_option("--text-scale", textScale, "text size, 0.6 to 2.5 (Ctrl+= and Ctrl+- change it)")
+      ->check(CLI::Range(0.6f, 2.5f));
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -66,10 +86,26 @@ int main(int argc, char** argv) {
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
   try {
     rlab::gui::Platform platform(width, height, screenshot.empty());
-    rlab::gui::setFontPixels(rlab::gui::loadFont(fontsList(argv[0])) ? 26.f : 13.f);
     rlab::gui::App app;
     app.ui.view.presenter = presenter;
-    rlab::gui::applyStyle(presenter);
+    app.ui.view.textScale = textScale;
+    app.ui.language =
+        language.empty() ? rlab::languageFromEnvironment() : rlab::parseLanguage(language);
+    const std::string fonts = fontsList(argv[0]);
+    // Between frames: the atlas at the size text now needs, with the language's glyphs.
+    auto fontsIfWanted = [&] {
+      if (!app.ui.fontsWanted) return;
+      rlab::gui::setDisplayScale(platform.contentScale(), app.ui.view.textScale);
+      rlab::gui::setFontPixels(13, false);  // textPixels' base for a loaded font
+      const float pixels = std::round(rlab::gui::textPixels(app.ui.view.presenter));
+      const bool loaded =
+          rlab::gui::loadFonts(fonts, pixels, app.ui.language, courseText(app.ui.language));
+      rlab::gui::setFontPixels(loaded ? pixels : 13, !loaded);
+      platform.reloadFontTexture();
+      rlab::gui::applyStyle(app.ui.view.presenter);
+      app.ui.fontsWanted = false;
+    };
+    fontsIfWanted();
     if (!lesson.empty()) {
       app.ui.params.lesson = lesson;
       app.ui.params.variant = variant;
@@ -91,9 +127,10 @@ int main(int argc, char** argv) {
       if (view == "race") app.startRace();
       if (view == "timing") app.startBench();
       app.waitForWork();
-      app.ui.requestTab = view == "race" ? 2 : view == "timing" ? 1 : 0;
+      app.ui.requestTab = view == "race" ? 3 : view == "timing" ? 2 : view == "lesson" ? 1 : 0;
       std::vector<unsigned char> pixels;
       for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
+        fontsIfWanted();
         platform.beginFrame();
         app.frame(1.f / 60);
         pixels = platform.endFrameOffscreen(width, height);
@@ -106,6 +143,7 @@ int main(int argc, char** argv) {
     }
     auto last = std::chrono::steady_clock::now();
     while (!platform.shouldClose()) {
+      fontsIfWanted();
       platform.beginFrame();
       const auto now = std::chrono::steady_clock::now();
       app.frame(std::chrono::duration<float>(now - last).count());

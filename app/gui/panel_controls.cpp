@@ -166,14 +166,22 @@ void drawControlsPanel(App& app) {
     if (ImGui::Checkbox("perturb", &p.perturb)) changed = true;
     helpMarker("Every third thread pauses each level, as printing from some threads does.");
   }
-  if (p.backend != BackendChoice::Gpu) scheduleControls(ui);
+  if (p.backend != BackendChoice::Gpu) {
+    scheduleControls(ui);
+  } else {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled(
+        "The GPU schedules its threads itself. Schedules (a late thread, stall rounds) that "
+        "replay a race step by step are the simulator's: choose Simulator above.");
+    ImGui::PopTextWrapPos();
+  }
   ImGui::PopItemWidth();
 
   if (changed) ui.rerunWanted = true;
   ImGui::Spacing();
   if (ImGui::Button(app.runBusy() ? "Running..." : "Run")) app.requestRun();
   noteWidget(ui, "run");
-  if (p.n > kAutoRunLimit || p.backend == BackendChoice::Gpu) {
+  if (p.n > kAutoRunLimit) {
     ImGui::SameLine();
     ImGui::TextDisabled("press Run for this one");
   }
@@ -189,7 +197,7 @@ void drawControlsPanel(App& app) {
     ImGui::TextWrapped("%s", ui.status.c_str());
     if (ui.statusIsError) ImGui::PopStyleColor();
   }
-  ImGui::TextDisabled("Keys: Space play, arrows step, P presenter mode");
+  ImGui::TextDisabled("Keys: Space play, arrows step, P presenter mode, Ctrl+= Ctrl+- text size");
 }
 
 }  // namespace rlab::gui

@@ -1,6 +1,6 @@
 // The lesson list with each lesson's variants, and the lesson's text.
 #include "app/gui/panels.hpp"
-#include "lessons/embedded.hpp"
+#include "lessons/texts.hpp"
 #include "lessons/registry.hpp"
 
 namespace rlab::gui {
@@ -10,7 +10,9 @@ void drawLessonsPanel(App& app) {
   int number = 1;
   for (const LessonInfo& lesson : lessons()) {
     const bool current = ui.params.lesson == lesson.id;
-    const std::string label = std::to_string(number++) + ". " + lesson.title;
+    const text::Document* doc = text::chapter(lesson.id, ui.language);
+    const std::string label =
+        std::to_string(number++) + ". " + (doc ? doc->title : lesson.title) + "##" + lesson.id;
     if (ImGui::Selectable(label.c_str(), current) && !current) {
       ui.params.lesson = lesson.id;
       ui.params.variant.clear();
@@ -22,7 +24,9 @@ void drawLessonsPanel(App& app) {
       ui.valuesText[0] = '\0';
       ui.rerunWanted = true;
       ui.step = 0;
+      ui.chapter.clear();
     }
+    if (ImGui::IsItemHovered() && doc) ImGui::SetTooltip("%s", doc->title.c_str());
     noteWidget(ui, "lesson:" + lesson.id);
   }
   ImGui::Separator();
@@ -53,10 +57,9 @@ void drawLessonsPanel(App& app) {
     ImGui::Separator();
   }
   ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(lesson->title.c_str());
-  ImGui::Spacing();
-  if (const std::string* text = embeddedFile(lesson->textFolder + "/en.md"))
-    ImGui::TextUnformatted(text->c_str());
+  ImGui::TextDisabled(
+      "The lesson's text is in the \"Lesson text\" tab; Ctrl+= and Ctrl+- "
+      "change the text size, P switches presenter mode.");
   ImGui::PopTextWrapPos();
 }
 

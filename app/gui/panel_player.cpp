@@ -34,6 +34,7 @@ void drawPlayerPanel(App& app) {
   if (ImGui::SliderInt("##scrub", &step, 0, std::max(0, count - 1), format.c_str()))
     app.stepTo(step);
   noteWidget(ui, "scrubber");
+  drawNarration(app);
 }
 
 }  // namespace rlab::gui

@@ -16,6 +16,8 @@ void drawResultPanel(App& app);    // result, expected, verdict, timings
 void drawSourcePanel(App& app);    // the kernel that ran
 void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
 void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
+void drawTextPanel(App& app);      // the lesson's text: links, narration, predictions
+void drawNarration(App& app);      // the text's sentence for the step on screen
 
 // Small helpers the panels share.
 void helpMarker(const char* text);

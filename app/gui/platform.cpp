@@ -12,6 +12,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <sstream>
+
+#include "app/gui/theme.hpp"
 
 namespace rlab::gui {
 
@@ -100,14 +104,86 @@ std::vector<unsigned char> Platform::endFrameOffscreen(int width, int height) {
   return flipped;
 }
 
-bool loadFont(const std::string& fontsList) {
+void Platform::reloadFontTexture() {
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+float Platform::contentScale() const {
+  float x = 1, y = 1;
+  glfwGetWindowContentScale(window_, &x, &y);
+  return std::clamp(std::max(x, y), 1.0f, 4.0f);
+}
+
+namespace {
+
+struct FontFile {
+  std::string path;
+  int face = 0;
+};
+
+// assets/fonts.txt: "ROLE PATH [FACE]" lines; the first file of each role that exists wins.
+std::map<std::string, FontFile> fontFiles(const std::string& fontsList) {
+  std::map<std::string, FontFile> files;
   std::ifstream list(fontsList);
-  for (std::string path; std::getline(list, path);) {
-    if (path.empty() || path[0] == '#' || !std::ifstream(path)) continue;
-    // Rasterised large and scaled down, so presenter mode stays sharp.
-    if (ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), 26.0f)) return true;
+  for (std::string line; std::getline(list, line);) {
+    std::istringstream fields(line);
+    std::string role;
+    FontFile file;
+    if (!(fields >> role >> file.path) || role[0] == '#' || files.count(role)) continue;
+    fields >> file.face;
+    if (std::ifstream(file.path)) files[role] = file;
   }
-  return false;
+  return files;
+}
+
+}  // namespace
+
+bool loadFonts(const std::string& fontsList, float pixels, Language language,
+               const std::string& text) {
+  ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  atlas.Clear();
+  setCodeFont(nullptr);
+  const auto files = fontFiles(fontsList);
+  const auto ui = files.find("ui");
+  if (ui == files.end()) {
+    atlas.AddFontDefault();
+    return false;
+  }
+  // Latin with the punctuation, arrows, maths and box signs the texts and labels use.
+  static const ImWchar latin[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2190,
+                                  0x21FF, 0x2200, 0x22FF, 0x2500, 0x25FF, 0};
+  static ImVector<ImWchar> cjkRanges;  // must outlive the atlas build
+  cjkRanges.clear();
+  const auto cjk = files.find(language == Language::Zh ? "cjk-zh" : "cjk-ja");
+  const bool wantsCjk = language != Language::En && cjk != files.end();
+  if (wantsCjk) {
+    ImFontGlyphRangesBuilder builder;
+    builder.AddRanges(language == Language::Zh ? atlas.GetGlyphRangesChineseSimplifiedCommon()
+                                               : atlas.GetGlyphRangesJapanese());
+    builder.AddRanges(latin);  // CJK fonts draw the punctuation the Latin font lacks
+    builder.AddText(text.c_str());
+    builder.BuildRanges(&cjkRanges);
+  }
+  auto addWithCjk = [&](const FontFile& file) -> ImFont* {
+    ImFont* font = atlas.AddFontFromFileTTF(file.path.c_str(), pixels, nullptr, latin);
+    if (font && wantsCjk) {
+      ImFontConfig merge;
+      merge.MergeMode = true;
+      merge.FontNo = cjk->second.face;
+      atlas.AddFontFromFileTTF(cjk->second.path.c_str(), pixels, &merge, cjkRanges.Data);
+    }
+    return font;
+  };
+  if (!addWithCjk(ui->second)) {
+    atlas.Clear();
+    atlas.AddFontDefault();
+    return false;
+  }
+  const auto mono = files.find("mono");
+  if (mono != files.end()) setCodeFont(addWithCjk(mono->second));
+  atlas.Build();
+  return true;
 }
 
 bool writePng(const std::string& path, int width, int height,

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "lessons/texts.hpp"
+
 struct GLFWwindow;
 
 namespace rlab::gui {
@@ -28,13 +30,22 @@ class Platform {
   void endFrame();    // ImGui::Render, draw, swap
   // Renders the frame begun last into an offscreen framebuffer; returns RGBA, top row first.
   std::vector<unsigned char> endFrameOffscreen(int width, int height);
+  // After the font atlas changed (language, text size, presenter mode): upload it again.
+  // Call between frames.
+  void reloadFontTexture();
+  // The monitor's content scale (2 on a typical 4K laptop screen), as GLFW reports it.
+  float contentScale() const;
 
  private:
   GLFWwindow* window_ = nullptr;
 };
 
-// Loads the UI font (assets/fonts.txt lists where to look); false: ImGui's built-in font.
-bool loadFont(const std::string& fontsList);
+// Builds the font atlas at `pixels`: the UI font (DejaVu Sans, with the punctuation, arrows
+// and maths signs the texts use) and the code font (DejaVu Sans Mono), each with the CJK font
+// merged in for Japanese or Chinese, with the common ranges plus every character of `text`.
+// assets/fonts.txt lists where to look. False: ImGui's built-in font only.
+bool loadFonts(const std::string& fontsList, float pixels, Language language,
+               const std::string& text);
 // Writes RGBA pixels, top row first, as a PNG.
 bool writePng(const std::string& path, int width, int height,
               const std::vector<unsigned char>& rgba);

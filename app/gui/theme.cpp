@@ -18,10 +18,31 @@ const Palette& palette(bool presenter) {
 
 namespace {
 float g_fontPixels = 13;
+bool g_builtInFont = true;
+float g_contentScale = 1, g_textScale = 1;
+ImFont* g_codeFont = nullptr;
+}  // namespace
+
+void setFontPixels(float pixels, bool builtIn) {
+  g_fontPixels = pixels;
+  g_builtInFont = builtIn;
 }
 
-void setFontPixels(float pixels) {
-  g_fontPixels = pixels;
+void setDisplayScale(float contentScale, float textScale) {
+  g_contentScale = contentScale;
+  g_textScale = textScale;
+}
+
+float textPixels(bool presenter) {
+  return (g_builtInFont ? 13.f : 16.f) * uiScale(presenter) * g_contentScale * g_textScale;
+}
+
+void setCodeFont(ImFont* font) {
+  g_codeFont = font;
+}
+
+ImFont* codeFont() {
+  return g_codeFont;
 }
 
 float uiScale(bool presenter) {
@@ -45,11 +66,10 @@ void applyStyle(bool presenter) {
     c[ImGuiCol_TitleBgActive] = ImVec4(0.1f, 0.3f, 0.7f, 1);
     style.FrameBorderSize = 1;
   }
-  style.ScaleAllSizes(uiScale(presenter));
+  style.ScaleAllSizes(uiScale(presenter) * g_contentScale * g_textScale);
   ImGui::GetStyle() = style;
-  // Text of 16 pixels normally, 26 on a projector (13 and 21 with the built-in font).
-  const float base = g_fontPixels > 13 ? 16.f : 13.f;
-  ImGui::GetIO().FontGlobalScale = base * uiScale(presenter) / g_fontPixels;
+  // Exactly 1 once the atlas was rebuilt at this size; until then the old atlas, scaled.
+  ImGui::GetIO().FontGlobalScale = textPixels(presenter) / g_fontPixels;
 }
 
 }  // namespace rlab::gui

@@ -15,6 +15,7 @@
 #include "lessons/params.hpp"
 #include "lessons/race.hpp"
 #include "lessons/sanitizer.hpp"
+#include "lessons/texts.hpp"
 #include "lessons/trace.hpp"
 
 namespace rlab::gui {
@@ -33,6 +34,16 @@ struct BenchOutcome {
 struct ViewOptions {
   bool presenter = false;      // large type, thick lines, high contrast
   bool chartShowsGBs = false;  // timing chart: GB/s instead of time
+  float textScale = 1;         // Ctrl+= / Ctrl+-
+};
+
+// A "predict, then run" question of the texts, as the learner answered it.
+struct Prediction {
+  std::array<char, 64> answer{};  // result, idle: the number typed
+  int choice = -1;                // faster: 0 or 1, the variant picked
+  bool waiting = false;           // its run has been asked for
+  std::string verdict;            // the run's answer, once it came
+  bool right = false;
 };
 
 struct UiState {
@@ -58,6 +69,10 @@ struct UiState {
   int requestTab = -1;  // a tab to bring to the front on the next frame
 
   ViewOptions view;
+  Language language = Language::En;  // of the course texts (and fonts)
+  std::string chapter;               // the text shown: empty for the lesson's, or "basics"
+  bool fontsWanted = true;           // rebuild the font atlas before the next frame
+  std::map<const text::Block*, Prediction> predictions;
   std::string sourceScrolledTo;  // the kernel function the source panel last scrolled to
 
   // Where named widgets were last drawn: lets tests click them like a person would.

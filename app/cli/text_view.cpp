@@ -1,0 +1,198 @@
+// A chapter of the course in a terminal: Markdown as plain text wrapped to 80 columns (a
+// Japanese or Chinese character is two columns wide), every try link with its command line,
+// the folded answers gathered at the end so that they stay out of sight while reading.
+#include <ostream>
+#include <sstream>
+
+#include "app/cli/views.hpp"
+
+namespace rlab::cli {
+
+namespace {
+
+constexpr size_t kWidth = 80;
+
+void printWrapped(const std::string& text, const std::string& firstIndent,
+                  const std::string& indent, std::ostream& out) {
+  std::string line = firstIndent;
+  size_t column = firstIndent.size();
+  const size_t start = indent.size();
+  for (const text::Word& w : text::words(text)) {
+    if (w.newline) {
+      out << line << "\n";
+      line = indent;
+      column = start;
+      continue;
+    }
+    const size_t gap = column > start && w.spaceBefore ? 1 : 0;
+    if (column + gap + size_t(w.columns) > kWidth && column > start) {
+      out << line << "\n";
+      line = indent;
+      column = start;
+    } else if (gap) {
+      line += ' ';
+      ++column;
+    }
+    line += text.substr(w.begin, w.end - w.begin);
+    column += size_t(w.columns);
+  }
+  if (line.size() > indent.size() || firstIndent != indent) out << line << "\n";
+}
+
+class ChapterPrinter {
+ public:
+  ChapterPrinter(const std::string& chapter, std::ostream& out) : chapter_(chapter), out_(out) {}
+
+  void blocks(const std::vector<text::Block>& blocks, const std::string& indent) {
+    for (const auto& b : blocks) block(b, indent);
+  }
+
+  void answers() {
+    if (answers_.empty()) return;
+    out_ << "\n" << std::string(kWidth, '-') << "\nAnswers\n\n";
+    for (size_t k = 0; k < answers_.size(); ++k) {
+      printWrapped("[" + std::to_string(k + 1) + "] " + text::plain(answers_[k]->spans), "", "    ",
+                   out_);
+      blocks(answers_[k]->children, "    ");
+      out_ << "\n";
+    }
+  }
+
+ private:
+  std::string inlineText(const text::Inline& spans) {
+    std::string s;
+    for (size_t i = 0; i < spans.size(); ++i) {
+      const text::Span& span = spans[i];
+      s += span.code ? "`" + span.text + "`" : span.text;
+      const bool linkEnds =
+          !span.link.empty() && (i + 1 == spans.size() || spans[i + 1].link != span.link);
+      if (linkEnds)
+        s += span.link.rfind("try:", 0) == 0 ? " [" + commandLineFor(chapter_, span.link) + "]"
+                                             : " <" + span.link + ">";
+    }
+    return s;
+  }
+
+  void block(const text::Block& b, const std::string& indent) {
+    using Kind = text::Block::Kind;
+    switch (b.kind) {
+      case Kind::Heading: {
+        const std::string title = inlineText(b.spans);
+        out_ << "\n" << indent << title << "\n";
+        out_ << indent << std::string(size_t(text::columns(title)), b.level <= 2 ? '=' : '-')
+             << "\n\n";
+        break;
+      }
+      case Kind::Paragraph:
+        printWrapped(inlineText(b.spans), indent, indent, out_);
+        out_ << "\n";
+        break;
+      case Kind::Code: {
+        std::istringstream lines(b.code);
+        for (std::string line; std::getline(lines, line);) out_ << indent << "    " << line << "\n";
+        out_ << "\n";
+        break;
+      }
+      case Kind::List: {
+        int number = 1;
+        for (const auto& item : b.children) {
+          const std::string bullet = b.ordered ? std::to_string(number++) + ". " : "- ";
+          const std::string inner = indent + std::string(bullet.size(), ' ');
+          bool first = true;
+          for (const auto& child : item.children) {
+            if (first && child.kind == Kind::Paragraph) {
+              printWrapped(inlineText(child.spans), indent + bullet, inner, out_);
+            } else {
+              block(child, inner);
+            }
+            first = false;
+          }
+        }
+        out_ << "\n";
+        break;
+      }
+      case Kind::ListItem:
+      case Kind::Quote:
+        blocks(b.children, indent + "  | ");
+        break;
+      case Kind::Table: {
+        std::vector<size_t> widths;
+        for (const auto& row : b.rows)
+          for (size_t c = 0; c < row.size(); ++c) {
+            if (widths.size() <= c) widths.resize(c + 1, 0);
+            widths[c] = std::max(widths[c], size_t(text::columns(inlineText(row[c]))));
+          }
+        for (size_t r = 0; r < b.rows.size(); ++r) {
+          out_ << indent;
+          for (size_t c = 0; c < b.rows[r].size(); ++c) {
+            const std::string cell = inlineText(b.rows[r][c]);
+            out_ << (c ? "  " : "") << cell
+                 << std::string(widths[c] - size_t(text::columns(cell)), ' ');
+          }
+          out_ << "\n";
+          if (r == 0) {
+            out_ << indent;
+            for (size_t c = 0; c < widths.size(); ++c)
+              out_ << (c ? "  " : "") << std::string(widths[c], '-');
+            out_ << "\n";
+          }
+        }
+        out_ << "\n";
+        break;
+      }
+      case Kind::Rule:
+        out_ << indent << std::string(kWidth - indent.size(), '-') << "\n\n";
+        break;
+      case Kind::Details:
+        answers_.push_back(&b);
+        printWrapped("? " + inlineText(b.spans) + "  (answer " + std::to_string(answers_.size()) +
+                         " at the end)",
+                     indent, indent + "  ", out_);
+        out_ << "\n";
+        break;
+      case Kind::Steps:
+        out_ << indent << commandLineFor(chapter_, b.query) << "\n";
+        for (size_t k = 0; k < b.items.size(); ++k)
+          printWrapped(inlineText(b.items[k]), indent + "  step " + std::to_string(k) + ": ",
+                       indent + "          ", out_);
+        out_ << "\n";
+        break;
+      case Kind::Predict:
+        printWrapped("Predict: " + inlineText(b.spans), indent, indent + "  ", out_);
+        out_ << indent << "  then run: " << predictCommands(b) << "\n";
+        for (const auto& reason : b.children) block(reason, indent);
+        out_ << "\n";
+        break;
+    }
+  }
+
+  std::string predictCommands(const text::Block& b) {
+    try {
+      std::string commands;
+      for (const std::string& query : predictionQueries(b))
+        commands += (commands.empty() ? "" : "  and  ") + commandLineFor(chapter_, query);
+      return commands;
+    } catch (const ParamError& e) {
+      return e.what();
+    }
+  }
+
+  const std::string& chapter_;
+  std::ostream& out_;
+  std::vector<const text::Block*> answers_;
+};
+
+}  // namespace
+
+void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out) {
+  out << doc.title << "\n" << std::string(kWidth, '=') << "\n";
+  ChapterPrinter printer(chapter, out);
+  printer.blocks(doc.blocks, "");
+  printer.answers();
+}
+
+void printNarration(const text::Inline& item, std::ostream& out) {
+  printWrapped(text::plain(item), "        > ", "          ", out);
+}
+
+}  // namespace rlab::cli

@@ -1,0 +1,355 @@
+// The lesson's text in the chosen language: Markdown drawn with wrapping that suits Latin and
+// CJK alike, "try it" links that set the controls and run, the step narration tied to the
+// player, "predict, then run" questions answered by a real run, and folded answers.
+#include <cfloat>
+#include <cstdlib>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/theme.hpp"
+#include "lessons/registry.hpp"
+
+namespace rlab::gui {
+
+namespace {
+
+using Kind = text::Block::Kind;
+
+// Sets the controls to a try link's run and runs it (the backend stays the learner's unless
+// the link names one).
+void applyTry(App& app, const std::string& chapter, const std::string& query) {
+  UiState& ui = app.ui;
+  try {
+    Params p = paramsFromQuery(chapter, query);
+    if (query.find("backend=") == std::string::npos) p.backend = ui.params.backend;
+    ui.params = p;
+    ui.valuesText[0] = '\0';
+    std::string values;
+    for (double v : p.values) values += (values.empty() ? "" : ",") + formatValue(v, p.type);
+    values.copy(ui.valuesText.data(), ui.valuesText.size() - 1);
+    ui.valuesText[std::min(values.size(), ui.valuesText.size() - 1)] = '\0';
+    ui.rerunWanted = true;
+    ui.step = 0;
+    app.requestRun();  // also where n is above the automatic re-run's limit
+  } catch (const ParamError& e) {
+    ui.status = e.what();
+    ui.statusIsError = true;
+  }
+}
+
+// Inline text, wrapped to the panel: words break at spaces, CJK characters anywhere.
+void drawInline(App& app, const text::Inline& spans, const std::string& chapter, float scale = 1) {
+  const Palette& pal = palette(app.ui.view.presenter);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = std::max(ImGui::GetContentRegionAvail().x, 50.f);
+  const float size = ImGui::GetFontSize() * scale;
+  const float lineHeight = size * 1.35f;
+  float x = 0, y = 0;
+  const std::string* clicked = nullptr;
+  bool spaceCarried = false;  // the span before ended with a space: the next word keeps its gap
+  for (const text::Span& span : spans) {
+    ImFont* font = span.code && codeFont() ? codeFont() : ImGui::GetFont();
+    const float space = font->CalcTextSizeA(size, FLT_MAX, 0, " ").x;
+    const ImU32 colour = !span.link.empty() ? pal.accent
+                         : span.emphasis    ? IM_COL32(255, 226, 150, 255)
+                         : span.code        ? IM_COL32(170, 220, 255, 255)
+                                            : ImGui::GetColorU32(ImGuiCol_Text);
+    const std::string& s = span.text;
+    bool first = true;
+    for (const text::Word& piece : text::words(s)) {
+      if (piece.newline) {
+        x = 0;
+        y += lineHeight;
+        continue;
+      }
+      const bool spaced = piece.spaceBefore || (first && spaceCarried);
+      first = false;
+      const size_t start = piece.begin, i = piece.end;
+      const char* word = s.c_str() + start;
+      const float w = font->CalcTextSizeA(size, FLT_MAX, 0, word, s.c_str() + i).x;
+      float gap = spaced && x > 0 ? space : 0;
+      if (x > 0 && x + gap + w > width) {
+        x = 0;
+        y += lineHeight;
+        gap = 0;
+      }
+      x += gap;
+      const ImVec2 at(origin.x + x, origin.y + y + (lineHeight - size) * 0.5f);
+      const ImVec2 end(at.x + w, at.y + size);
+      if (span.code)
+        draw->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(end.x + 2, end.y + 1),
+                            ImGui::GetColorU32(ImGuiCol_FrameBg), 3);
+      draw->AddText(font, size, at, colour, word, s.c_str() + i);
+      if (span.strong)
+        draw->AddText(font, size, ImVec2(at.x + 0.7f, at.y), colour, word, s.c_str() + i);
+      if (!span.link.empty()) {
+        draw->AddLine(ImVec2(at.x, end.y), end, colour);
+        app.ui.widgetRects[span.link] = ImVec4(at.x, at.y, end.x, end.y);
+        if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(at, end)) {
+          ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+          const std::string tip =
+              span.link.rfind("try:", 0) == 0 ? commandLineFor(chapter, span.link) : span.link;
+          ImGui::SetTooltip("%s", tip.c_str());
+          if (ImGui::IsMouseClicked(0)) clicked = &span.link;
+        }
+      }
+      x += w;
+    }
+    if (!s.empty()) spaceCarried = s.back() == ' ';
+  }
+  ImGui::Dummy(ImVec2(width, y + lineHeight));
+  if (clicked && clicked->rfind("try:", 0) == 0) applyTry(app, chapter, *clicked);
+}
+
+void drawBlocks(App& app, const std::vector<text::Block>& blocks, const std::string& chapter);
+
+// The answer of a prediction, from the run on screen once it is the run asked for.
+void answerPrediction(App& app, const text::Block& b, Prediction& p, const std::string& chapter) {
+  const auto& trace = app.ui.trace;
+  if (!p.waiting || !trace || app.runBusy()) return;
+  Params asked;
+  try {
+    asked = resolve(predictionRuns(chapter, b).front()).params;
+  } catch (const ParamError&) {
+    return;
+  }
+  const Params& ran = trace->params;
+  if (ran.lesson != asked.lesson || ran.variant != asked.variant || ran.n != asked.n ||
+      ran.block != asked.block || ran.barrier != asked.barrier || ran.schedule != asked.schedule)
+    return;
+  p.waiting = false;
+  const double typed = std::strtod(p.answer.data(), nullptr);
+  if (b.predictKind == "idle") {
+    const auto& last = trace->steps.back();
+    const double idle = double(ran.block) - double(last.active.size());
+    p.right = typed == idle;
+    p.verdict = "In the last step " + std::to_string(last.active.size()) + " of " +
+                std::to_string(ran.block) + " threads worked, so " +
+                formatValue(idle, ElementType::Int) + " did nothing.";
+  } else {
+    p.right = typed == trace->result;
+    p.verdict =
+        "The run gave " + formatValue(trace->result, ran.type) + " (" +
+        (trace->correct ? "the right sum"
+                        : "not the right answer, " + formatValue(trace->expected, ran.type)) +
+        ") on " + (trace->backend == "gpu" ? trace->device : "the simulator") + ".";
+  }
+  p.verdict = std::string(p.right ? "Yes. " : "Not quite. ") + p.verdict;
+}
+
+void drawPrediction(App& app, const text::Block& b, const std::string& chapter) {
+  UiState& ui = app.ui;
+  Prediction& p = ui.predictions[&b];
+  ImGui::PushID(&b);
+  ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "Predict, then run");
+  drawInline(app, b.spans, chapter);
+  if (b.predictKind == "faster") {
+    std::vector<Params> runs;
+    try {
+      runs = predictionRuns(chapter, b);
+    } catch (const ParamError& e) {
+      ImGui::TextWrapped("%s", e.what());
+    }
+    for (int k = 0; k < int(runs.size()); ++k) {
+      if (k) ImGui::SameLine();
+      ImGui::RadioButton(resolve(runs[size_t(k)]).params.variant.c_str(), &p.choice, k);
+    }
+    if (!ui.gpuUsable) {
+      ImGui::TextWrapped(
+          "This question needs a GPU: the simulator's times are CPU times and say nothing "
+          "about which kernel is faster on a GPU. Try it on a machine with an NVIDIA GPU.");
+    } else if (p.choice >= 0 && ImGui::Button("Time both on this GPU")) {
+      app.startFasterPrediction(&b, chapter);
+    }
+  } else {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::InputText("##answer", p.answer.data(), p.answer.size(),
+                     ImGuiInputTextFlags_CharsDecimal);
+    ImGui::SameLine();
+    if (ImGui::Button("Run and check") && p.answer[0]) {
+      p.waiting = true;
+      p.verdict.clear();
+      applyTry(app, chapter, predictionQueries(b).front());
+    }
+    noteWidget(ui, "predict:" + b.query);
+    answerPrediction(app, b, p, chapter);
+  }
+  if (p.waiting) ImGui::TextDisabled("running...");
+  if (!p.verdict.empty()) {
+    const Palette& pal = palette(ui.view.presenter);
+    ImGui::PushStyleColor(ImGuiCol_Text, p.right ? pal.right : pal.wrong);
+    ImGui::TextWrapped("%s", p.verdict.c_str());
+    ImGui::PopStyleColor();
+    for (const auto& reason : b.children) {  // the reason opens with the answer
+      ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+      drawBlocks(app, {reason}, chapter);
+    }
+  }
+  ImGui::PopID();
+  ImGui::Spacing();
+}
+
+void drawSteps(App& app, const text::Block& b, const std::string& chapter) {
+  UiState& ui = app.ui;
+  const bool onScreen =
+      ui.trace && narrationFor(ui.trace->params, ui.trace->backend != "gpu", ui.language) == &b;
+  ImGui::PushID(&b);
+  ImGui::TextColored(ImVec4(0.6f, 0.85f, 1, 1), "Step by step");
+  ImGui::SameLine();
+  if (!onScreen && ImGui::SmallButton("show this run")) applyTry(app, chapter, b.query);
+  for (size_t k = 0; k < b.items.size(); ++k) {
+    ImGui::PushID(int(k));
+    const bool current = onScreen && int(k) == ui.step;
+    if (ImGui::Selectable(("##step" + std::to_string(k)).c_str(), current,
+                          ImGuiSelectableFlags_AllowItemOverlap,
+                          ImVec2(0, ImGui::GetTextLineHeight())) &&
+        onScreen)
+      app.stepTo(int(k));
+    ImGui::SameLine();
+    ImGui::Text("%zu", k);
+    ImGui::SameLine();
+    drawInline(app, b.items[k], chapter);
+    ImGui::PopID();
+  }
+  ImGui::PopID();
+  ImGui::Spacing();
+}
+
+void drawTable(App& app, const text::Block& b, const std::string& chapter) {
+  size_t columns = 0;
+  for (const auto& row : b.rows) columns = std::max(columns, row.size());
+  if (!columns) return;
+  ImGui::PushID(&b);
+  if (ImGui::BeginTable("##table", int(columns),
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+    for (size_t r = 0; r < b.rows.size(); ++r) {
+      ImGui::TableNextRow(r == 0 ? ImGuiTableRowFlags_Headers : 0);
+      for (size_t c = 0; c < b.rows[r].size(); ++c) {
+        ImGui::TableSetColumnIndex(int(c));
+        drawInline(app, b.rows[r][c], chapter);
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::PopID();
+  ImGui::Spacing();
+}
+
+void drawBlock(App& app, const text::Block& b, const std::string& chapter) {
+  switch (b.kind) {
+    case Kind::Heading:
+      ImGui::Spacing();
+      drawInline(app, b.spans, chapter, b.level <= 2 ? 1.25f : 1.1f);
+      break;
+    case Kind::Paragraph:
+      drawInline(app, b.spans, chapter);
+      ImGui::Spacing();
+      break;
+    case Kind::Code: {
+      ImGui::PushID(&b);
+      const float lines = float(std::count(b.code.begin(), b.code.end(), '\n') + 1);
+      ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
+      ImGui::BeginChild(
+          "##code",
+          ImVec2(0, lines * ImGui::GetTextLineHeight() + ImGui::GetStyle().WindowPadding.y * 2 +
+                        ImGui::GetStyle().ScrollbarSize),
+          false, ImGuiWindowFlags_HorizontalScrollbar);
+      if (codeFont()) ImGui::PushFont(codeFont());
+      ImGui::TextUnformatted(b.code.c_str());
+      if (codeFont()) ImGui::PopFont();
+      ImGui::EndChild();
+      ImGui::PopStyleColor();
+      ImGui::PopID();
+      ImGui::Spacing();
+      break;
+    }
+    case Kind::List: {
+      int number = 1;
+      for (const auto& item : b.children) {
+        const std::string bullet = b.ordered ? std::to_string(number++) + "." : "\xE2\x80\xA2";
+        ImGui::TextUnformatted(bullet.c_str());
+        ImGui::SameLine();
+        ImGui::BeginGroup();
+        drawBlocks(app, item.children, chapter);
+        ImGui::EndGroup();
+      }
+      ImGui::Spacing();
+      break;
+    }
+    case Kind::ListItem:
+    case Kind::Quote:
+      ImGui::Indent();
+      drawBlocks(app, b.children, chapter);
+      ImGui::Unindent();
+      break;
+    case Kind::Table:
+      drawTable(app, b, chapter);
+      break;
+    case Kind::Rule:
+      ImGui::Separator();
+      break;
+    case Kind::Details: {
+      const std::string label = text::plain(b.spans) + "##" + std::to_string(uintptr_t(&b));
+      if (ImGui::TreeNode(label.c_str())) {
+        drawBlocks(app, b.children, chapter);
+        ImGui::TreePop();
+      }
+      break;
+    }
+    case Kind::Steps:
+      drawSteps(app, b, chapter);
+      break;
+    case Kind::Predict:
+      drawPrediction(app, b, chapter);
+      break;
+  }
+}
+
+void drawBlocks(App& app, const std::vector<text::Block>& blocks, const std::string& chapter) {
+  for (const auto& b : blocks) drawBlock(app, b, chapter);
+}
+
+}  // namespace
+
+void drawTextPanel(App& app) {
+  UiState& ui = app.ui;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  if (ImGui::BeginCombo("##language", nativeName(ui.language))) {
+    for (Language l : kLanguages)
+      if (ImGui::Selectable(nativeName(l), l == ui.language) && l != ui.language) {
+        ui.language = l;
+        ui.fontsWanted = true;
+      }
+    ImGui::EndCombo();
+  }
+  noteWidget(ui, "language");
+  ImGui::SameLine();
+  const auto& ids = chapterIds();
+  const bool showBasics = ui.chapter == "basics";
+  if (ImGui::SmallButton(showBasics ? "back to the lesson" : "the basics first"))
+    ui.chapter = showBasics ? "" : "basics";
+  const std::string chapter = ui.chapter.empty() ? ui.params.lesson : ui.chapter;
+  if (std::find(ids.begin(), ids.end(), chapter) == ids.end()) return;
+  const text::Document* doc = text::chapter(chapter, ui.language);
+  if (!doc) {
+    ImGui::TextWrapped("This chapter has no text in %s yet; here it is in English.",
+                       nativeName(ui.language));
+    doc = text::chapter(chapter, Language::En);
+  }
+  if (!doc) return;
+  ImGui::BeginChild("##text");
+  drawInline(app, {{doc->title, "", false, false, true}}, chapter, 1.45f);
+  drawBlocks(app, doc->blocks, chapter);
+  ImGui::EndChild();
+}
+
+void drawNarration(App& app) {
+  UiState& ui = app.ui;
+  if (!ui.trace) return;
+  const text::Block* steps =
+      narrationFor(ui.trace->params, ui.trace->backend != "gpu", ui.language);
+  if (!steps || ui.step >= int(steps->items.size())) return;
+  drawInline(app, steps->items[size_t(ui.step)], ui.trace->params.lesson);
+}
+
+}  // namespace rlab::gui

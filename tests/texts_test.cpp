@@ -1,0 +1,156 @@
+// The course texts: the format is read as the README describes it, and every chapter in every
+// language is complete and runs what it says.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <functional>
+
+#include "lessons/registry.hpp"
+#include "lessons/run.hpp"
+#include "lessons/texts.hpp"
+
+using rlab::Language;
+using rlab::text::Block;
+using Kind = rlab::text::Block::Kind;
+
+namespace {
+
+const char* const kSample = R"(# Folding
+
+Fold the **strip** in half: `a[i] += a[i + remain]`, [try it](try:values=7,9,11,13,5).
+
+<!-- steps: values=7,9,11,13,5 -->
+- the input
+- *two* threads add
+- one thread adds
+
+<!-- predict: result n=8&barrier=off&schedule=stall:4:2:1&lesson=barrier -->
+What does thread 0 end with?
+
+<details><summary>Why?</summary>
+
+Thread 4 was **late**.
+
+</details>
+
+| GPU | ms |
+|---|---|
+| H100 | 0.34 |
+
+<details><summary>A question</summary>
+
+- an answer in a list
+
+</details>
+)";
+
+void forEachBlock(const std::vector<Block>& blocks, const std::function<void(const Block&)>& f) {
+  for (const Block& b : blocks) {
+    f(b);
+    forEachBlock(b.children, f);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("texts: the format's conventions are read into blocks") {
+  const auto doc = rlab::text::parse(kSample);
+  CHECK(doc.problems.empty());
+  CHECK(doc.title == "Folding");
+  REQUIRE(doc.blocks.size() == 5);
+  const Block& p = doc.blocks[0];
+  CHECK(p.kind == Kind::Paragraph);
+  CHECK(rlab::text::plain(p.spans) == "Fold the strip in half: a[i] += a[i + remain], try it.");
+  const auto links = rlab::text::tryLinks(doc);
+  REQUIRE(links.size() == 1);
+  CHECK(links[0].label == "try it");
+  CHECK(links[0].query == "values=7,9,11,13,5");
+  const Block& steps = doc.blocks[1];
+  CHECK(steps.kind == Kind::Steps);
+  REQUIRE(steps.items.size() == 3);
+  CHECK(rlab::text::plain(steps.items[1]) == "two threads add");
+  const Block& predict = doc.blocks[2];
+  CHECK(predict.kind == Kind::Predict);
+  CHECK(predict.predictKind == "result");
+  CHECK(rlab::text::plain(predict.spans) == "What does thread 0 end with?");
+  REQUIRE(predict.children.size() == 1);
+  CHECK(predict.children[0].kind == Kind::Details);
+  CHECK(doc.blocks[3].kind == Kind::Table);
+  CHECK(rlab::text::plain(doc.blocks[3].rows.at(1).at(1)) == "0.34");
+  CHECK(doc.blocks[4].kind == Kind::Details);
+  CHECK(rlab::text::plain(doc.blocks[4].spans) == "A question");
+  CHECK(doc.blocks[4].children.at(0).kind == Kind::List);
+  // The seed's five values fold to 45 in three steps: input and two launches... as run.
+  const auto params = rlab::paramsFromQuery("folding", steps.query);
+  CHECK(params.values.size() == 5);
+  CHECK(rlab::commandLineFor("barrier", "n=8&barrier=off&schedule=stall:4:2:1") ==
+        "rlab run barrier --n 8 --no-barrier --schedule stall:4:2:1");
+}
+
+TEST_CASE("texts: a broken marker or a bad try link is named") {
+  CHECK(rlab::text::parse("<!-- steps: n=8 -->\n\nno list\n").problems.size() == 1);
+  CHECK(rlab::text::parse("<!-- predict: guess n=8 -->\nWhat?\n").problems.size() == 1);
+  CHECK(rlab::text::parse("<details><summary>Q</summary>\n\nA\n").problems.size() == 1);
+  CHECK(rlab::text::parse("<div>raw</div>\n").problems.size() == 1);
+  CHECK_THROWS_AS(rlab::paramsFromQuery("barrier", "n=0"), rlab::ParamError);
+  CHECK_THROWS_AS(rlab::paramsFromQuery("barrier", "colour=red"), rlab::ParamError);
+  CHECK_THROWS_AS(rlab::paramsFromQuery("barrier", "schedule=sideways"), rlab::ParamError);
+  CHECK_THROWS_AS(rlab::paramsFromQuery("basics", "n=8"), rlab::ParamError);  // names no lesson
+  CHECK_THROWS_AS(rlab::parseLanguage("fr"), rlab::ParamError);
+}
+
+TEST_CASE("texts: the language comes from the locale") {
+  const char* saved = std::getenv("LC_ALL");
+  const std::string restore = saved ? saved : "";
+  setenv("LC_ALL", "ja_JP.UTF-8", 1);
+  CHECK(rlab::languageFromEnvironment() == Language::Ja);
+  setenv("LC_ALL", "zh_CN.UTF-8", 1);
+  CHECK(rlab::languageFromEnvironment() == Language::Zh);
+  setenv("LC_ALL", "de_DE.UTF-8", 1);
+  CHECK(rlab::languageFromEnvironment() == Language::En);
+  if (saved)
+    setenv("LC_ALL", restore.c_str(), 1);
+  else
+    unsetenv("LC_ALL");
+}
+
+TEST_CASE("texts: every chapter in every language is complete and runs what it says") {
+  for (const std::string& id : rlab::chapterIds()) {
+    for (Language language : rlab::kLanguages) {
+      CAPTURE(id);
+      const std::string lang = rlab::code(language);
+      CAPTURE(lang);
+      const auto* doc = rlab::text::chapter(id, language);
+      REQUIRE_MESSAGE(doc, "lessons/" << id << "/" << rlab::code(language) << ".md is missing");
+      for (const auto& problem : doc->problems) FAIL_CHECK(problem);
+      CHECK(!doc->title.empty());
+      const auto links = rlab::text::tryLinks(*doc);
+      CHECK(links.size() >= 2);
+      for (const auto& link : links) {
+        CAPTURE(link.query);
+        CHECK_NOTHROW(rlab::paramsFromQuery(id, link.query));
+      }
+      int narrations = 0, predictions = 0;
+      forEachBlock(doc->blocks, [&](const Block& b) {
+        if (b.kind == Kind::Steps) {
+          ++narrations;
+          CAPTURE(b.query);
+          rlab::Params run = rlab::paramsFromQuery(id, b.query);
+          run.backend = rlab::BackendChoice::Sim;
+          const auto trace = rlab::runLesson(run);
+          CHECK(trace.steps.size() == b.items.size());
+          if (run.lesson == id) CHECK(rlab::narrationFor(run, true, language) != nullptr);
+        }
+        if (b.kind == Kind::Predict) {
+          ++predictions;
+          CAPTURE(b.query);
+          CHECK_NOTHROW(rlab::predictionRuns(id, b));
+        }
+      });
+      if (id != "basics") {
+        CHECK(narrations >= 1);
+        CHECK(predictions >= 1);
+      }
+    }
+  }
+}
