@@ -7,11 +7,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "app/gui/app.hpp"
+#include "app/gui/settings.hpp"
 #include "lessons/backends.hpp"
 #include "lessons/run.hpp"
 #include "lessons/texts.hpp"
@@ -227,4 +230,57 @@ TEST_CASE("gui: a prediction is answered from the run it asks for") {
     CHECK(answer.verdict.find(rlab::formatValue(truth.result, truth.params.type)) !=
           std::string::npos);
   }
+}
+
+TEST_CASE("gui: settings survive a restart; a damaged or foreign file is ignored with a sentence") {
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("rlab-settings-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(folder);
+  const std::string path = (folder / "reduction-lab" / "settings.json").string();
+  std::string problem;
+  CHECK(!rlab::gui::loadSettings(path, problem));  // no file yet: nothing to say
+  CHECK(problem.empty());
+
+  HeadlessImGui imgui;
+  App app;
+  app.ui.params.lesson = "folding";
+  app.ui.params.variant = "";
+  app.ui.params.values = {7, 9, 11, 13, 5};
+  app.ui.params.op = rlab::Op::Max;
+  app.ui.params.backend = rlab::BackendChoice::Sim;
+  app.ui.view.presenter = true;
+  app.ui.view.textScale = 1.5f;
+  app.ui.language = rlab::Language::Zh;
+  REQUIRE(rlab::gui::saveSettings(path, rlab::gui::settingsOf(app.ui, 1600, 900), problem));
+
+  App restarted;
+  const auto loaded = rlab::gui::loadSettings(path, problem);
+  INFO(problem);
+  REQUIRE(loaded);
+  rlab::gui::applySettings(*loaded, restarted.ui);
+  CHECK(restarted.ui.params.lesson == "folding");
+  CHECK(restarted.ui.params.values == std::vector<double>{7, 9, 11, 13, 5});
+  CHECK(restarted.ui.params.op == rlab::Op::Max);
+  CHECK(std::string(restarted.ui.valuesText.data()) == "7,9,11,13,5");
+  CHECK(restarted.ui.view.presenter);
+  CHECK(restarted.ui.view.textScale == 1.5f);
+  CHECK(restarted.ui.language == rlab::Language::Zh);
+  CHECK(loaded->width == 1600);
+  settle(restarted);
+  CHECK(restarted.ui.trace->result == 13);
+
+  for (const char* broken : {"{\"params\": ", "[1, 2, 3]", "{\"params\": {\"lesson\": 7}}",
+                             "\xff\xfe not json at all"}) {
+    std::ofstream(path, std::ios::trunc) << broken;
+    CHECK(!rlab::gui::loadSettings(path, problem));
+    CHECK(problem.find(path) != std::string::npos);
+    CHECK(problem.find("starts with its defaults") != std::string::npos);
+  }
+  // A lesson that no longer exists is refused like any other bad value.
+  auto gone = rlab::gui::settingsOf(app.ui, 1600, 900);
+  gone.params.lesson = "warp-magic";
+  REQUIRE(rlab::gui::saveSettings(path, gone, problem));
+  CHECK(!rlab::gui::loadSettings(path, problem));
+  CHECK(problem.find("warp-magic") != std::string::npos);
+  std::filesystem::remove_all(folder);
 }

@@ -18,14 +18,28 @@
 namespace rlab::gui {
 
 App::App() {
-  ui.params.lesson = "barrier";
-  ui.params.variant = "global";
-  ui.params.n = 8;
+  resetToDefaults();
   // The real kernel first: on the GPU when one works; the simulator is one click away.
   const GpuProbe gpu = probeGpu();
   ui.gpuUsable = gpu.usable;
   ui.gpuName = gpu.usable ? gpu.device : gpu.why;
   if (gpu.usable) ui.params.backend = BackendChoice::Gpu;
+}
+
+void App::resetToDefaults() {
+  Params defaults;
+  defaults.lesson = "barrier";
+  defaults.variant = "global";
+  defaults.n = 8;
+  defaults.backend = ui.gpuUsable ? BackendChoice::Gpu : BackendChoice::Sim;
+  ui.params = defaults;
+  ui.valuesText[0] = '\0';
+  ui.view.presenter = false;
+  ui.view.textScale = 1;
+  ui.chapter.clear();
+  ui.fontsWanted = true;
+  ui.rerunWanted = true;
+  ui.step = 0;
 }
 
 // ============================================================================================

@@ -29,6 +29,9 @@ class App {
   bool runBusy() const { return runner_.busy(); }
   void waitForWork();
 
+  // Every control, presenter mode, text size and language back to how the app starts.
+  void resetToDefaults();
+
   // The step player's moves.
   void stepTo(int step);
   int stepCount() const;

@@ -5,9 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "app/gui/app.hpp"
 #include "app/gui/platform.hpp"
+#include "app/gui/settings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/embedded.hpp"
 #include "lessons/registry.hpp"
@@ -64,6 +66,9 @@ int main(int argc, char** argv) {
   std::string language;
   cli.add_option("--lang", language, "language of the lesson texts: en, ja or zh (default: locale)")
       ->check(CLI::IsMember({"en", "ja", "zh"}));
+  bool resetSettings = false;
+  cli.add_flag("--reset-settings", resetSettings,
+               "forget the remembered settings and start afresh");
   float textScale = 1;
   cli.add_option("--text-scale", textScale, "text size, 0.6 to 2.5 (Ctrl+= and Ctrl+- change it)")
       ->check(CLI::Range(0.6f, 2.5f));
@@ -85,12 +90,29 @@ int main(int argc, char** argv) {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
   try {
+    // Screenshots show exactly what their options say; a window starts where the learner left.
+    const bool remembers = screenshot.empty();
+    const std::string settingsFile = remembers ? rlab::gui::settingsPath() : "";
+    std::string settingsProblem;
+    std::optional<rlab::gui::Settings> remembered;
+    if (!settingsFile.empty() && resetSettings) std::remove(settingsFile.c_str());
+    if (!settingsFile.empty()) remembered = rlab::gui::loadSettings(settingsFile, settingsProblem);
+    if (!settingsProblem.empty()) std::cerr << "reduction-lab: " << settingsProblem << "\n";
+    if (remembered && !cli.count("--size")) {
+      width = remembered->width;
+      height = remembered->height;
+    }
     rlab::gui::Platform platform(width, height, screenshot.empty());
     rlab::gui::App app;
-    app.ui.view.presenter = presenter;
-    app.ui.view.textScale = textScale;
-    app.ui.language =
-        language.empty() ? rlab::languageFromEnvironment() : rlab::parseLanguage(language);
+    app.ui.language = rlab::languageFromEnvironment();
+    if (remembered) rlab::gui::applySettings(*remembered, app.ui);
+    if (!settingsProblem.empty()) {
+      app.ui.status = settingsProblem;
+      app.ui.statusIsError = true;
+    }
+    if (presenter) app.ui.view.presenter = true;
+    if (cli.count("--text-scale")) app.ui.view.textScale = textScale;
+    if (!language.empty()) app.ui.language = rlab::parseLanguage(language);
     const std::string fonts = fontsList(argv[0]);
     // Between frames: the atlas at the size text now needs, with the language's glyphs.
     auto fontsIfWanted = [&] {
@@ -149,6 +171,12 @@ int main(int argc, char** argv) {
       app.frame(std::chrono::duration<float>(now - last).count());
       last = now;
       platform.endFrame();
+    }
+    if (!settingsFile.empty()) {
+      platform.windowSize(width, height);
+      if (!rlab::gui::saveSettings(settingsFile, rlab::gui::settingsOf(app.ui, width, height),
+                                   settingsProblem))
+        std::cerr << "reduction-lab: " << settingsProblem << "\n";
     }
   } catch (const rlab::gui::NoDisplay& e) {
     std::cerr << e.what() << "\n";

@@ -198,6 +198,11 @@ void drawControlsPanel(App& app) {
     if (ui.statusIsError) ImGui::PopStyleColor();
   }
   ImGui::TextDisabled("Keys: Space play, arrows step, P presenter mode, Ctrl+= Ctrl+- text size");
+  if (ImGui::SmallButton("Reset settings")) app.resetToDefaults();
+  noteWidget(ui, "reset");
+  helpMarker(
+      "Every control, presenter mode, text size and language as the app first starts. "
+      "The app remembers them across restarts otherwise.");
 }
 
 }  // namespace rlab::gui

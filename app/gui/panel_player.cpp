@@ -34,7 +34,10 @@ void drawPlayerPanel(App& app) {
   if (ImGui::SliderInt("##scrub", &step, 0, std::max(0, count - 1), format.c_str()))
     app.stepTo(step);
   noteWidget(ui, "scrubber");
+  // The text's sentence for this step, in what is left of the window (scrolls when longer).
+  ImGui::BeginChild("##narration");
   drawNarration(app);
+  ImGui::EndChild();
 }
 
 }  // namespace rlab::gui

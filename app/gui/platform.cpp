@@ -109,6 +109,10 @@ void Platform::reloadFontTexture() {
   ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
+void Platform::windowSize(int& width, int& height) const {
+  glfwGetWindowSize(window_, &width, &height);
+}
+
 float Platform::contentScale() const {
   float x = 1, y = 1;
   glfwGetWindowContentScale(window_, &x, &y);

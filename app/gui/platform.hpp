@@ -35,6 +35,7 @@ class Platform {
   void reloadFontTexture();
   // The monitor's content scale (2 on a typical 4K laptop screen), as GLFW reports it.
   float contentScale() const;
+  void windowSize(int& width, int& height) const;
 
  private:
   GLFWwindow* window_ = nullptr;

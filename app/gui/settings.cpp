@@ -1,0 +1,130 @@
+#include "app/gui/settings.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace rlab::gui {
+
+std::string settingsPath() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  std::string folder;
+  if (xdg && *xdg == '/')
+    folder = xdg;
+  else if (home && *home)
+    folder = std::string(home) + "/.config";
+  else
+    return "";
+  return folder + "/reduction-lab/settings.json";
+}
+
+std::optional<Settings> loadSettings(const std::string& path, std::string& problem) {
+  problem.clear();
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(in);
+    Settings s;
+    const auto& p = j.at("params");
+    s.params.lesson = p.at("lesson").get<std::string>();
+    s.params.variant = p.at("variant").get<std::string>();
+    s.params.n = p.at("n").get<int64_t>();
+    s.params.block = p.at("block").get<int>();
+    s.params.op = parseOp(p.at("op").get<std::string>());
+    s.params.type = parseType(p.at("type").get<std::string>());
+    s.params.data = p.at("data").get<std::string>();
+    s.params.values = p.at("values").get<std::vector<double>>();
+    s.params.barrier = p.at("barrier").get<bool>();
+    s.params.perturb = p.at("perturb").get<bool>();
+    s.params.schedule = p.at("schedule").get<std::string>();
+    s.params.backend = parseBackend(p.at("backend").get<std::string>());
+    resolve(s.params);  // the same checks as every run: a lesson that is gone, a bad n...
+    s.presenter = j.at("presenter").get<bool>();
+    s.textScale = j.at("textScale").get<float>();
+    s.language = parseLanguage(j.at("language").get<std::string>());
+    s.width = j.at("width").get<int>();
+    s.height = j.at("height").get<int>();
+    if (!(s.textScale >= 0.6f && s.textScale <= 2.5f) || s.width < 320 || s.height < 240 ||
+        s.width > 7680 || s.height > 4320)
+      throw ParamError("a text size or window size is out of range");
+    return s;
+  } catch (const std::exception& e) {
+    std::string why = e.what();
+    if (!why.empty() && why.back() == '.') why.pop_back();
+    problem = "The settings in " + path + " could not be used (" + why +
+              "), so the app starts with its defaults and will write new ones.";
+    return std::nullopt;
+  }
+}
+
+bool saveSettings(const std::string& path, const Settings& s, std::string& problem) {
+  nlohmann::json p = {{"lesson", s.params.lesson},
+                      {"variant", s.params.variant},
+                      {"n", s.params.n},
+                      {"block", s.params.block},
+                      {"op", name(s.params.op)},
+                      {"type", name(s.params.type)},
+                      {"data", s.params.data},
+                      {"values", s.params.values},
+                      {"barrier", s.params.barrier},
+                      {"perturb", s.params.perturb},
+                      {"schedule", s.params.schedule},
+                      {"backend", name(s.params.backend)}};
+  const nlohmann::json j = {{"params", p},
+                            {"presenter", s.presenter},
+                            {"textScale", s.textScale},
+                            {"language", code(s.language)},
+                            {"width", s.width},
+                            {"height", s.height}};
+  std::error_code error;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+  // Written beside and renamed over: a crash mid-write never leaves half a file.
+  const std::string partial = path + ".new";
+  {
+    std::ofstream out(partial, std::ios::trunc);
+    out << j.dump(2) << "\n";
+    if (!out) {
+      problem = "The settings could not be written to " + path + ".";
+      return false;
+    }
+  }
+  std::filesystem::rename(partial, path, error);
+  if (error) {
+    problem = "The settings could not be written to " + path + ": " + error.message() + ".";
+    return false;
+  }
+  return true;
+}
+
+Settings settingsOf(const UiState& ui, int width, int height) {
+  Settings s;
+  s.params = ui.params;
+  if (!s.params.values.empty()) s.params.n = int64_t(s.params.values.size());  // they agree
+  s.presenter = ui.view.presenter;
+  s.textScale = ui.view.textScale;
+  s.language = ui.language;
+  s.width = width;
+  s.height = height;
+  return s;
+}
+
+void applySettings(const Settings& s, UiState& ui) {
+  const BackendChoice startedOn = ui.params.backend;
+  ui.params = s.params;
+  // The GPU only where one works now; the simulator stays the learner's choice.
+  if (s.params.backend == BackendChoice::Gpu && !ui.gpuUsable) ui.params.backend = startedOn;
+  std::string values;
+  for (double v : s.params.values)
+    values += (values.empty() ? "" : ",") + formatValue(v, s.params.type);
+  values.copy(ui.valuesText.data(), ui.valuesText.size() - 1);
+  ui.valuesText[std::min(values.size(), ui.valuesText.size() - 1)] = '\0';
+  ui.view.presenter = s.presenter;
+  ui.view.textScale = s.textScale;
+  ui.language = s.language;
+  ui.fontsWanted = true;
+  ui.rerunWanted = true;
+}
+
+}  // namespace rlab::gui
