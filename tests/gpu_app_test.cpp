@@ -1,0 +1,114 @@
+// The desktop app's frame code on the CUDA device, headless: it starts on the GPU, every lesson
+// and variant runs there from the app and is right, the race explorer finds the perturbed race,
+// and racecheck from the app names the shared-memory race. A binary of its own, skipped (77)
+// where no device works; run it on the GPU machine.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstdio>
+
+#include "app/gui/app.hpp"
+#include "lessons/backends.hpp"
+#include "lessons/registry.hpp"
+#include "tests/headless_imgui.hpp"
+
+using rlab::gui::App;
+
+namespace {
+
+void frames(App& app, int count = 3) {
+  for (int k = 0; k < count; ++k) {
+    app.waitForWork();
+    ImGui::GetIO().DeltaTime = 1.0f / 60;
+    ImGui::NewFrame();
+    app.frame(1.0f / 60);
+    ImGui::Render();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gpu app: starts on the GPU, names it, and re-runs a changed control there") {
+  HeadlessImGui imgui;
+  App app;
+  CHECK(app.ui.params.backend == rlab::BackendChoice::Gpu);
+  CHECK(app.ui.gpuName.find("compute capability") != std::string::npos);
+  frames(app);
+  REQUIRE(app.ui.trace);
+  CHECK(app.ui.trace->backend == "gpu");
+  CHECK(app.ui.trace->correct);
+  app.ui.params.barrier = false;  // as the checkbox does: no Run pressed
+  app.ui.params.perturb = true;
+  app.ui.params.n = 256;
+  app.ui.rerunWanted = true;
+  frames(app);
+  CHECK(app.ui.trace->params.n == 256);
+  CHECK(!app.ui.trace->params.barrier);
+  CHECK(app.ui.trace->backend == "gpu");
+}
+
+TEST_CASE("gpu app: every lesson and variant runs on the GPU from the app and is right") {
+  HeadlessImGui imgui;
+  App app;
+  for (const rlab::LessonInfo& lesson : rlab::lessons())
+    for (const rlab::VariantInfo& variant : lesson.variants) {
+      CAPTURE(lesson.id);
+      CAPTURE(variant.id);
+      app.ui.params = rlab::Params{};
+      app.ui.params.lesson = lesson.id;
+      app.ui.params.variant = variant.id;
+      app.ui.params.n = lesson.defaultN;
+      app.ui.params.backend = rlab::BackendChoice::Gpu;
+      app.runNow();
+      REQUIRE(app.ui.trace);
+      CHECK(app.ui.trace->backend == "gpu");
+      CHECK(app.ui.trace->correct);
+    }
+}
+
+TEST_CASE("gpu app: the race explorer finds the perturbed race on the GPU") {
+  HeadlessImGui imgui;
+  App app;
+  app.ui.params.barrier = false;
+  app.ui.params.perturb = true;
+  app.ui.params.n = 256;
+  app.ui.raceRuns = 50;
+  app.startRace();
+  app.waitForWork();
+  frames(app);
+  CHECK(app.ui.race.result.backend == "gpu");
+  CHECK(app.ui.race.result.runs == 50);
+  CHECK(app.ui.race.result.wrong > 0);
+  std::printf("race explorer on the GPU: %d of %d perturbed runs wrong\n", app.ui.race.result.wrong,
+              app.ui.race.result.runs);
+}
+
+TEST_CASE("gpu app: racecheck from the app names the shared-memory race and its line") {
+  HeadlessImGui imgui;
+  App app;
+  app.ui.params.variant = "shared";
+  app.ui.params.barrier = false;
+  app.ui.params.n = 256;
+  app.startRacecheck();
+  app.waitForWork();
+  frames(app);
+  REQUIRE(app.ui.race.racecheck);
+  const auto& report = *app.ui.race.racecheck;
+  INFO(report.runError);
+  CHECK(!report.clean);
+  bool named = false;
+  for (const auto& hazard : report.hazards)
+    for (const auto& site : hazard.sites) named |= site.file == "barrier.cuh" && site.line > 0;
+  CHECK(named);
+}
+
+int main(int argc, char** argv) {
+  const rlab::GpuProbe gpu = rlab::probeGpu();
+  if (!gpu.usable) {
+    std::printf("GPU app tests skipped: %s\n", gpu.why.c_str());
+    return 77;
+  }
+  std::printf("GPU app tests on %s\n", gpu.device.c_str());
+  doctest::Context context(argc, argv);
+  return context.run();
+}
