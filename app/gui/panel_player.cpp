@@ -1,5 +1,8 @@
 // Step player: scrubber, play/pause, step back and forward, speed.
+#include <algorithm>
+
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 
 namespace rlab::gui {
 
@@ -12,7 +15,12 @@ void drawPlayerPanel(App& app) {
   if (ImGui::Button("<")) app.stepTo(ui.step - 1);
   noteWidget(ui, "back");
   ImGui::SameLine();
-  if (ImGui::Button(ui.playing ? "Pause" : "Play ")) {
+  // One ID for both faces, and one width: the wider of the two words in this language.
+  const float playWidth =
+      std::max(ImGui::CalcTextSize(tr("Pause")).x, ImGui::CalcTextSize(tr("Play")).x) +
+      ImGui::GetStyle().FramePadding.x * 2;
+  const std::string play = std::string(ui.playing ? tr("Pause") : tr("Play")) + "###play";
+  if (ImGui::Button(play.c_str(), ImVec2(playWidth, 0))) {
     if (!ui.playing && ui.step + 1 >= count) app.stepTo(0);
     ui.playing = !ui.playing;
   }
@@ -25,12 +33,17 @@ void drawPlayerPanel(App& app) {
   noteWidget(ui, "last");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::SliderFloat("steps/s", &ui.stepsPerSecond, 0.25f, 10.f, "%.2f");
+  ImGui::SliderFloat(trId("steps/s"), &ui.stepsPerSecond, 0.25f, 10.f, "%.2f");
   int step = ui.step;
   ImGui::SetNextItemWidth(-1);
-  const std::string format = count == 0 ? std::string("no steps recorded")
-                                        : "step %d of " + std::to_string(count - 1) + ": " +
-                                              ui.trace->steps[ui.step].label;
+  // The slider's format: its %d is the step; the label comes from the core, its % doubled.
+  std::string label;
+  if (count > 0)
+    for (char c : ui.trace->steps[size_t(ui.step)].label)
+      label += c == '%' ? "%%" : std::string(1, c);
+  const std::string format = count == 0
+                                 ? std::string(tr("no steps recorded"))
+                                 : printed(tr("step %%d of %d: %s"), count - 1, label.c_str());
   if (ImGui::SliderInt("##scrub", &step, 0, std::max(0, count - 1), format.c_str()))
     app.stepTo(step);
   noteWidget(ui, "scrubber");
