@@ -148,7 +148,11 @@ void blockPartials(const Trace& t, const Palette& pal) {
   for (double v : t.blockPartials) biggest = std::max(biggest, std::fabs(v));
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const size_t shown = std::min<size_t>(t.blockPartials.size(), 64);
-  const float names = ImGui::GetFontSize() * 4;
+  // The bars start after the widest row name ("block 63") in this language.
+  const float names = std::max(
+      ImGui::GetFontSize() * 4,
+      ImGui::CalcTextSize(printed(tr("block %zu"), std::max<size_t>(shown, 1) - 1).c_str()).x +
+          ImGui::GetFontSize() * 0.5f);
   for (size_t b = 0; b < shown; ++b) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const float length =
