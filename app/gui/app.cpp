@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/race.hpp"
 #include "lessons/run.hpp"
@@ -84,7 +84,8 @@ std::function<void(UiState&)> showTrace(std::shared_ptr<const Trace> trace) {
     const int last = std::max(0, int(trace->steps.size()) - 1);
     ui.step = sameLesson ? std::min(ui.step, last) : 0;
     if (!sameLesson) ui.playing = false;
-    ui.status = trace->backend == "gpu" ? "Ran on " + trace->device : "Ran on the simulator";
+    ui.status = trace->backend == "gpu" ? printed(tr("Ran on %s"), trace->device.c_str())
+                                        : tr("Ran on the simulator");
     ui.statusIsError = false;
     if (!trace->fallback.empty()) ui.status = trace->fallback;
   };
@@ -180,12 +181,12 @@ void App::startFasterPrediction(const text::Block* prediction, const std::string
       const double a = timed[0].timings.kernelMs, b = timed[1].timings.kernelMs;
       const int faster = a <= b ? 0 : 1;
       answer.right = answer.choice == faster;
-      char line[400];
-      std::snprintf(line, sizeof line, "%s%s took %.4g ms, %s %.4g ms, for n = %lld on %s.",
-                    answer.right ? "Yes. " : "Not on this GPU. ", timed[0].params.variant.c_str(),
-                    a, timed[1].params.variant.c_str(), b,
-                    static_cast<long long>(timed[0].params.n), timed[0].device.c_str());
-      answer.verdict = line;
+      const std::string times =
+          printed(tr("%s took %.4g ms, %s %.4g ms, for n = %lld on %s."),
+                  timed[0].params.variant.c_str(), a, timed[1].params.variant.c_str(), b,
+                  static_cast<long long>(timed[0].params.n), timed[0].device.c_str());
+      answer.verdict =
+          printed(answer.right ? tr("Yes. %s") : tr("Not on this GPU. %s"), times.c_str());
     };
   });
 }
@@ -210,7 +211,6 @@ void App::startBench() {
     outcome.gpuTimes = gpu;
     outcome.rows =
         gpu ? benchGpu(request, progress, outcome.device) : benchSimulator(request, progress);
-    if (!gpu) outcome.device = "CPU SIMT simulator (simulator throughput, not GPU times)";
     return [outcome](UiState& ui) { ui.bench = outcome; };
   });
 }
@@ -233,6 +233,7 @@ void App::stepTo(int step) {
 // ============================================================================================
 
 void App::frame(float seconds) {
+  setUiLanguage(ui.language);
   runner_.poll(ui);
   longWork_.poll(ui);
   if (ui.rerunWanted && !runner_.busy()) {
@@ -291,20 +292,23 @@ void App::frame(float seconds) {
     ImGui::End();
   };
   const float controlsHeight = std::floor(h * 0.5f), resultHeight = std::floor(h * 0.2f);
-  window("Lessons", {0, 0}, {left, h}, drawLessonsPanel);
-  window("Step player", {left, 0}, {center, playerHeight}, drawPlayerPanel,
+  window(trId("Lessons"), {0, 0}, {left, h}, drawLessonsPanel);
+  window(trId("Step player"), {left, 0}, {center, playerHeight}, drawPlayerPanel,
          ImGuiWindowFlags_NoScrollbar);
-  window("Array", {left, playerHeight}, {center, arrayHeight}, drawArrayPanel);
+  window(trId("Array"), {left, playerHeight}, {center, arrayHeight}, drawArrayPanel);
   window(
       "##views", {left, playerHeight + arrayHeight}, {center, h - playerHeight - arrayHeight},
       [](App& app) {
         if (ImGui::BeginTabBar("views")) {
+          // Named in English for the tests; labelled in the UI's language.
           const char* names[] = {"Lesson text", "Lesson view", "Timing chart", "Race explorer"};
+          const char* labels[] = {trId("Lesson text"), trId("Lesson view"), trId("Timing chart"),
+                                  trId("Race explorer")};
           void (*draws[])(App&) = {drawTextPanel, drawLessonView, drawTimingPanel, drawRacePanel};
           for (int k = 0; k < 4; ++k) {
             const ImGuiTabItemFlags flags =
                 app.ui.requestTab == k ? ImGuiTabItemFlags_SetSelected : 0;
-            if (ImGui::BeginTabItem(names[k], nullptr, flags)) {
+            if (ImGui::BeginTabItem(labels[k], nullptr, flags)) {
               draws[k](app);
               ImGui::EndTabItem();
             }
@@ -315,9 +319,9 @@ void App::frame(float seconds) {
         app.ui.requestTab = -1;
       },
       ImGuiWindowFlags_NoTitleBar);
-  window("Controls", {left + center, 0}, {right, controlsHeight}, drawControlsPanel);
-  window("Result", {left + center, controlsHeight}, {right, resultHeight}, drawResultPanel);
-  window("Kernel source", {left + center, controlsHeight + resultHeight},
+  window(trId("Controls"), {left + center, 0}, {right, controlsHeight}, drawControlsPanel);
+  window(trId("Result"), {left + center, controlsHeight}, {right, resultHeight}, drawResultPanel);
+  window(trId("Kernel source"), {left + center, controlsHeight + resultHeight},
          {right, h - controlsHeight - resultHeight}, drawSourcePanel,
          ImGuiWindowFlags_HorizontalScrollbar);
 }

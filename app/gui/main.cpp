@@ -10,6 +10,7 @@
 #include "app/gui/app.hpp"
 #include "app/gui/platform.hpp"
 #include "app/gui/settings.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/embedded.hpp"
 #include "lessons/registry.hpp"
@@ -28,13 +29,18 @@ std::string fontsList(const char* argv0) {
   return self.substr(0, self.find_last_of('/') + 1) + "assets/fonts.txt";
 }
 
-// Every character the course shows in a language, so that the font atlas has each glyph.
+// Every character the course and the app's own labels show in a language, so that the font
+// atlas has each glyph.
 std::string courseText(rlab::Language language) {
   std::string all;
   for (const std::string& id : rlab::chapterIds())
     if (const std::string* text =
             rlab::embeddedFile("lessons/" + id + "/" + rlab::code(language) + ".md"))
       all += *text;
+  if (const std::string* labels = rlab::gui::embeddedStringsFile(
+          "app/gui/strings/" + std::string(rlab::code(language)) + ".txt"))
+    all += *labels;
+  for (rlab::Language other : rlab::kLanguages) all += rlab::nativeName(other);  // the menu
   return all;
 }
 

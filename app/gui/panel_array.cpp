@@ -9,6 +9,7 @@
 #include <set>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/registry.hpp"
 
@@ -39,8 +40,8 @@ void drawStaleRead(ImDrawList* draw, const ArrayPicture& a, const ValueRead& r, 
   draw->AddBezierCubic(from, ImVec2(from.x, from.y - lift), ImVec2(to.x, to.y - lift), to,
                        pal.wrong, pal.line * 2);
   draw->AddTriangleFilled(ImVec2(to.x - 5, to.y - 8), ImVec2(to.x + 5, to.y - 8), to, pal.wrong);
-  const std::string label =
-      "read " + formatValue(r.value, a.type) + ", not " + formatValue(r.missed, a.type);
+  const std::string label = printed(tr("read %s, not %s"), formatValue(r.value, a.type).c_str(),
+                                    formatValue(r.missed, a.type).c_str());
   const ImVec2 size = ImGui::CalcTextSize(label.c_str());
   const float middle = (from.x + to.x) / 2;
   draw->AddText(ImVec2(middle - size.x / 2, std::max(top - lift - size.y - 2, top - room)),
@@ -155,7 +156,7 @@ void drawBars(const ArrayPicture& a, ImVec2 origin, float width, float height, c
   }
   if (arcs) drawArcs(draw, a, origin.x, bar, origin.y + room, room, pal);
   if (count > kBarLimit)
-    draw->AddText(origin, pal.text, "heat strip: every element's magnitude, sampled");
+    draw->AddText(origin, pal.text, tr("heat strip: every element's magnitude, sampled"));
 }
 
 }  // namespace
@@ -164,13 +165,13 @@ void drawArrayPanel(App& app) {
   const UiState& ui = app.ui;
   const Palette& pal = palette(ui.view.presenter);
   if (!ui.trace) {
-    ImGui::TextDisabled("Running...");
+    ImGui::TextDisabled("%s", tr("Running..."));
     return;
   }
   const Trace& t = *ui.trace;
   if (t.steps.empty()) {
-    ImGui::TextWrapped("Steps are recorded up to n = %lld; this run shows its result only.",
-                       (long long)lessonOrThrow(t.params.lesson).traceLimit);
+    wrappedText(printed(tr("Steps are recorded up to n = %lld; this run shows its result only."),
+                        (long long)lessonOrThrow(t.params.lesson).traceLimit));
     return;
   }
   const StepSnapshot& s = t.steps[size_t(ui.step)];
@@ -184,11 +185,15 @@ void drawArrayPanel(App& app) {
       landed.insert(t.atomicOrder[size_t(k)].thread);
     const int current = ui.step > 0 ? t.atomicOrder[size_t(ui.step - 1)].thread : -1;
     ImGui::SetWindowFontScale(1.4f);
-    ImGui::Text("total: %s", ui.step > 0 ? formatValue(s.values[0], t.params.type).c_str() : "0");
+    ImGui::Text(tr("total: %s"),
+                ui.step > 0 ? formatValue(s.values[0], t.params.type).c_str() : "0");
     ImGui::SetWindowFontScale(1.0f);
-    ImGui::SameLine();
-    ImGui::TextDisabled(ui.step > 0 ? "  %s (%d of %zu landed)" : "  %s", s.label.c_str(), ui.step,
-                        t.atomicOrder.size());
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    if (ui.step > 0)
+      ImGui::TextDisabled(tr("%s (%d of %zu landed)"), s.label.c_str(), ui.step,
+                          t.atomicOrder.size());
+    else
+      ImGui::TextDisabled("%s", s.label.c_str());
     const ArrayPicture input{t.steps[0].values, t.params.type,
                              [current](size_t i) { return int(i) == current; }, landed, noPairs};
     const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
@@ -201,12 +206,13 @@ void drawArrayPanel(App& app) {
   }
 
   if (ui.step == 0)
-    ImGui::Text("the input: %zu values", s.values.size());
+    ImGui::Text(tr("the input: %zu values"), s.values.size());
   else if (s.active.empty())
-    ImGui::Text("%s   (%zu values)", s.label.c_str(), s.values.size());
+    ImGui::Text(tr("%s   (%zu values)"), s.label.c_str(), s.values.size());
   else
-    ImGui::Text("%s   (%zu thread%s worked)", s.label.c_str(), s.active.size(),
-                s.active.size() == 1 ? "" : "s");
+    ImGui::Text(
+        s.active.size() == 1 ? tr("%s   (%zu thread worked)") : tr("%s   (%zu threads worked)"),
+        s.label.c_str(), s.active.size());
   // A step that shows another array (the fastest lesson's per-warp totals) changed nothing.
   const bool sameArray = previous && previous->values.size() == s.values.size();
   std::set<int> targets;
@@ -219,7 +225,7 @@ void drawArrayPanel(App& app) {
                              &s.combines};
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.wrong));
   for (const std::string& stale : staleReads(s, t.params.type))
-    ImGui::TextWrapped("stale read: %s", stale.c_str());
+    wrappedText(printed(tr("stale read: %s"), stale.c_str()));
   ImGui::PopStyleColor();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail(ImGui::GetContentRegionAvail().x,

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "kernels/sim/runtime.hpp"
 #include "lessons/registry.hpp"
@@ -41,19 +42,19 @@ void scheduleControls(UiState& ui) {
   int kind = int(s.kind);
   bool changed = ImGui::Combo("schedule", &kind, kinds, 6);
   helpMarker(
-      "How the simulator picks who runs next. lockstep: rounds, every thread to its next "
-      "barrier in thread order. random / warps-random: a seeded shuffle. stall: thread T sits "
-      "out K rounds from round R.");
+      tr("How the simulator picks who runs next. lockstep: rounds, every thread to its next "
+         "barrier in thread order. random / warps-random: a seeded shuffle. stall: thread T "
+         "sits out K rounds from round R."));
   noteWidget(ui, "schedule");
   int seed = int(s.seed), t = int(s.stallThread), r = int(std::max(1u, s.stallRound)),
       k = int(s.stallRounds);
   s.kind = sim::Schedule::Kind(kind);
   if (s.kind == sim::Schedule::Kind::Random || s.kind == sim::Schedule::Kind::WarpsRandom)
-    changed |= ImGui::InputInt("seed", &seed);
+    changed |= ImGui::InputInt(trId("seed"), &seed);
   if (s.kind == sim::Schedule::Kind::Stall) {
-    changed |= ImGui::InputInt("late thread T", &t);
-    changed |= ImGui::InputInt("from round R", &r);
-    changed |= ImGui::InputInt("for K rounds", &k);
+    changed |= ImGui::InputInt(trId("late thread T"), &t);
+    changed |= ImGui::InputInt(trId("from round R"), &r);
+    changed |= ImGui::InputInt(trId("for K rounds"), &k);
   }
   if (!changed) return;
   switch (s.kind) {
@@ -84,7 +85,7 @@ void drawControlsPanel(App& app) {
 
   // Backend: the GPU when one works, the simulator always.
   int backend = p.backend == BackendChoice::Gpu ? 1 : 0;
-  if (ImGui::RadioButton("Simulator", backend == 0)) backend = 0;
+  if (ImGui::RadioButton(trId("Simulator"), backend == 0)) backend = 0;
   noteWidget(ui, "backend:sim");
   ImGui::SameLine();
   if (!ui.gpuUsable) ImGui::BeginDisabled();
@@ -92,7 +93,7 @@ void drawControlsPanel(App& app) {
   noteWidget(ui, "backend:gpu");
   if (!ui.gpuUsable) ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", ui.gpuUsable ? ui.gpuName.c_str() : "(no GPU here)");
+  ImGui::TextDisabled("%s", ui.gpuUsable ? ui.gpuName.c_str() : tr("(no GPU here)"));
   if (!ui.gpuUsable && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui.gpuName.c_str());
   if ((backend == 1) != (p.backend == BackendChoice::Gpu)) {
     p.backend = backend == 1 ? BackendChoice::Gpu : BackendChoice::Sim;
@@ -109,11 +110,11 @@ void drawControlsPanel(App& app) {
     changed = true;
   }
   noteWidget(ui, "n");
-  helpMarker("Number of elements. The app draws up to 4096 of them; runs go up to 2^28.");
+  helpMarker(tr("Number of elements. The app draws up to 4096 of them; runs go up to 2^28."));
 
-  const std::string blockLabel = p.block == 0 ? std::string("auto") : std::to_string(p.block);
+  const std::string blockLabel = p.block == 0 ? std::string(tr("auto")) : std::to_string(p.block);
   if (ImGui::BeginCombo("block", blockLabel.c_str())) {
-    if (ImGui::Selectable("auto", p.block == 0)) {
+    if (ImGui::Selectable(trId("auto"), p.block == 0)) {
       p.block = 0;
       changed = true;
     }
@@ -125,8 +126,8 @@ void drawControlsPanel(App& app) {
     ImGui::EndCombo();
   }
   helpMarker(
-      "Threads per block: a power of two up to 1024. auto: the smallest that covers n, "
-      "at most 256.");
+      tr("Threads per block: a power of two up to 1024. auto: the smallest that covers n, "
+         "at most 256."));
   changed |= comboOf("op", p.op, {Op::Sum, Op::Max, Op::Min, Op::Product});
   changed |= comboOf("type", p.type, {ElementType::Int, ElementType::Float});
 
@@ -139,13 +140,13 @@ void drawControlsPanel(App& app) {
   }
   if (data == 2) {
     int seed = std::atoi(p.data.c_str() + 7);
-    if (ImGui::InputInt("data seed", &seed)) {
+    if (ImGui::InputInt(trId("data seed"), &seed)) {
       p.data = "random:" + std::to_string(std::max(0, seed));
       changed = true;
     }
   }
   char* valuesText = ui.valuesText.data();
-  if (ImGui::InputTextWithHint("values", "e.g. 3,1,4,1,5", valuesText, ui.valuesText.size(),
+  if (ImGui::InputTextWithHint("values", tr("e.g. 3,1,4,1,5"), valuesText, ui.valuesText.size(),
                                ImGuiInputTextFlags_EnterReturnsTrue)) {
     try {
       p.values = std::strlen(valuesText) ? parseValues(valuesText) : std::vector<double>{};
@@ -158,51 +159,49 @@ void drawControlsPanel(App& app) {
 
   if (lesson && lesson->switchableBarrier) {
     ImGui::Separator();
-    if (ImGui::Checkbox("barrier (__syncthreads)", &p.barrier)) changed = true;
+    if (ImGui::Checkbox(trId("barrier (__syncthreads)"), &p.barrier)) changed = true;
     noteWidget(ui, "barrier");
     helpMarker(
-        "Switch the barrier off and a thread may read its neighbour before the neighbour "
-        "has finished the level below.");
+        tr("Switch the barrier off and a thread may read its neighbour before the neighbour "
+           "has finished the level below."));
     if (ImGui::Checkbox("perturb", &p.perturb)) changed = true;
-    helpMarker("Every third thread pauses each level, as printing from some threads does.");
+    helpMarker(tr("Every third thread pauses each level, as printing from some threads does."));
   }
   if (p.backend != BackendChoice::Gpu) {
     scheduleControls(ui);
   } else {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled(
-        "The GPU schedules its threads itself. Schedules (a late thread, stall rounds) that "
-        "replay a race step by step are the simulator's: choose Simulator above.");
-    ImGui::PopTextWrapPos();
+    wrappedText(tr("The GPU schedules its threads itself. Schedules (a late thread, stall rounds) "
+                   "that replay a race step by step are the simulator's: choose Simulator above."),
+                true);
   }
   ImGui::PopItemWidth();
 
   if (changed) ui.rerunWanted = true;
   ImGui::Spacing();
-  if (ImGui::Button(app.runBusy() ? "Running..." : "Run")) app.requestRun();
+  if (ImGui::Button(app.runBusy() ? trId("Running...") : trId("Run"))) app.requestRun();
   noteWidget(ui, "run");
   if (p.n > kAutoRunLimit) {
     ImGui::SameLine();
-    ImGui::TextDisabled("press Run for this one");
+    ImGui::TextDisabled("%s", tr("press Run for this one"));
   }
   if (!ui.paramError.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text,
                           ImGui::ColorConvertU32ToFloat4(palette(ui.view.presenter).wrong));
-    ImGui::TextWrapped("%s", withoutDashes(ui.paramError).c_str());
+    wrappedText(withoutDashes(ui.paramError));
     ImGui::PopStyleColor();
   } else if (!ui.status.empty()) {
     if (ui.statusIsError)
       ImGui::PushStyleColor(ImGuiCol_Text,
                             ImGui::ColorConvertU32ToFloat4(palette(ui.view.presenter).wrong));
-    ImGui::TextWrapped("%s", ui.status.c_str());
+    wrappedText(ui.status);
     if (ui.statusIsError) ImGui::PopStyleColor();
   }
-  ImGui::TextDisabled("Keys: Space play, arrows step, P presenter mode, Ctrl+= Ctrl+- text size");
-  if (ImGui::SmallButton("Reset settings")) app.resetToDefaults();
+  wrappedText(tr("Keys: Space play, arrows step, P presenter mode, Ctrl+= Ctrl+- text size"), true);
+  if (ImGui::SmallButton(trId("Reset settings"))) app.resetToDefaults();
   noteWidget(ui, "reset");
   helpMarker(
-      "Every control, presenter mode, text size and language as the app first starts. "
-      "The app remembers them across restarts otherwise.");
+      tr("Every control, presenter mode, text size and language as the app first starts. "
+         "The app remembers them across restarts otherwise."));
 }
 
 }  // namespace rlab::gui

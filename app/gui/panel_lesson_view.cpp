@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/registry.hpp"
 
@@ -12,9 +13,9 @@ namespace rlab::gui {
 namespace {
 
 void atomicQueue(const UiState& ui, const Trace& t, const Palette& pal) {
-  ImGui::TextWrapped(
-      "One address, one queue: the atomics land one after another, in this order "
-      "(thread: total before + its value).");
+  wrappedText(
+      tr("One address, one queue: the atomics land one after another, in "
+         "this order (thread: total before + its value)."));
   const int landed = std::min<int>(ui.step, int(t.atomicOrder.size()));
   for (int k = 0; k < int(t.atomicOrder.size()) && k < 512; ++k) {
     const AtomicLanding& a = t.atomicOrder[size_t(k)];
@@ -34,11 +35,11 @@ void atomicQueue(const UiState& ui, const Trace& t, const Palette& pal) {
 void hostLoop(const UiState& ui, const Trace& t, const Palette& pal) {
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.muted));
-  ImGui::TextWrapped("The host code (lessons/folding/driver.hpp), with this step's values:");
+  wrappedText(tr("The host code (lessons/folding/driver.hpp), with this step's values:"));
   ImGui::PopStyleColor();
   const int step = std::max(1, ui.step);
   if (size_t(step) >= t.steps.size()) {
-    ImGui::TextDisabled("n = %lld: nothing to fold.", (long long)t.params.n);
+    ImGui::TextDisabled(tr("n = %lld: nothing to fold."), (long long)t.params.n);
     return;
   }
   const long long len = (long long)t.steps[size_t(step) - 1].values.size();
@@ -61,23 +62,24 @@ void hostLoop(const UiState& ui, const Trace& t, const Palette& pal) {
   line("  reduce = len / 2;", "reduce = " + std::to_string(reduce));
   line("  remain = len - reduce;", "remain = " + std::to_string(remain));
   line("  foldStep<<<blocks, block>>>(a, reduce, remain);",
-       std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " x " +
-           std::to_string(block) + ", " + std::to_string(reduce) + " add");
+       printed(blocks == 1 ? tr("%lld block x %lld, %lld add") : tr("%lld blocks x %lld, %lld add"),
+               blocks, block, reduce));
   line("}", "");
   if (len % 2 == 1) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.changed));
-    ImGui::TextWrapped("len %lld is odd: a[%lld] has no partner and waits for the next step.", len,
-                       reduce);
+    wrappedText(printed(tr("len %lld is odd: a[%lld] has no partner and waits for the next step."),
+                        len, reduce));
     ImGui::PopStyleColor();
   }
 }
 
 void warpGrid(const StepSnapshot& s, int block, const Palette& pal) {
-  ImGui::Text("%zu warp%s with active lanes", s.activeWarps.size(),
-              s.activeWarps.size() == 1 ? "" : "s");
+  ImGui::Text(s.activeWarps.size() == 1 ? tr("%zu warp with active lanes")
+                                        : tr("%zu warps with active lanes"),
+              s.activeWarps.size());
   if (s.bankConflictDegree > 1) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "  %d-way bank conflict",
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), tr("%d-way bank conflict"),
                        s.bankConflictDegree);
   }
   std::vector<char> active;
@@ -88,13 +90,15 @@ void warpGrid(const StepSnapshot& s, int block, const Palette& pal) {
   const int warps = std::min(16, std::max(1, (block + 31) / 32));
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float label = ImGui::CalcTextSize("warp 00 ").x;
+  // Room for the widest row name ("warp 15") and a gap.
+  const float label = ImGui::CalcTextSize(printed(tr("warp %d"), warps > 10 ? 88 : 8).c_str()).x +
+                      ImGui::GetFontSize() * 0.5f;
   const float cell =
       std::min((ImGui::GetContentRegionAvail().x - label) / 32.f, ImGui::GetFontSize() * 1.2f);
   const float rowHeight = std::max(cell + 2, ImGui::GetTextLineHeightWithSpacing());
   for (int w = 0; w < warps; ++w) {
     const float y = origin.y + w * rowHeight;
-    const std::string name = "warp " + std::to_string(w);
+    const std::string name = printed(tr("warp %d"), w);
     draw->AddText(ImVec2(origin.x, y), pal.text, name.c_str());
     for (int lane = 0; lane < 32; ++lane) {
       const int thread = w * 32 + lane;
@@ -104,7 +108,7 @@ void warpGrid(const StepSnapshot& s, int block, const Palette& pal) {
     }
   }
   ImGui::Dummy(ImVec2(label + 32 * cell, warps * rowHeight));
-  ImGui::TextDisabled("Lit lanes did work in this step (the first block's warps).");
+  ImGui::TextDisabled("%s", tr("Lit lanes did work in this step (the first block's warps)."));
 }
 
 void butterflyNetwork(const UiState& ui, const Trace& t, const Palette& pal) {
@@ -136,21 +140,27 @@ void butterflyNetwork(const UiState& ui, const Trace& t, const Palette& pal) {
 }
 
 void blockPartials(const Trace& t, const Palette& pal) {
-  ImGui::Text("%zu block partial%s (one per block, combined at the end):", t.blockPartials.size(),
-              t.blockPartials.size() == 1 ? "" : "s");
+  ImGui::Text(t.blockPartials.size() == 1
+                  ? tr("%zu block partial (one per block, combined at the end):")
+                  : tr("%zu block partials (one per block, combined at the end):"),
+              t.blockPartials.size());
   double biggest = 1;
   for (double v : t.blockPartials) biggest = std::max(biggest, std::fabs(v));
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const size_t shown = std::min<size_t>(t.blockPartials.size(), 64);
+  // The bars start after the widest row name ("block 63") in this language.
+  const float names = std::max(
+      ImGui::GetFontSize() * 4,
+      ImGui::CalcTextSize(printed(tr("block %zu"), std::max<size_t>(shown, 1) - 1).c_str()).x +
+          ImGui::GetFontSize() * 0.5f);
   for (size_t b = 0; b < shown; ++b) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const float length =
         float(std::fabs(t.blockPartials[b]) / biggest) * (ImGui::GetContentRegionAvail().x * 0.6f);
-    draw->AddRectFilled(
-        ImVec2(at.x + ImGui::GetFontSize() * 4, at.y + 2),
-        ImVec2(at.x + ImGui::GetFontSize() * 4 + length, at.y + ImGui::GetFontSize()), pal.bar);
-    ImGui::Text("block %zu", b);
-    ImGui::SameLine(ImGui::GetFontSize() * 4 + length + 12);
+    draw->AddRectFilled(ImVec2(at.x + names, at.y + 2),
+                        ImVec2(at.x + names + length, at.y + ImGui::GetFontSize()), pal.bar);
+    ImGui::Text(tr("block %zu"), b);
+    ImGui::SameLine(names + length + 12);
     ImGui::TextUnformatted(formatValue(t.blockPartials[b], t.params.type).c_str());
   }
 }
@@ -163,9 +173,9 @@ void drawLessonView(App& app) {
   if (!ui.trace) return;
   const Trace& t = *ui.trace;
   if (!t.traced) {
-    ImGui::TextWrapped(
-        "This run was too large to record step by step; its result and timings "
-        "are on the right.");
+    wrappedText(
+        tr("This run was too large to record step by step; its result and "
+           "timings are on the right."));
     return;
   }
   const StepSnapshot& s = t.steps[size_t(ui.step)];
@@ -174,10 +184,11 @@ void drawLessonView(App& app) {
       atomicQueue(ui, t, pal);
       break;
     case LessonPicture::Fold:
-      ImGui::TextWrapped(
-          "One launch per step: the back half folds onto the front half. "
-          "a[i] += a[i + remain] for i < reduce, with reduce = len / 2 and "
-          "remain = len - reduce; an odd middle element waits a step.");
+      wrappedText(
+          tr("One launch per step: the back half folds onto the front half. "
+             "a[i] += a[i + remain] for i < reduce, with reduce = len / 2 "
+             "and remain = len - reduce; an odd middle element waits a "
+             "step."));
       hostLoop(ui, t, pal);
       break;
     case LessonPicture::Barrier: {
@@ -185,15 +196,16 @@ void drawLessonView(App& app) {
       ImGui::PushStyleColor(ImGuiCol_Text,
                             ImGui::ColorConvertU32ToFloat4(on ? pal.right : pal.wrong));
       ImGui::SetWindowFontScale(1.6f);
-      ImGui::Text("__syncthreads() is %s", on ? "ON" : "OFF");
+      ImGui::TextUnformatted(on ? tr("__syncthreads() is ON") : tr("__syncthreads() is OFF"));
       ImGui::SetWindowFontScale(1.0f);
       ImGui::PopStyleColor();
-      ImGui::TextWrapped(on ? "Every thread waits at the end of each level, so a[tid + i] is "
-                              "final before anyone reads it."
-                            : "Nothing makes a thread wait: it may read a[tid + i] before the "
-                              "thread that owns it has finished the level below. Try the "
-                              "schedule stall:4:2:1 with n = 8, or race it below.");
-      ImGui::Text("Schedule: %s", t.backend == "sim" ? t.params.schedule.c_str() : "the GPU's own");
+      wrappedText(on ? tr("Every thread waits at the end of each level, so a[tid + i] is final "
+                          "before anyone reads it.")
+                     : tr("Nothing makes a thread wait: it may read a[tid + i] before the thread "
+                          "that owns it has finished the level below. Try the schedule "
+                          "stall:4:2:1 with n = 8, or race it in the Race explorer."));
+      ImGui::Text(tr("Schedule: %s"),
+                  t.backend == "sim" ? t.params.schedule.c_str() : tr("the GPU's own"));
       break;
     }
     case LessonPicture::WarpGrid:
@@ -203,31 +215,33 @@ void drawLessonView(App& app) {
       blockPartials(t, pal);
       break;
     case LessonPicture::Butterfly:
-      ImGui::TextWrapped(
-          "Partner i ^ b: both partners end with the pair's total; after the last step every "
-          "thread of a block holds that block's total, and one atomic per block adds the "
-          "blocks' totals into the result.");
+      wrappedText(
+          tr("Partner i ^ b: both partners end with the pair's total; after "
+             "the last step every thread of a block holds that block's "
+             "total, and one atomic per block adds the blocks' totals into "
+             "the result."));
       if (const size_t block = size_t(t.params.block); t.steps.back().values.size() > block) {
         // More than one block: the totals each block's threads ended with, as the run left them.
         std::string totals;
         const auto& last = t.steps.back().values;
         for (size_t b = 0; b * block < last.size() && b < 8; ++b)
-          totals += (b ? ", " : "") + std::string("block ") + std::to_string(b) + ": " +
-                    formatValue(last[b * block], t.params.type);
+          totals += (b ? ", " : "") + printed(tr("block %zu: %s"), b,
+                                              formatValue(last[b * block], t.params.type).c_str());
         if (last.size() > 8 * block) totals += ", ...";
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "After the last step: %s",
-                           totals.c_str());
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent),
+                           tr("After the last step: %s"), totals.c_str());
       }
       butterflyNetwork(ui, t, pal);
       break;
     case LessonPicture::Pipeline:
-      ImGui::TextWrapped(
-          "One pass: each thread walks the array in tiles of 16-byte loads with "
-          "four accumulators, each warp reduces with five shuffles, each block "
-          "adds its warps' totals, and the blocks' totals meet in one atomic "
-          "(int) or in the block that started last (float, added in a fixed order: the same sum "
-          "every run; the last block loads nothing, so it is ready when the last total lands).");
-      ImGui::TextWrapped("This step: %s, %zu values", s.label.c_str(), s.values.size());
+      wrappedText(
+          tr("One pass: each thread walks the array in tiles of 16-byte loads with four "
+             "accumulators, each warp reduces with five shuffles, each block adds its "
+             "warps' totals, and the blocks' totals meet in one atomic (int) or in the "
+             "block that started last (float, added in a fixed order: the same sum every "
+             "run; the last block loads nothing, so it is ready when the last total "
+             "lands)."));
+      wrappedText(printed(tr("This step: %s, %zu values"), s.label.c_str(), s.values.size()));
       break;
   }
 }

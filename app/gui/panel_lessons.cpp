@@ -1,5 +1,6 @@
 // The lesson list with each lesson's variants, and the lesson's text.
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "lessons/texts.hpp"
 #include "lessons/registry.hpp"
 
@@ -33,7 +34,7 @@ void drawLessonsPanel(App& app) {
   const LessonInfo* lesson = findLesson(ui.params.lesson);
   if (!lesson) return;
   if (lesson->variants.size() > 1) {
-    ImGui::TextUnformatted("Variant");
+    ImGui::TextUnformatted(tr("Variant"));
     for (const VariantInfo& variant : lesson->variants) {
       const std::string& v = variant.id;
       // Wrap to the next line when this variant would not fit beside the last one.
@@ -56,11 +57,9 @@ void drawLessonsPanel(App& app) {
     }
     ImGui::Separator();
   }
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled(
-      "The lesson's text is in the \"Lesson text\" tab; Ctrl+= and Ctrl+- "
-      "change the text size, P switches presenter mode.");
-  ImGui::PopTextWrapPos();
+  wrappedText(tr("The lesson's text is in the \"Lesson text\" tab; Ctrl+= and Ctrl+- change the "
+                 "text size, P switches presenter mode."),
+              true);
 }
 
 }  // namespace rlab::gui

@@ -1,5 +1,8 @@
 // Step player: scrubber, play/pause, step back and forward, speed.
+#include <algorithm>
+
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 
 namespace rlab::gui {
 
@@ -12,7 +15,12 @@ void drawPlayerPanel(App& app) {
   if (ImGui::Button("<")) app.stepTo(ui.step - 1);
   noteWidget(ui, "back");
   ImGui::SameLine();
-  if (ImGui::Button(ui.playing ? "Pause" : "Play ")) {
+  // One ID for both faces, and one width: the wider of the two words in this language.
+  const float playWidth =
+      std::max(ImGui::CalcTextSize(tr("Pause")).x, ImGui::CalcTextSize(tr("Play")).x) +
+      ImGui::GetStyle().FramePadding.x * 2;
+  const std::string play = std::string(ui.playing ? tr("Pause") : tr("Play")) + "###play";
+  if (ImGui::Button(play.c_str(), ImVec2(playWidth, 0))) {
     if (!ui.playing && ui.step + 1 >= count) app.stepTo(0);
     ui.playing = !ui.playing;
   }
@@ -24,13 +32,28 @@ void drawPlayerPanel(App& app) {
   if (ImGui::Button(">|")) app.stepTo(count - 1);
   noteWidget(ui, "last");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::SliderFloat("steps/s", &ui.stepsPerSecond, 0.25f, 10.f, "%.2f");
+  // The speed slider gives way to its label where the row is short (presenter mode).
+  const float speedLabel =
+      ImGui::CalcTextSize(tr("steps/s")).x + ImGui::GetStyle().ItemInnerSpacing.x;
+  ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - speedLabel,
+                                     ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 7));
+  ImGui::SliderFloat(trId("steps/s"), &ui.stepsPerSecond, 0.25f, 10.f, "%.2f");
   int step = ui.step;
   ImGui::SetNextItemWidth(-1);
-  const std::string format = count == 0 ? std::string("no steps recorded")
-                                        : "step %d of " + std::to_string(count - 1) + ": " +
-                                              ui.trace->steps[ui.step].label;
+  // The slider's format: its %d is the step; the label comes from the core, its % doubled.
+  std::string label;
+  if (count > 0)
+    for (char c : ui.trace->steps[size_t(ui.step)].label)
+      label += c == '%' ? "%%" : std::string(1, c);
+  std::string format = count == 0 ? std::string(tr("no steps recorded"))
+                                  : printed(tr("step %%d of %d: %s"), count - 1, label.c_str());
+  // Too long for the slider (which also cuts its text at 63 bytes, a Japanese or Chinese
+  // character being 3): the step alone; the array below shows the step's label too.
+  const std::string shown = printed(format.c_str(), ui.step);
+  if (count > 0 && (shown.size() > 63 ||
+                    ImGui::CalcTextSize(shown.c_str()).x >
+                        ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2))
+    format = printed(tr("step %%d of %d"), count - 1);
   if (ImGui::SliderInt("##scrub", &step, 0, std::max(0, count - 1), format.c_str()))
     app.stepTo(step);
   noteWidget(ui, "scrubber");

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/embedded.hpp"
 #include "lessons/registry.hpp"
@@ -63,10 +64,10 @@ void drawSourcePanel(App& app) {
   const VariantInfo* variant = lesson->findVariant(ui.params.variant);
   if (!variant) variant = &lesson->variants.front();
   if (!source) {
-    ImGui::TextDisabled("%s is not embedded in this build.", lesson->kernelFile.c_str());
+    ImGui::TextDisabled(tr("%s is not embedded in this build."), lesson->kernelFile.c_str());
     return;
   }
-  ImGui::TextDisabled("%s — the file that ran", lesson->kernelFile.c_str());
+  ImGui::TextDisabled(tr("%s — the file that ran"), lesson->kernelFile.c_str());
   const std::string& function = variant->kernelFunction;
   const bool showStep = ui.trace && ui.step > 0;
   std::istringstream lines(*source);
@@ -104,9 +105,9 @@ void drawSourcePanel(App& app) {
     }
     colouredLine(line, pal);
     if (barrierLine) {
-      ImGui::SameLine();
+      ImGui::SameLine(0, ImGui::GetFontSize());
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui.params.barrier ? pal.right : pal.wrong),
-                         ui.params.barrier ? "  <- ON" : "  <- OFF");
+                         "%s", ui.params.barrier ? tr("<- ON") : tr("<- OFF"));
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/registry.hpp"
 
@@ -123,42 +124,44 @@ void answerPrediction(App& app, const text::Block& b, Prediction& p, const std::
     const auto& last = trace->steps.back();
     const double idle = double(ran.block) - double(last.active.size());
     p.right = typed == idle;
-    p.verdict = "In the last step " + std::to_string(last.active.size()) + " of " +
-                std::to_string(ran.block) + " threads worked, so " +
-                formatValue(idle, ElementType::Int) + " did nothing.";
+    p.verdict = printed(tr("In the last step %zu of %d threads worked, so %s did nothing."),
+                        last.active.size(), ran.block, formatValue(idle, ElementType::Int).c_str());
   } else {
     p.right = typed == trace->result;
+    const std::string result = formatValue(trace->result, ran.type);
+    const char* where = trace->backend == "gpu" ? trace->device.c_str() : tr("the simulator");
     p.verdict =
-        "The run gave " + formatValue(trace->result, ran.type) + " (" +
-        (trace->correct ? "the right sum"
-                        : "not the right answer, " + formatValue(trace->expected, ran.type)) +
-        ") on " + (trace->backend == "gpu" ? trace->device : "the simulator") + ".";
+        trace->correct
+            ? printed(tr("The run gave %s (the right sum) on %s."), result.c_str(), where)
+            : printed(tr("The run gave %s (not the right answer, %s) on %s."), result.c_str(),
+                      formatValue(trace->expected, ran.type).c_str(), where);
   }
-  p.verdict = std::string(p.right ? "Yes. " : "Not quite. ") + p.verdict;
+  p.verdict = printed(p.right ? tr("Yes. %s") : tr("Not quite. %s"), p.verdict.c_str());
 }
 
 void drawPrediction(App& app, const text::Block& b, const std::string& chapter) {
   UiState& ui = app.ui;
   Prediction& p = ui.predictions[&b];
   ImGui::PushID(&b);
-  ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "Predict, then run");
+  ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", tr("Predict, then run"));
   drawInline(app, b.spans, chapter);
   if (b.predictKind == "faster") {
     std::vector<Params> runs;
     try {
       runs = predictionRuns(chapter, b);
     } catch (const ParamError& e) {
-      ImGui::TextWrapped("%s", e.what());
+      wrappedText(e.what());
     }
     for (int k = 0; k < int(runs.size()); ++k) {
       if (k) ImGui::SameLine();
       ImGui::RadioButton(resolve(runs[size_t(k)]).params.variant.c_str(), &p.choice, k);
     }
     if (!ui.gpuUsable) {
-      ImGui::TextWrapped(
-          "This question needs a GPU: the simulator's times are CPU times and say nothing "
-          "about which kernel is faster on a GPU. Try it on a machine with an NVIDIA GPU.");
-    } else if (p.choice >= 0 && ImGui::Button("Time both on this GPU")) {
+      wrappedText(
+          tr("This question needs a GPU: the simulator's times are CPU times "
+             "and say nothing about which kernel is faster on a GPU. Try it "
+             "on a machine with an NVIDIA GPU."));
+    } else if (p.choice >= 0 && ImGui::Button(trId("Time both on this GPU"))) {
       app.startFasterPrediction(&b, chapter);
     }
   } else {
@@ -166,7 +169,7 @@ void drawPrediction(App& app, const text::Block& b, const std::string& chapter) 
     ImGui::InputText("##answer", p.answer.data(), p.answer.size(),
                      ImGuiInputTextFlags_CharsDecimal);
     ImGui::SameLine();
-    if (ImGui::Button("Run and check") && p.answer[0]) {
+    if (ImGui::Button(trId("Run and check")) && p.answer[0]) {
       p.waiting = true;
       p.verdict.clear();
       applyTry(app, chapter, predictionQueries(b).front());
@@ -174,11 +177,11 @@ void drawPrediction(App& app, const text::Block& b, const std::string& chapter) 
     noteWidget(ui, "predict:" + b.query);
     answerPrediction(app, b, p, chapter);
   }
-  if (p.waiting) ImGui::TextDisabled("running...");
+  if (p.waiting) ImGui::TextDisabled("%s", tr("running..."));
   if (!p.verdict.empty()) {
     const Palette& pal = palette(ui.view.presenter);
     ImGui::PushStyleColor(ImGuiCol_Text, p.right ? pal.right : pal.wrong);
-    ImGui::TextWrapped("%s", p.verdict.c_str());
+    wrappedText(p.verdict);
     ImGui::PopStyleColor();
     for (const auto& reason : b.children) {  // the reason opens with the answer
       ImGui::SetNextItemOpen(true, ImGuiCond_Once);
@@ -194,9 +197,9 @@ void drawSteps(App& app, const text::Block& b, const std::string& chapter) {
   const bool onScreen =
       ui.trace && narrationFor(ui.trace->params, ui.trace->backend != "gpu", ui.language) == &b;
   ImGui::PushID(&b);
-  ImGui::TextColored(ImVec4(0.6f, 0.85f, 1, 1), "Step by step");
+  ImGui::TextColored(ImVec4(0.6f, 0.85f, 1, 1), "%s", tr("Step by step"));
   ImGui::SameLine();
-  if (!onScreen && ImGui::SmallButton("show this run")) applyTry(app, chapter, b.query);
+  if (!onScreen && ImGui::SmallButton(trId("show this run"))) applyTry(app, chapter, b.query);
   for (size_t k = 0; k < b.items.size(); ++k) {
     ImGui::PushID(int(k));
     const bool current = onScreen && int(k) == ui.step;
@@ -326,14 +329,14 @@ void drawTextPanel(App& app) {
   ImGui::SameLine();
   const auto& ids = chapterIds();
   const bool showBasics = ui.chapter == "basics";
-  if (ImGui::SmallButton(showBasics ? "back to the lesson" : "the basics first"))
+  if (ImGui::SmallButton(showBasics ? trId("back to the lesson") : trId("the basics first")))
     ui.chapter = showBasics ? "" : "basics";
   const std::string chapter = ui.chapter.empty() ? ui.params.lesson : ui.chapter;
   if (std::find(ids.begin(), ids.end(), chapter) == ids.end()) return;
   const text::Document* doc = text::chapter(chapter, ui.language);
   if (!doc) {
-    ImGui::TextWrapped("This chapter has no text in %s yet; here it is in English.",
-                       nativeName(ui.language));
+    wrappedText(printed(tr("This chapter has no text in %s yet; here it is in English."),
+                        nativeName(ui.language)));
     doc = text::chapter(chapter, Language::En);
   }
   if (!doc) return;

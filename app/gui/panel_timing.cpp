@@ -5,6 +5,7 @@
 #include <map>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 
 namespace rlab::gui {
@@ -15,23 +16,25 @@ void drawTimingPanel(App& app) {
   if (app.longWorkBusy() && app.longWorkLabel() == "timing") {
     ImGui::ProgressBar(app.longWorkProgress(), ImVec2(ImGui::GetFontSize() * 14, 0));
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) app.cancelLongWork();
+    if (ImGui::Button(trId("Cancel"))) app.cancelLongWork();
   } else {
-    if (ImGui::Button("Measure every kernel")) app.startBench();
+    if (ImGui::Button(trId("Measure every kernel"))) app.startBench();
     noteWidget(ui, "bench");
     ImGui::SameLine();
-    ImGui::TextDisabled(ui.params.backend == BackendChoice::Gpu && ui.gpuUsable
-                            ? "on the GPU, 2^10 to 2^28"
-                            : "on the simulator, 2^10 to 2^16 (not GPU times)");
+    ImGui::TextDisabled("%s", ui.params.backend == BackendChoice::Gpu && ui.gpuUsable
+                                  ? tr("on the GPU, 2^10 to 2^28")
+                                  : tr("on the simulator, 2^10 to 2^16 (not GPU times)"));
   }
   ImGui::SameLine();
   ImGui::Checkbox("GB/s", &ui.view.chartShowsGBs);
   const auto& rows = ui.bench.rows;
   if (rows.empty()) {
-    ImGui::TextDisabled("No measurements yet.");
+    ImGui::TextDisabled("%s", tr("No measurements yet."));
     return;
   }
-  ImGui::TextDisabled("%s", ui.bench.device.c_str());
+  wrappedText(ui.bench.gpuTimes ? ui.bench.device
+                                : tr("CPU SIMT simulator (simulator throughput, not GPU times)"),
+              true);
 
   std::map<std::string, std::vector<std::pair<double, double>>> lines;
   double xMin = 1e30, xMax = 0, yMin = 1e30, yMax = 0;

@@ -22,5 +22,9 @@ void drawNarration(App& app);      // the text's sentence for the step on screen
 // Small helpers the panels share.
 void helpMarker(const char* text);
 void noteWidget(UiState& ui, const std::string& name);  // remember where it was drawn
+// Text wrapped to the window, in the current text colour (or the disabled one): Latin breaks
+// at spaces, Japanese and Chinese between characters, where ImGui's own wrapping breaks them
+// only after 、 and 。 and lets the rest run past the edge.
+void wrappedText(const std::string& text, bool disabled = false);
 
 }  // namespace rlab::gui

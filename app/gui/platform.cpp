@@ -160,11 +160,14 @@ bool loadFonts(const std::string& fontsList, float pixels, Language language,
   static ImVector<ImWchar> cjkRanges;  // must outlive the atlas build
   cjkRanges.clear();
   const auto cjk = files.find(language == Language::Zh ? "cjk-zh" : "cjk-ja");
-  const bool wantsCjk = language != Language::En && cjk != files.end();
+  // English takes from the CJK font only the characters its text has (the language menu's
+  // 日本語 and 中文); Japanese and Chinese their common ranges as well.
+  const bool wantsCjk = cjk != files.end();
   if (wantsCjk) {
     ImFontGlyphRangesBuilder builder;
-    builder.AddRanges(language == Language::Zh ? atlas.GetGlyphRangesChineseSimplifiedCommon()
-                                               : atlas.GetGlyphRangesJapanese());
+    if (language != Language::En)
+      builder.AddRanges(language == Language::Zh ? atlas.GetGlyphRangesChineseSimplifiedCommon()
+                                                 : atlas.GetGlyphRangesJapanese());
     builder.AddRanges(latin);  // CJK fonts draw the punctuation the Latin font lacks
     builder.AddText(text.c_str());
     builder.BuildRanges(&cjkRanges);

@@ -1,0 +1,100 @@
+#include "app/gui/strings.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
+#include <iterator>
+
+namespace rlab::gui {
+
+namespace {
+
+std::atomic<Language> g_language{Language::En};
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+void setUiLanguage(Language language) {
+  g_language = language;
+}
+
+Language uiLanguage() {
+  return g_language;
+}
+
+UiStrings parseUiStrings(std::string_view text) {
+  static constexpr std::string_view separator = " => ";
+  UiStrings strings;
+  int number = 0;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    const std::string_view line = trimmed(text.substr(0, end));
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    ++number;
+    if (line.empty() || line.front() == '#') continue;
+    const size_t at = line.find(separator);
+    const std::string where = "line " + std::to_string(number) + ": ";
+    if (at == std::string_view::npos) {
+      strings.problems.push_back(where + "no \" => \" between the English and its translation");
+      continue;
+    }
+    const std::string key(trimmed(line.substr(0, at)));
+    const std::string value(trimmed(line.substr(at + separator.size())));
+    if (key.empty() || value.empty())
+      strings.problems.push_back(where + "the English or its translation is empty");
+    else if (!strings.entries.emplace(key, value).second)
+      strings.problems.push_back(where + "\"" + key + "\" is translated twice");
+  }
+  return strings;
+}
+
+const UiStrings& uiStrings(Language language) {
+  static const auto load = [](Language l) {
+    if (l == Language::En) return UiStrings{};
+    const std::string* file =
+        embeddedStringsFile("app/gui/strings/" + std::string(code(l)) + ".txt");
+    return file ? parseUiStrings(*file) : UiStrings{{}, {"no strings file was built in"}};
+  };
+  static const UiStrings files[] = {load(kLanguages[0]), load(kLanguages[1]), load(kLanguages[2])};
+  static_assert(std::size(files) == std::size(kLanguages));
+  return files[int(language)];
+}
+
+const char* tr(const char* english) {
+  const Language language = g_language;
+  if (language == Language::En) return english;
+  const auto& entries = uiStrings(language).entries;
+  const auto found = entries.find(std::string_view(english));
+  return found == entries.end() ? english : found->second.c_str();
+}
+
+const char* trId(const char* english) {
+  // Built once per key and language; the UI thread alone draws.
+  static std::map<std::string, std::string, std::less<>> labels[std::size(kLanguages)];
+  auto& built = labels[int(uiLanguage())];
+  auto found = built.find(std::string_view(english));
+  if (found == built.end())
+    found = built.emplace(english, std::string(tr(english)) + "###" + english).first;
+  return found->second.c_str();
+}
+
+std::string printed(const char* format, ...) {
+  va_list args, again;
+  va_start(args, format);
+  va_copy(again, args);
+  const int size = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  std::string text(size_t(std::max(size, 0)), '\0');
+  if (size > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
+  va_end(again);
+  return text;
+}
+
+}  // namespace rlab::gui
