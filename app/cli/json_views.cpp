@@ -40,6 +40,8 @@ json traceJson(const Trace& t) {
   j["data"] = t.dataLabel;
   j["barrier"] = p.barrier;
   j["perturb"] = p.perturb;
+  j["delay"] =
+      p.delayThread < 0 ? json(nullptr) : json{{"thread", p.delayThread}, {"level", p.delayLevel}};
   j["schedule"] = t.backend == "sim" ? json(p.schedule) : json(nullptr);
   j["traced"] = t.traced;
   auto value = [&](double v) { return jsonValue(v, p.type); };

@@ -52,10 +52,11 @@ std::string firstLine(const std::string& text) {
 // with an empty value is refused like any other bad value, never taken as "not given".
 struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
-                                         backend = "sim", format = "text";
+                                         backend = "sim", format = "text", delay;
   bool noBarrier = false, perturb = false, noTimings = false;
   CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
-              *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr;
+              *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr,
+              *delayGiven = nullptr;
 
   void addTo(CLI::App* app) {
     app->add_option("lesson", lesson, "lesson id: " + lessonIds())->required();
@@ -70,6 +71,8 @@ struct LessonOptions {
     valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     app->add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
     app->add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
+    delayGiven = app->add_option(
+        "--delay", delay, "barrier lesson: THREAD:LEVEL, that thread pauses before that level");
     scheduleGiven = app->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
     app->add_option("--backend", backend, "sim, gpu or auto");
@@ -96,6 +99,7 @@ struct LessonOptions {
     if (given(valuesGiven)) p.values = parseValues(values);
     p.barrier = !noBarrier;
     p.perturb = perturb;
+    if (given(delayGiven)) parseDelay(delay, p);
     p.timed = !noTimings;
     if (given(scheduleGiven)) p.schedule = schedule;
     p.backend = parseBackend(backend);

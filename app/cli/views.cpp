@@ -32,7 +32,8 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour) {
   out << p.lesson << " (" << p.variant << ")  n=" << p.n << "  block=" << p.block << "  "
       << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel;
   if (findLesson(p.lesson)->switchableBarrier)
-    out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "");
+    out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
+        << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
   out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
 
   if (!t.steps.empty()) {
@@ -116,7 +117,7 @@ void printLessonList(std::ostream& out) {
     out << l.variantIds();
     out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
         << (l.oneBlock ? ", one block: block >= n" : "")
-        << (l.switchableBarrier ? ", --no-barrier, --perturb" : "") << "\n";
+        << (l.switchableBarrier ? ", --no-barrier, --perturb, --delay" : "") << "\n";
   }
   out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data iota|ones|random:SEED"
          " or --values LIST,\n--block (power of two, at most 1024), --schedule "
@@ -126,7 +127,11 @@ void printLessonList(std::ostream& out) {
 void printRaceText(const RaceResult& race, std::ostream& out, bool colour) {
   const Params& p = race.params;
   out << p.lesson << " " << p.variant << ", " << race.runs << " runs on " << race.device
-      << (p.barrier ? "" : ", barrier off") << (p.perturb ? ", perturbed" : "") << "\n";
+      << (p.barrier ? "" : ", barrier off") << (p.perturb ? ", perturbed" : "")
+      << (p.delayThread >= 0 ? ", thread " + std::to_string(p.delayThread) +
+                                   " paused before level " + std::to_string(p.delayLevel)
+                             : "")
+      << "\n";
   out << race.schedules << "\n";
   out << "wrong: " << race.wrong << " of " << race.runs << " (expected "
       << formatValue(race.expected, p.type) << ")\n";
