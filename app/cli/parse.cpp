@@ -138,6 +138,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   auto* race = app.add_subcommand("race", "run a lesson many times; count wrong results");
   raceOptions.addTo(race);
   race->add_option("--runs", runs, "how many runs (schedules on the simulator), 1 to 100000");
+  bool witness = false;
+  race->add_flag("--witness", witness,
+                 "find the smallest stall schedule that makes the run wrong, on the simulator "
+                 "(--runs random schedules searched; on a GPU, then forced there --runs times)");
 
   std::string benchLessons, benchSizes, benchReps = "20", benchType = "int", benchFormat = "text",
                                         benchBackend = "auto";
@@ -192,6 +196,7 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       c.scheduleGiven = raceOptions.scheduleGiven->count() > 0;
       c.format = parseFormat(raceOptions.format, false);
       c.runs = int(parseInteger("--runs", runs, 1, 100000, "give a whole number from 1 to 100000"));
+      c.witness = witness;
     } else if (check->parsed()) {
       c.name = "check";
       c.tool = parseSanitizerTool(tool);

@@ -11,6 +11,7 @@
 #include "lessons/race.hpp"
 #include "lessons/sanitizer.hpp"
 #include "lessons/trace.hpp"
+#include "lessons/witness.hpp"
 
 namespace rlab::cli {
 
@@ -26,6 +27,7 @@ struct BenchTable {
 void printTraceText(const Trace& t, std::ostream& out, bool colour);
 void printLessonList(std::ostream& out);
 void printRaceText(const RaceResult& race, std::ostream& out, bool colour);
+void printWitnessText(const Witness& w, std::ostream& out, bool colour);
 void printBenchText(const BenchTable& bench, std::ostream& out);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
 void printSanitizerText(const SanitizerReport& report, std::ostream& out);
@@ -37,6 +39,7 @@ nlohmann::json jsonValue(double v, ElementType type);
 nlohmann::json traceJson(const Trace& t);
 nlohmann::json lessonsJson();
 nlohmann::json raceJson(const RaceResult& race);
+nlohmann::json witnessJson(const Witness& w);
 nlohmann::json benchJson(const BenchTable& bench);
 nlohmann::json sanitizerJson(const SanitizerReport& report);
 
