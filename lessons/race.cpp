@@ -25,6 +25,7 @@ RaceResult runRace(const Params& params, int runs, size_t keepWrong,
                : "Every run had the schedule " + p.schedule +
                      ": the simulator is deterministic, so every run gives the same result.";
     race.expected = t->expected;
+    race.tolerance = t->tolerance;
     if (!t->correct) {
       ++race.wrong;
       if (t->traced && race.wrongRuns.size() < keepWrong) race.wrongRuns.push_back(std::move(t));

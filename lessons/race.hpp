@@ -28,6 +28,7 @@ struct RaceResult {
   int runs = 0;           // fewer than asked when cancelled
   int wrong = 0;
   double expected = 0;
+  double tolerance = 0;  // a result this close to `expected` is right (floats; 0 for ints)
   std::map<double, int, ResultOrder> histogram;         // result -> how many runs gave it
   std::vector<std::shared_ptr<const Trace>> wrongRuns;  // the first few, traced
 };
