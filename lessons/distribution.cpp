@@ -101,11 +101,16 @@ RateByBlock wrongShareByBlock(const Params& params, int runs,
       p.block = block;
       p.perturb = perturb;
       p.delayThread = -1;
-      const RaceResult race = runRace(p, runs, 0, [&](int) {
-        done += block;
-        cancelled = progress && !progress(float(done / total));
-        return !cancelled;
-      });
+      // On the simulator a warp's lanes move together, as on a GPU: a block of one warp then
+      // races only where perturb holds some lanes back.
+      const RaceResult race = runRace(
+          p, runs, 0,
+          [&](int) {
+            done += block;
+            cancelled = progress && !progress(float(done / total));
+            return !cancelled;
+          },
+          RaceSchedules::VaryWarps);
       (perturb ? point.runsPerturbed : point.runs) = race.runs;
       (perturb ? point.wrongPerturbed : point.wrong) = race.wrong;
       rate.device = race.device;

@@ -65,7 +65,8 @@ inline constexpr int kRateBlocks[] = {32, 64, 128, 256, 512, 1024};
 
 // The lesson as asked (barrier on or off, variant, type, data; its values dropped) over a full
 // block of each size, `runs` times without and `runs` times with --perturb: on the GPU when the
-// params ask for it, else on the simulator under random schedules. `progress(fraction)`
+// params ask for it, else on the simulator under warps-random:1 to warps-random:runs (a random
+// warp's lanes advance together, as a GPU runs a warp). `progress(fraction)`
 // returning false cancels. Throws ParamError for a lesson without --perturb.
 RateByBlock wrongShareByBlock(const Params& params, int runs,
                               const std::function<bool(float)>& progress = {});
