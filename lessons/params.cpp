@@ -104,6 +104,29 @@ std::vector<double> parseValues(const std::string& text) {
   }
 }
 
+void parseDelay(const std::string& text, Params& params) {
+  const size_t colon = text.find(':');
+  auto number = [](const std::string& digits) {
+    const bool ok =
+        !digits.empty() && digits.size() <= 7 &&
+        std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return ok ? std::stoi(digits) : -1;
+  };
+  const int thread = colon == std::string::npos ? -1 : number(text.substr(0, colon));
+  const int level = colon == std::string::npos ? -1 : number(text.substr(colon + 1));
+  if (thread < 0 || level < 1)
+    throw ParamError("--delay '" + text +
+                     "' is not THREAD:LEVEL; give the thread to hold back and the level (from 1) "
+                     "before which it pauses, e.g. 4:2.");
+  params.delayThread = thread;
+  params.delayLevel = level;
+}
+
+std::string delayText(const Params& params) {
+  if (params.delayThread < 0) return "";
+  return std::to_string(params.delayThread) + ":" + std::to_string(params.delayLevel);
+}
+
 namespace {
 
 bool isPowerOfTwo(int64_t v) {
@@ -190,6 +213,23 @@ Resolved resolve(const Params& in) {
     throw ParamError("--block " + std::to_string(p.block) +
                      " is smaller than n = " + std::to_string(p.n) + "; " + p.lesson +
                      " runs one block with a thread per element, so use a block of at least n.");
+
+  if (p.delayThread >= 0) {
+    if (!lesson->switchableBarrier)
+      throw ParamError("--delay is only for the barrier lesson; " + p.lesson +
+                       " has no level to hold a thread back at.");
+    if (p.delayThread >= p.block)
+      throw ParamError("--delay holds back thread " + std::to_string(p.delayThread) +
+                       ", but the block has threads 0 to " + std::to_string(p.block - 1) + ".");
+    // The tree's depth: the longest chain of combines a barrier variant has.
+    const int64_t levels = variant->longestChain(p.n, p.block);
+    if (levels < 1)
+      throw ParamError("--delay names level " + std::to_string(p.delayLevel) +
+                       ", but a tree of one element has no levels.");
+    if (p.delayLevel > levels)
+      throw ParamError("--delay names level " + std::to_string(p.delayLevel) +
+                       ", but this tree has levels 1 to " + std::to_string(levels) + ".");
+  }
 
   try {
     sim::Schedule::parse(p.schedule);

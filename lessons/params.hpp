@@ -41,6 +41,11 @@ struct Params {
   std::vector<double> values;  // --values: overrides data and n
   bool barrier = true;
   bool perturb = false;
+  // Barrier lesson: one thread held back before one level (rlab race --delay T:L), to force a
+  // race witness on hardware. On a GPU it sleeps (__nanosleep); on the simulator the pause is a
+  // yield, so it sits out the rest of that round. -1: nobody is held back.
+  int delayThread = -1;
+  int delayLevel = 0;  // 1-based, as a run's steps number the levels
   std::string schedule = "lockstep";
   BackendChoice backend = BackendChoice::Sim;
   bool trace = true;  // record steps (small n only)
@@ -59,6 +64,9 @@ Op parseOp(const std::string& text);
 ElementType parseType(const std::string& text);
 BackendChoice parseBackend(const std::string& text);
 std::vector<double> parseValues(const std::string& text);  // "3,1,4,1,5"
+// "T:L" into params.delayThread and params.delayLevel. Throws ParamError naming --delay.
+void parseDelay(const std::string& text, Params& params);
+std::string delayText(const Params& params);  // "4:2", or empty when nobody is held back
 
 struct LessonInfo;
 struct TourStop;

@@ -7,10 +7,11 @@ namespace rlab {
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,
                    const std::function<bool(int)>& done, RaceSchedules schedules) {
   RaceResult race;
-  const bool vary = schedules == RaceSchedules::Vary;
+  const bool vary = schedules != RaceSchedules::AsGiven;
+  const std::string kind = schedules == RaceSchedules::VaryWarps ? "warps-random:" : "random:";
   for (int k = 1; k <= runs; ++k) {
     Params p = params;
-    if (vary) p.schedule = "random:" + std::to_string(k);  // the simulator's only; a GPU ignores it
+    if (vary) p.schedule = kind + std::to_string(k);  // the simulator's only; a GPU ignores it
     p.trace = race.wrongRuns.size() < keepWrong;
     p.timed = false;
     auto t = std::make_shared<const Trace>(runLesson(p));
@@ -21,10 +22,12 @@ RaceResult runRace(const Params& params, int runs, size_t keepWrong,
     race.device = t->backend == "sim" ? "the CPU SIMT simulator" : t->device;
     race.schedules =
         t->backend == "gpu" ? "The GPU scheduled every run itself."
-        : vary ? "Each run had a schedule of its own: random:1 to random:" + std::to_string(k) + "."
+        : vary              ? "Each run had a schedule of its own: " + kind + "1 to " + kind +
+                     std::to_string(k) + "."
                : "Every run had the schedule " + p.schedule +
                      ": the simulator is deterministic, so every run gives the same result.";
     race.expected = t->expected;
+    race.tolerance = t->tolerance;
     if (!t->correct) {
       ++race.wrong;
       if (t->traced && race.wrongRuns.size() < keepWrong) race.wrongRuns.push_back(std::move(t));

@@ -28,14 +28,16 @@ struct RaceResult {
   int runs = 0;           // fewer than asked when cancelled
   int wrong = 0;
   double expected = 0;
+  double tolerance = 0;  // a result this close to `expected` is right (floats; 0 for ints)
   std::map<double, int, ResultOrder> histogram;         // result -> how many runs gave it
   std::vector<std::shared_ptr<const Trace>> wrongRuns;  // the first few, traced
 };
 
 // On the simulator a run is fully determined by its schedule: Vary gives run k the schedule
-// random:k, AsGiven repeats the params' schedule (every run then gives the same result). A GPU
-// schedules its threads itself.
-enum class RaceSchedules { Vary, AsGiven };
+// random:k, VaryWarps warps-random:k (a random warp's lanes advance together, as a GPU's warp
+// runs its lanes), AsGiven repeats the params' schedule (every run then gives the same result).
+// A GPU schedules its threads itself.
+enum class RaceSchedules { Vary, VaryWarps, AsGiven };
 
 // `done(k)` is called after run k (1-based); returning false cancels. Throws as runLesson does.
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,

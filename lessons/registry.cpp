@@ -76,7 +76,8 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo barrier;
   barrier.id = "barrier";
   barrier.title = "The barrier and the race";
-  barrier.variants = {{"global", "treeGlobal", 1, true, blockTree},
+  // The global tree runs its levels over n (i < n), the shared one over the whole block.
+  barrier.variants = {{"global", "treeGlobal", 1, true, halving},
                       {"shared", "treeShared", 1, true, blockTree}};
   barrier.maxN = 1024;
   barrier.defaultN = 8;

@@ -68,6 +68,7 @@ std::vector<std::string> runArguments(const Params& p) {
   }
   if (!p.barrier) args.push_back("--no-barrier");
   if (p.perturb) args.push_back("--perturb");
+  if (p.delayThread >= 0) option("--delay", delayText(p));
   if (p.backend != BackendChoice::Gpu) option("--schedule", p.schedule);
   option("--backend", name(p.backend));
   if (!p.timed) args.push_back("--no-timings");

@@ -55,6 +55,9 @@ struct Timings {
   double cubMs = 0;         // cub::DeviceReduce on the same input, same run
   double cubRatio = 0;      // cubMs / kernelMs: above 1 means faster than CUB
   double simSeconds = 0;    // simulator: wall time of the run (not a GPU time)
+  // Simulator, round-based schedules: scheduling rounds, summed over blocks and launches. A
+  // stall that starts later than this changes nothing (the race witness search stops there).
+  unsigned long long simRounds = 0;
 };
 
 struct Trace {

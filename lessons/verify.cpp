@@ -425,6 +425,7 @@ std::string describeCase(const VerifyCase& c) {
   if (p.schedule != "lockstep") text += ", schedule " + p.schedule;
   if (!p.barrier) text += ", barrier off";
   if (p.perturb) text += ", perturbed";
+  if (p.delayThread >= 0) text += ", delay " + delayText(p);
   if (p.backend != BackendChoice::Sim) text += std::string(", backend ") + name(p.backend);
   return text;
 }
@@ -444,6 +445,7 @@ std::string replayCommand(const VerifyCase& c) {
   if (!p.values.empty()) line += " --values=\"" + shellValueList(p.values) + "\"";
   if (!p.barrier) line += " --no-barrier";
   if (p.perturb) line += " --perturb";
+  if (p.delayThread >= 0) line += " --delay " + delayText(p);
   if (p.schedule != "lockstep") line += " --schedule " + p.schedule;
   line += std::string(" --backend ") + name(p.backend);
   if (p.backend != BackendChoice::Sim) line += " --no-timings";

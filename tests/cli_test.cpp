@@ -225,6 +225,11 @@ Line lessonLine(std::mt19937_64& rng) {
     p.perturb = true;
     set(line, "--perturb", "");
   }
+  if (lesson.switchableBarrier && n >= 2 && chance(20)) {  // level 1 is in every tree of 2 or more
+    p.delayThread = 0;
+    p.delayLevel = 1;
+    set(line, "--delay", "0:1");
+  }
   if (check) {
     p.backend = rlab::BackendChoice::Gpu;  // what check always runs on
     line.expected.tool = rlab::SanitizerTool(pick(4));
@@ -272,7 +277,11 @@ Line lessonLine(std::mt19937_64& rng) {
   if (!has(line, "--values") && p.type == rlab::ElementType::Int)
     breaks.push_back({"--values", "1.5"});
   if (!lesson.switchableBarrier)
-    breaks.insert(breaks.end(), {{"--no-barrier", ""}, {"--perturb", ""}});
+    breaks.insert(breaks.end(), {{"--no-barrier", ""}, {"--perturb", ""}, {"--delay", "0:1"}});
+  if (lesson.switchableBarrier)
+    breaks.insert(
+        breaks.end(),
+        {{"--delay", "4"}, {"--delay", "1:0"}, {"--delay", "2000:1"}, {"--delay", "0:11"}});
   if (lesson.oneBlock) breaks.push_back({"--block", "1"});  // smaller than n (n > 1 then)
   if (check) {
     breaks.insert(breaks.end(), {{"--tool", "helgrind"}, {"--schedule", "lockstep"}});
@@ -412,6 +421,8 @@ TEST_CASE(
       CHECK(p.values == q.values);
       CHECK(p.barrier == q.barrier);
       CHECK(p.perturb == q.perturb);
+      CHECK(p.delayThread == q.delayThread);
+      CHECK(p.delayLevel == q.delayLevel);
       CHECK(p.schedule == q.schedule);
       CHECK(p.backend == q.backend);
       CHECK(p.timed == q.timed);
@@ -453,6 +464,7 @@ TEST_CASE("fuzz: random words are a Command or one line on stderr with exit code
                                                "--values",
                                                "--no-barrier",
                                                "--perturb",
+                                               "--delay",
                                                "--schedule",
                                                "--backend",
                                                "--format",

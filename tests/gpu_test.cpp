@@ -12,7 +12,9 @@
 #include "lessons/registry.hpp"
 #include "lessons/run.hpp"
 #include "lessons/backends.hpp"
+#include "lessons/distribution.hpp"
 #include "lessons/verify.hpp"
+#include "lessons/witness.hpp"
 
 using namespace rlab;
 
@@ -101,6 +103,62 @@ TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs; wi
   MESSAGE("barrier on: " << wrongWith << " of 1000 wrong; off: " << wrongWithout << " of 1000");
   CHECK(wrongWith == 0);
   CHECK(wrongWithout > 500);
+}
+
+TEST_CASE("gpu: a paused thread (--delay) never breaks the tree while the barrier is on") {
+  for (const char* variant : {"global", "shared"}) {
+    Params p = gpuParams("barrier", variant, 1024);
+    p.trace = false;
+    p.delayThread = 32;
+    p.delayLevel = 5;
+    int wrong = 0;
+    for (int k = 0; k < 100; ++k) wrong += !runLesson(p).correct;
+    CAPTURE(variant);
+    CHECK(wrong == 0);
+  }
+}
+
+// Measurements for the README: what the witness's pause does on this GPU, the share of wrong
+// runs by block size, the atomic float sums. They check that each ran, and print the figures.
+TEST_CASE("gpu: race witnesses forced on this GPU, with and without the pause") {
+  for (const char* variant : {"global", "shared"})
+    for (int64_t n : {8, 256, 1024}) {
+      Params p = gpuParams("barrier", variant, n);
+      p.barrier = false;
+      WitnessOptions options;
+      options.gpuRuns = 200;
+      const Witness w = findWitness(p, options);
+      REQUIRE(w.found);
+      CHECK(w.gpu.ran);
+      CHECK(w.gpu.runs == 200);
+      MESSAGE(variant << " n=" << n << ": witness " << w.stall.str() << ", --delay "
+                      << delayText(w.delayed) << " (reader thread " << w.read.reader
+                      << "): wrong in " << w.gpu.wrongDelayed << " of 200 with the pause, "
+                      << w.gpu.wrongPlain << " of 200 without");
+    }
+}
+
+TEST_CASE("gpu: the share of wrong runs by block size, measured here") {
+  Params p = gpuParams("barrier", "global", 0);
+  p.barrier = false;
+  const RateByBlock rate = wrongShareByBlock(p, 200);
+  CHECK(rate.onGpu);
+  REQUIRE(rate.points.size() == 6);
+  for (const BlockRate& b : rate.points)
+    MESSAGE("block " << b.block << ": " << b.wrong << " of " << b.runs << " wrong, perturbed "
+                     << b.wrongPerturbed << " of " << b.runsPerturbed);
+}
+
+TEST_CASE("gpu: atomic float sums differ from run to run; fastest's does not") {
+  Params p = gpuParams("atomic", "default", 1 << 20);
+  p.type = ElementType::Float;
+  p.data = "random:7";
+  const FloatSumSpread s = floatSumSpread(p, 100);
+  CHECK(s.runs == 100);
+  CHECK(s.fastestSums.size() == 1);
+  MESSAGE("atomic: " << s.sums.size() << " different sums in 100 runs, " << s.ulps.smallest
+                     << " to " << s.ulps.largest << " ulps; fastest " << s.fastestUlps.front()
+                     << " ulps");
 }
 
 TEST_CASE("gpu: the fastest float sum is the same on every run") {

@@ -61,6 +61,15 @@ void settle(App& app) {
   }
 }
 
+// The race explorer in front, K runs asked for, one of its buttons clicked and its job done.
+void runInRaceExplorer(App& app, int runs, const std::string& button) {
+  app.ui.requestTab = 3;
+  frame(app);
+  app.ui.raceRuns = runs;
+  click(app, button);
+  settle(app);
+}
+
 }  // namespace
 
 TEST_CASE("gui: clicking the barrier toggle re-runs the race; the step buttons move the player") {
@@ -140,10 +149,95 @@ TEST_CASE("gui: refused values say why at the controls and run nothing") {
   CHECK(app.ui.trace == before);
 }
 
+TEST_CASE("gui: Find a witness loads the witness run into the player at its early read") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  click(app, "barrier");  // off
+  settle(app);
+  runInRaceExplorer(app, 50, "witness");
+  REQUIRE(app.ui.race.witness);
+  const rlab::Witness& w = *app.ui.race.witness;
+  REQUIRE(w.found);
+  CHECK(w.stall.rounds == 1);
+  CHECK(app.witnessOnScreen());
+  CHECK(app.ui.trace == w.trace);
+  CHECK(app.ui.step == w.read.step);
+  CHECK_FALSE(app.ui.trace->correct);
+  frame(app);
+  CHECK(app.ui.widgetRects.count("witness schedule"));  // its tab is in front
+
+  // Another run on screen: the witness stays in its tab, one click brings its run back.
+  app.stepTo(0);
+  app.ui.rerunWanted = true;
+  settle(app);
+  CHECK_FALSE(app.witnessOnScreen());
+  click(app, "show witness");
+  CHECK(app.witnessOnScreen());
+}
+
+TEST_CASE("gui: the share of wrong runs by block size is a job with progress and Cancel") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  app.ui.params.barrier = false;
+  runInRaceExplorer(app, 2, "by block");
+  REQUIRE(app.ui.race.byBlock);
+  CHECK(app.ui.race.byBlock->points.size() == 6);
+  CHECK_FALSE(app.ui.race.byBlock->onGpu);
+
+  app.ui.raceRuns = 100000;  // long enough to be cancelled while it runs
+  click(app, "by block");
+  CHECK(app.longWorkBusy());
+  click(app, "race cancel");
+  settle(app);
+  CHECK_FALSE(app.longWorkBusy());
+  CHECK(app.ui.race.byBlock->cancelled);
+  CHECK(app.ui.race.byBlock->points.size() < 6);
+}
+
+TEST_CASE("gui: float sums in ulps, for a float run") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  click(app, "lesson:atomic");
+  settle(app);
+  app.ui.params.type = rlab::ElementType::Float;
+  app.ui.params.n = 5000;
+  runInRaceExplorer(app, 6, "float sums");
+  REQUIRE(app.ui.race.floatSums);
+  CHECK(app.ui.race.floatSums->runs == 6);
+  CHECK(app.ui.race.floatSums->fastestSums.size() == 1);
+}
+
 #ifdef RLAB_GUI_BINARY
 namespace {
 bool noXvfb() {
   return std::system("command -v xvfb-run >/dev/null 2>&1") != 0;
+}
+
+// Renders `options` off-screen into `png` and counts its colours (every 7th pixel): a screen of
+// text, cells and panels has many, a blank one a few. 0: no picture came out.
+size_t coloursOfScreenshot(const std::filesystem::path& png, const std::string& options,
+                           int width = 1000, int height = 700) {
+  std::filesystem::remove(png);
+  const std::string command = std::string("xvfb-run -a ") + RLAB_GUI_BINARY + " --screenshot " +
+                              png.string() + " " + options;
+  CAPTURE(command);
+  REQUIRE(std::system(command.c_str()) == 0);
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(png.string().c_str(), &w, &h, &channels, 4);
+  if (!pixels) return 0;
+  CHECK(w == width);
+  CHECK(h == height);
+  std::set<unsigned> colours;
+  for (int i = 0; i < w * h; i += 7) {
+    unsigned rgba;
+    std::memcpy(&rgba, pixels + 4 * i, 4);
+    colours.insert(rgba);
+  }
+  stbi_image_free(pixels);
+  return colours.size();
 }
 }  // namespace
 
@@ -155,27 +249,23 @@ TEST_CASE("gui: a screenshot of every lesson at a middle step, of the asked size
        {"atomic", "folding", "barrier", "divergence", "shared", "butterfly", "fastest"}) {
     for (const char* presenter : {"", " --presenter"}) {
       const auto png = dir / (std::string(lesson) + (*presenter ? "-presenter" : "") + ".png");
-      std::filesystem::remove(png);
-      const std::string command = std::string("xvfb-run -a ") + RLAB_GUI_BINARY + " --screenshot " +
-                                  png.string() + " --lesson " + lesson + " --size 1000x700" +
-                                  presenter;
-      CAPTURE(command);
-      REQUIRE(std::system(command.c_str()) == 0);
-      int w = 0, h = 0, channels = 0;
-      unsigned char* pixels = stbi_load(png.string().c_str(), &w, &h, &channels, 4);
-      REQUIRE(pixels);
-      CHECK(w == 1000);
-      CHECK(h == 700);
-      std::set<unsigned> colours;
-      for (int i = 0; i < w * h; i += 7) {
-        unsigned rgba;
-        std::memcpy(&rgba, pixels + 4 * i, 4);
-        colours.insert(rgba);
-      }
-      stbi_image_free(pixels);
-      CHECK(colours.size() > 40);  // text, cells and panels, not one flat colour
+      CHECK(coloursOfScreenshot(
+                png, std::string("--lesson ") + lesson + " --size 1000x700" + presenter) > 40);
     }
   }
+}
+
+TEST_CASE("gui: screenshots of the race explorer's witness and charts, not blank" *
+          doctest::skip(noXvfb())) {
+  const auto dir = std::filesystem::temp_directory_path() / "rlab-screenshots";
+  std::filesystem::create_directories(dir);
+  const std::pair<const char*, const char*> views[] = {
+      {"witness", "--lesson barrier --n 64 --no-barrier"},
+      {"by-block", "--lesson barrier --no-barrier --runs 2"},
+      {"float-sums", "--lesson atomic --type float --n 3000 --runs 3"}};
+  for (const auto& [view, options] : views)
+    CHECK(coloursOfScreenshot(dir / (std::string("race-") + view + ".png"),
+                              std::string("--size 1000x700 --view ") + view + " " + options) > 40);
 }
 #endif
 

@@ -121,6 +121,22 @@ TEST_CASE("barrier shared variant breaks too without its barrier") {
   CHECK_FALSE(runLesson(p).correct);
 }
 
+TEST_CASE("--delay T:L on the simulator: thread T sits out one round at level L") {
+  Params p = paramsFor("barrier", "global", 8);
+  p.barrier = false;
+  p.delayThread = 4;
+  p.delayLevel = 2;
+  const Trace delayed = runLesson(p);
+  CHECK(delayed.result == 21);
+  CHECK(delayed.notes.front() == "Thread 4 paused before level 2 (--delay 4:2).");
+  p.barrier = true;
+  CHECK(runLesson(p).correct);  // the barrier waits for it
+  p.variant = "shared";
+  CHECK(runLesson(p).correct);
+  p.barrier = false;
+  CHECK(runLesson(p).result == 21);
+}
+
 TEST_CASE("divergence n=64 block 64: interleaved touches both warps; the others one") {
   for (const char* variant : {"interleaved", "strided", "sequential"}) {
     Params p = paramsFor("divergence", variant, 64);

@@ -26,8 +26,9 @@ namespace {
 bool sameRun(const Params& a, const Params& b) {
   return a.lesson == b.lesson && a.variant == b.variant && a.n == b.n && a.block == b.block &&
          a.op == b.op && a.type == b.type && a.data == b.data && a.values == b.values &&
-         a.barrier == b.barrier && a.perturb == b.perturb && a.schedule == b.schedule &&
-         a.backend == b.backend && a.timed == b.timed;
+         a.barrier == b.barrier && a.perturb == b.perturb && a.delayThread == b.delayThread &&
+         a.delayLevel == b.delayLevel && a.schedule == b.schedule && a.backend == b.backend &&
+         a.timed == b.timed;
 }
 
 std::string joined(const std::vector<std::string>& words) {
@@ -91,6 +92,10 @@ Params randomParams(std::mt19937_64& rng) {
   }
   p.barrier = lesson.switchableBarrier ? chance(50) : chance(95);
   p.perturb = lesson.switchableBarrier ? chance(30) : chance(5);
+  if (chance(lesson.switchableBarrier ? 30 : 5)) {
+    p.delayThread = 0;
+    p.delayLevel = 1;
+  }
   p.backend = BackendChoice(pick(3));
   const char* schedules[] = {"lockstep", "sequential",     "reverse",
                              "random:3", "warps-random:9", "stall:4:2:1"};

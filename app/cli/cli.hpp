@@ -21,6 +21,7 @@ struct Command {
   Format format = Format::Text;
   int runs = 100;                                 // race
   bool scheduleGiven = false;                     // race: repeat --schedule instead of varying
+  bool witness = false;                           // race: find the smallest failing schedule
   std::vector<std::string> benchLessons;          // bench: empty: every lesson that scales
   std::vector<long long> benchSizes;              // bench: empty: the default sweep
   int reps = 20;                                  // bench

@@ -40,6 +40,8 @@ json traceJson(const Trace& t) {
   j["data"] = t.dataLabel;
   j["barrier"] = p.barrier;
   j["perturb"] = p.perturb;
+  j["delay"] =
+      p.delayThread < 0 ? json(nullptr) : json{{"thread", p.delayThread}, {"level", p.delayLevel}};
   j["schedule"] = t.backend == "sim" ? json(p.schedule) : json(nullptr);
   j["traced"] = t.traced;
   auto value = [&](double v) { return jsonValue(v, p.type); };
@@ -158,6 +160,76 @@ json raceJson(const RaceResult& race) {
             {"expected", jsonValue(race.expected, type)},
             {"results", results}};
   if (!race.wrongRuns.empty()) j["first_wrong"] = traceJson(*race.wrongRuns.front());
+  return j;
+}
+
+json witnessJson(const Witness& w) {
+  const Params& p = w.params;
+  auto line = [](const KernelLine& l) {
+    return l.line ? json{{"file", l.file}, {"line", l.line}, {"text", l.text}} : json(nullptr);
+  };
+  json j = {{"lesson", p.lesson},
+            {"variant", p.variant},
+            {"n", p.n},
+            {"block", p.block},
+            {"barrier", p.barrier},
+            {"perturb", p.perturb},
+            {"found", w.found},
+            {"cancelled", w.cancelled},
+            {"tried", w.tried},
+            {"searched", w.searched},
+            {"first_wrong", w.firstWrong.empty() ? json(nullptr) : json(w.firstWrong)},
+            {"why", w.why.empty() ? json(nullptr) : json(w.why)}};
+  if (!w.found) return j;
+  const StallSchedule& s = w.stall;
+  json smaller = json::array();
+  for (const StallSchedule& o : w.oneStepSmaller) smaller.push_back(o.str());
+  j["witness"] = {{"schedule", s.str()},
+                  {"late_thread", s.rounds ? json(s.thread) : json(nullptr)},
+                  {"from_round", s.rounds ? json(s.from) : json(nullptr)},
+                  {"rounds", s.rounds},
+                  {"one_step_smaller", smaller},
+                  {"smallest", w.smallest},
+                  {"smaller_checked", w.smallerChecked},
+                  {"smaller_total", w.smallerTotal}};
+  if (w.readFound) {
+    const EarlyRead& r = w.read;
+    j["read"] = {{"step", r.step},
+                 {"step_label", r.stepLabel},
+                 {"reader", r.reader},
+                 {"element", r.element},
+                 {"target", r.target},
+                 {"value", jsonValue(r.value, p.type)},
+                 {"value_step", r.valueStep},
+                 {"missed", jsonValue(r.missed, p.type)},
+                 {"missed_writer", r.missedWriter},
+                 {"missed_step", r.missedStep},
+                 {"text", r.text}};
+  } else {
+    j["read"] = nullptr;
+  }
+  j["read_line"] = line(w.readLine);
+  j["barrier_line"] = line(w.barrierLine);
+  if (w.trace) {
+    j["result"] = jsonValue(w.trace->result, p.type);
+    j["expected"] = jsonValue(w.trace->expected, p.type);
+  }
+  j["replay"] = w.replay;
+  const Params& d = w.delayed;
+  j["delay"] = d.delayThread < 0
+                   ? json(nullptr)
+                   : json{{"thread", d.delayThread},
+                          {"level", d.delayLevel},
+                          {"command", w.delayCommand},
+                          {"simulator_result", jsonValue(w.delayResultOnSimulator, p.type)},
+                          {"simulator_wrong", w.delayWrongOnSimulator}};
+  const GpuForcing& g = w.gpu;
+  j["gpu"] = {{"ran", g.ran},
+              {"why", g.why.empty() ? json(nullptr) : json(g.why)},
+              {"device", g.device.empty() ? json(nullptr) : json(g.device)},
+              {"runs", g.runs},
+              {"wrong_delayed", g.wrongDelayed},
+              {"wrong_plain", g.wrongPlain}};
   return j;
 }
 

@@ -67,10 +67,11 @@ std::string chapterList() {
 // with an empty value is refused like any other bad value, never taken as "not given".
 struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
-                                         backend = "sim", format = "text", language;
+                                         backend = "sim", format = "text", language, delay;
   bool noBarrier = false, perturb = false, noTimings = false;
   CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
-              *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr;
+              *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr,
+              *delayGiven = nullptr;
 
   void addTo(CLI::App* app) {
     app->add_option("lesson", lesson, "lesson id: " + lessonIds())->required();
@@ -85,6 +86,8 @@ struct LessonOptions {
     valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     app->add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
     app->add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
+    delayGiven = app->add_option(
+        "--delay", delay, "barrier lesson: THREAD:LEVEL, that thread pauses before that level");
     scheduleGiven = app->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
     app->add_option("--backend", backend, "sim, gpu or auto");
@@ -112,6 +115,7 @@ struct LessonOptions {
     if (given(valuesGiven)) p.values = parseValues(values);
     p.barrier = !noBarrier;
     p.perturb = perturb;
+    if (given(delayGiven)) parseDelay(delay, p);
     p.timed = !noTimings;
     if (given(scheduleGiven)) p.schedule = schedule;
     p.backend = parseBackend(backend);
@@ -150,6 +154,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   auto* race = app.add_subcommand("race", "run a lesson many times; count wrong results");
   raceOptions.addTo(race);
   race->add_option("--runs", runs, "how many runs (schedules on the simulator), 1 to 100000");
+  bool witness = false;
+  race->add_flag("--witness", witness,
+                 "find the smallest stall schedule that makes the run wrong, on the simulator "
+                 "(--runs random schedules searched; on a GPU, then forced there --runs times)");
 
   std::string benchLessons, benchSizes, benchReps = "20", benchType = "int", benchFormat = "text",
                                         benchBackend = "auto";
@@ -211,6 +219,7 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       c.scheduleGiven = raceOptions.scheduleGiven->count() > 0;
       c.format = parseFormat(raceOptions.format, false);
       c.runs = int(parseInteger("--runs", runs, 1, 100000, "give a whole number from 1 to 100000"));
+      c.witness = witness;
     } else if (check->parsed()) {
       c.name = "check";
       c.tool = parseSanitizerTool(tool);

@@ -32,7 +32,8 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
   out << p.lesson << " (" << p.variant << ")  n=" << p.n << "  block=" << p.block << "  "
       << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel;
   if (findLesson(p.lesson)->switchableBarrier)
-    out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "");
+    out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
+        << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
   out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
 
   if (!t.steps.empty()) {
@@ -117,7 +118,7 @@ void printLessonList(std::ostream& out) {
     out << l.variantIds();
     out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
         << (l.oneBlock ? ", one block: block >= n" : "")
-        << (l.switchableBarrier ? ", --no-barrier, --perturb" : "") << "\n";
+        << (l.switchableBarrier ? ", --no-barrier, --perturb, --delay" : "") << "\n";
   }
   out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data iota|ones|random:SEED"
          " or --values LIST,\n--block (power of two, at most 1024), --schedule "
@@ -127,7 +128,11 @@ void printLessonList(std::ostream& out) {
 void printRaceText(const RaceResult& race, std::ostream& out, bool colour) {
   const Params& p = race.params;
   out << p.lesson << " " << p.variant << ", " << race.runs << " runs on " << race.device
-      << (p.barrier ? "" : ", barrier off") << (p.perturb ? ", perturbed" : "") << "\n";
+      << (p.barrier ? "" : ", barrier off") << (p.perturb ? ", perturbed" : "")
+      << (p.delayThread >= 0 ? ", thread " + std::to_string(p.delayThread) +
+                                   " paused before level " + std::to_string(p.delayLevel)
+                             : "")
+      << "\n";
   out << race.schedules << "\n";
   out << "wrong: " << race.wrong << " of " << race.runs << " (expected "
       << formatValue(race.expected, p.type) << ")\n";
@@ -143,6 +148,83 @@ void printRaceText(const RaceResult& race, std::ostream& out, bool colour) {
     out << "\nThe first wrong run:\n";
     printTraceText(*race.wrongRuns.front(), out, colour);
   }
+}
+
+void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
+  const Params& p = w.params;
+  out << "race witness for " << p.lesson << " (" << p.variant << "), n=" << p.n
+      << ", block=" << p.block << (p.barrier ? "" : ", barrier off")
+      << (p.perturb ? ", perturbed" : "") << (p.delayThread >= 0 ? ", delay " + delayText(p) : "")
+      << ", searched on the simulator\n";
+  if (!w.found) {
+    out << "no witness: " << w.why << "\n";
+    out << "schedules tried: " << w.tried << "\n";
+    return;
+  }
+  out << "first wrong run: " << w.firstWrong << " (after " << w.searched << " schedule"
+      << (w.searched == 1 ? "" : "s") << ")\n";
+  const StallSchedule& s = w.stall;
+  if (s.rounds == 0)
+    out << "witness: lockstep — no thread need be late: the run is wrong as it stands\n";
+  else
+    out << "witness: " << s.str() << " — thread " << s.thread << " sits out " << s.rounds
+        << (s.rounds == 1 ? " round" : " rounds") << " from round " << s.from
+        << ", every other thread runs in lockstep\n";
+  if (s.rounds > 0) {
+    // One round fewer than one round late is lockstep, which the search ran first.
+    std::vector<std::string> smaller;
+    if (s.rounds == 1) smaller.push_back("lockstep");
+    for (const StallSchedule& o : w.oneStepSmaller) smaller.push_back(o.str());
+    out << "  one step smaller, each right:";
+    for (size_t k = 0; k < smaller.size(); ++k) out << (k ? ", " : " ") << smaller[k];
+    out << "\n";
+    if (w.smallest && w.smallerTotal == 0)
+      out << "  the smallest: no stall schedule is smaller but lockstep\n";
+    else if (w.smallest)
+      out << "  the smallest: all " << w.smallerChecked
+          << " stall schedules of a smaller size were run, and none is wrong\n";
+    else
+      out << "  not shown to be the smallest: " << w.smallerTotal
+          << " stall schedules of a smaller size are more than the search runs\n";
+  }
+  if (w.readFound) {
+    const EarlyRead& r = w.read;
+    out << "the read that came too early, in step " << r.step << " (" << r.stepLabel << "):\n  "
+        << (colour ? kWrong : "") << r.text << (colour ? kReset : "") << "\n";
+    if (w.readLine.line)
+      out << "  " << w.readLine.file << ":" << w.readLine.line << "  " << w.readLine.text
+          << "   <- the read\n";
+    if (w.barrierLine.line)
+      out << "  " << w.barrierLine.file << ":" << w.barrierLine.line << "  " << w.barrierLine.text
+          << "   <- the barrier it needed (" << (p.barrier ? "on" : "off") << ")\n";
+  } else {
+    out << "the witness run has no read that came too early in its steps\n";
+  }
+  if (w.trace) {
+    const Trace& t = *w.trace;
+    out << "result " << formatValue(t.result, p.type) << "   expected "
+        << formatValue(t.expected, p.type) << "   " << (colour ? kWrong : "")
+        << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
+    if (!howFarOff(t).empty()) out << " (" << howFarOff(t) << ")";
+    out << "\n";
+  }
+  out << "replay: " << w.replay << "\n";
+  const Params& d = w.delayed;
+  if (d.delayThread >= 0) {
+    out << "as a pause: --delay " << delayText(d) << " (thread " << d.delayThread
+        << " pauses before level " << d.delayLevel << "); on the simulator, lockstep with it gives "
+        << formatValue(w.delayResultOnSimulator, p.type)
+        << (w.delayWrongOnSimulator ? " (wrong, as the witness)" : " (right)") << "\n";
+    out << "  on a GPU: " << w.delayCommand << "\n";
+  }
+  const GpuForcing& g = w.gpu;
+  if (g.ran)
+    out << "forced on this GPU (" << g.device << "): wrong in " << g.wrongDelayed << " of "
+        << g.runs << " runs, against " << g.wrongPlain << " of " << g.runs
+        << " without the delay\n";
+  else if (!g.why.empty())
+    out << "not forced on a GPU: " << g.why << "\n";
+  out << "schedules tried: " << w.tried << "\n";
 }
 
 void printBenchText(const BenchTable& bench, std::ostream& out) {

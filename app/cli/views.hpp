@@ -12,6 +12,7 @@
 #include "lessons/sanitizer.hpp"
 #include "lessons/texts.hpp"
 #include "lessons/trace.hpp"
+#include "lessons/witness.hpp"
 
 namespace rlab::cli {
 
@@ -31,6 +32,7 @@ void printChapterText(const text::Document& doc, const std::string& chapter, std
 void printNarration(const text::Inline& item, std::ostream& out);
 void printLessonList(std::ostream& out);
 void printRaceText(const RaceResult& race, std::ostream& out, bool colour);
+void printWitnessText(const Witness& w, std::ostream& out, bool colour);
 void printBenchText(const BenchTable& bench, std::ostream& out);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
 void printSanitizerText(const SanitizerReport& report, std::ostream& out);
@@ -42,6 +44,7 @@ nlohmann::json jsonValue(double v, ElementType type);
 nlohmann::json traceJson(const Trace& t);
 nlohmann::json lessonsJson();
 nlohmann::json raceJson(const RaceResult& race);
+nlohmann::json witnessJson(const Witness& w);
 nlohmann::json benchJson(const BenchTable& bench);
 nlohmann::json sanitizerJson(const SanitizerReport& report);
 

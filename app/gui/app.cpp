@@ -10,7 +10,9 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
+#include "lessons/distribution.hpp"
 #include "lessons/race.hpp"
+#include "lessons/witness.hpp"
 #include "lessons/run.hpp"
 #include "lessons/backends.hpp"
 #include "lessons/sanitizer.hpp"
@@ -138,8 +140,80 @@ void App::startRace() {
           return !job.cancel.load();
         },
         schedules);
-    return [race = std::move(race)](UiState& ui) { ui.race = {race, std::nullopt}; };
+    OffsetHistogram bins = binRace(race, 30);
+    return [race = std::move(race), bins = std::move(bins)](UiState& ui) {
+      ui.race.result = race;
+      ui.race.bins = bins;
+      ui.race.racecheck.reset();
+      ui.requestRaceTab = RaceTab::Results;
+    };
   });
+}
+
+void App::startWitness() {
+  validate();
+  if (!ui.paramError.empty() || longWork_.busy()) return;
+  const Params params = ui.params;
+  WitnessOptions options;
+  options.searchRuns = ui.raceRuns;
+  // On the GPU the witness is then forced there, as many runs with the pause as without.
+  if (params.backend == BackendChoice::Gpu && ui.gpuUsable) options.gpuRuns = ui.raceRuns;
+  longWork_.start("witness", [params, options](JobThread::Job& job) -> JobThread::Apply {
+    Witness w = findWitness(params, options, [&](int, float fraction) {
+      job.progress = fraction;
+      return !job.cancel.load();
+    });
+    return [w = std::move(w)](UiState& ui) {
+      ui.race.witness = w;
+      ui.requestRaceTab = RaceTab::Witness;
+      if (w.found && w.trace) {
+        ui.trace = w.trace;
+        ui.step = w.readFound ? w.read.step : int(w.trace->steps.size()) - 1;
+        ui.playing = false;
+      }
+    };
+  });
+}
+
+void App::showWitness() {
+  if (!ui.race.witness || !ui.race.witness->trace) return;
+  const Witness& w = *ui.race.witness;
+  ui.trace = w.trace;
+  ui.step = w.readFound ? w.read.step : int(w.trace->steps.size()) - 1;
+  ui.playing = false;
+}
+
+bool App::witnessOnScreen() const {
+  return ui.race.witness && ui.race.witness->trace && ui.trace == ui.race.witness->trace;
+}
+
+// One of the race explorer's charts: `measure(params, runs, progress)` on the worker over the
+// run on screen, its result kept in `slot` and its tab brought to the front.
+template <class Result>
+void App::startChart(const char* label, RaceTab tab, std::optional<Result> RaceOutcome::*slot,
+                     Result (*measure)(const Params&, int, const std::function<bool(float)>&)) {
+  validate();
+  if (!ui.paramError.empty() || longWork_.busy()) return;
+  const Params params = ui.params;
+  const int runs = ui.raceRuns;
+  longWork_.start(label, [=](JobThread::Job& job) -> JobThread::Apply {
+    Result result = measure(params, runs, [&](float fraction) {
+      job.progress = fraction;
+      return !job.cancel.load();
+    });
+    return [=, result = std::move(result)](UiState& ui) {
+      ui.race.*slot = result;
+      ui.requestRaceTab = tab;
+    };
+  });
+}
+
+void App::startRateByBlock() {
+  startChart("by block", RaceTab::ByBlock, &RaceOutcome::byBlock, wrongShareByBlock);
+}
+
+void App::startFloatSums() {
+  startChart("float sums", RaceTab::FloatSums, &RaceOutcome::floatSums, floatSumSpread);
 }
 
 void App::startRacecheck() {

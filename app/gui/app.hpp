@@ -18,6 +18,12 @@ class App {
   // Screenshots and tests: run synchronously, then show step `step` (-1: the middle one).
   void runNow(int step = -1);
   void startRace();
+  // The smallest stall schedule that makes the run on screen wrong; then shown in the player.
+  void startWitness();
+  void showWitness();  // the witness run in the player, at its early read
+  bool witnessOnScreen() const;
+  void startRateByBlock();  // the share of wrong runs against block size, with and without perturb
+  void startFloatSums();    // the run's float sums in ulps, beside fastest's
   void startBench();
   void startRacecheck();  // GPU only: one run under compute-sanitizer's racecheck
   // GPU only: times both runs of a "faster" prediction and answers it.
@@ -40,6 +46,9 @@ class App {
 
  private:
   void validate();
+  template <class Result>
+  void startChart(const char* label, RaceTab tab, std::optional<Result> RaceOutcome::*slot,
+                  Result (*measure)(const Params&, int, const std::function<bool(float)>&));
   JobThread runner_, longWork_;
 };
 

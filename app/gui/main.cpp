@@ -67,8 +67,10 @@ int main(int argc, char** argv) {
   cli.add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
   cli.add_option("--schedule", schedule, "simulator schedule, e.g. stall:4:2:1");
   cli.add_option("--view", view,
-                 "screenshot: the lesson's text or view, or a finished timing or race")
-      ->check(CLI::IsMember({"text", "lesson", "timing", "race"}));
+                 "screenshot: the lesson's text or view, or a finished timing chart, race, race "
+                 "witness, wrong share by block size, or float sums in ulps")
+      ->check(CLI::IsMember(
+          {"text", "lesson", "timing", "race", "witness", "by-block", "float-sums"}));
   std::string language;
   cli.add_option("--lang", language, "language of the lesson texts: en, ja or zh (default: locale)")
       ->check(CLI::IsMember({"en", "ja", "zh"}));
@@ -78,6 +80,11 @@ int main(int argc, char** argv) {
   float textScale = 1;
   cli.add_option("--text-scale", textScale, "text size, 0.6 to 2.5 (Ctrl+= and Ctrl+- change it)")
       ->check(CLI::Range(0.6f, 2.5f));
+  int runs = 0;
+  cli.add_option("--runs", runs, "race explorer: runs (the app's default: 200)")
+      ->check(CLI::Range(1, 100000));
+  bool perturb = false;
+  cli.add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -144,6 +151,8 @@ int main(int argc, char** argv) {
     if (block) app.ui.params.block = block;
     if (type == "float") app.ui.params.type = rlab::ElementType::Float;
     if (noBarrier) app.ui.params.barrier = false;
+    if (perturb) app.ui.params.perturb = true;
+    if (runs) app.ui.raceRuns = runs;
     if (!schedule.empty()) app.ui.params.schedule = schedule;
 
     if (!screenshot.empty()) {
@@ -153,9 +162,12 @@ int main(int argc, char** argv) {
         return 2;
       }
       if (view == "race") app.startRace();
+      if (view == "witness") app.startWitness();
+      if (view == "by-block") app.startRateByBlock();
+      if (view == "float-sums") app.startFloatSums();
       if (view == "timing") app.startBench();
       app.waitForWork();
-      app.ui.requestTab = view == "race" ? 3 : view == "timing" ? 2 : view == "lesson" ? 1 : 0;
+      app.ui.requestTab = view == "timing" ? 2 : view == "lesson" ? 1 : view == "text" ? 0 : 3;
       std::vector<unsigned char> pixels;
       for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
         fontsIfWanted();

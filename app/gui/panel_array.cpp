@@ -1,7 +1,8 @@
 // The array after this step: cells with values for small n, bars for more, a heat strip past
 // what bars can show. Changed cells glow, cells written by working threads are outlined, and
 // each pair combined is a curve from source to target. The atomic lesson shows its input with
-// the atomics that have landed so far.
+// the atomics that have landed so far. A race witness on screen marks its two cells: the one
+// read too early and the one its reader wrote.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -27,8 +28,19 @@ struct ArrayPicture {
   std::function<bool(size_t)> glows;  // changed in this step
   std::set<int> outlined;             // written by a working thread
   const std::vector<std::pair<int, int>>& pairs;
-  const std::vector<CombineRead>* combines = nullptr;  // what each thread read, where known
+  const std::vector<CombineRead>* combines = nullptr;    // what each thread read, where known
+  std::vector<std::pair<int, std::string>> marked = {};  // witness cells, with a caption
 };
+
+// A witness cell: a thick frame in the colour of a wrong result, and its caption under it.
+void drawMark(ImDrawList* draw, ImVec2 p0, ImVec2 p1, const std::string& caption, float below,
+              const Palette& pal) {
+  draw->AddRect(ImVec2(p0.x - 2, p0.y - 2), ImVec2(p1.x + 2, p1.y + 2), pal.wrong, 3, 0,
+                pal.line * 2.5f);
+  if (caption.empty()) return;
+  const ImVec2 size = ImGui::CalcTextSize(caption.c_str());
+  draw->AddText(ImVec2((p0.x + p1.x - size.x) / 2, below), pal.wrong, caption.c_str());
+}
 
 // A read that came too early: its arc in the colour of a wrong result, from where the value
 // was, with the value the thread really read and the one it should have.
@@ -123,6 +135,11 @@ void drawCells(const ArrayPicture& a, ImVec2 origin, float width, float height,
     if (ImGui::CalcTextSize(index.c_str()).x < cell - 2)
       draw->AddText(ImVec2(p0.x + 2, p1.y + 2), pal.muted, index.c_str());
   }
+  for (const auto& [i, caption] : a.marked)
+    if (i >= 0 && size_t(i) < count)
+      drawMark(draw, ImVec2(origin.x + i * cell + 1, top),
+               ImVec2(origin.x + (i + 1) * cell - 1, top + cellHeight), caption,
+               top + cellHeight + ImGui::GetFontSize() + 4, pal);
   drawArcs(draw, a, origin.x, cell, top, room, pal);
 }
 
@@ -155,6 +172,22 @@ void drawBars(const ArrayPicture& a, ImVec2 origin, float width, float height, c
     }
   }
   if (arcs) drawArcs(draw, a, origin.x, bar, origin.y + room, room, pal);
+  // Bars may be a pixel wide: each witness cell gets an arrow over it and its own caption line,
+  // with the cell's index, instead of a frame.
+  if (count <= kBarLimit) {
+    float row = origin.y + room;
+    for (const auto& [i, caption] : a.marked) {
+      if (i < 0 || size_t(i) >= count) continue;
+      const float x = origin.x + (i + 0.5f) * bar, size = ImGui::GetFontSize() * 0.5f;
+      draw->AddTriangleFilled(ImVec2(x - size, row), ImVec2(x + size, row), ImVec2(x, row + size),
+                              pal.wrong);
+      draw->AddLine(ImVec2(x, row + size), ImVec2(x, base), pal.wrong, pal.line);
+      const std::string text =
+          "a[" + std::to_string(i) + "]" + (caption.empty() ? "" : " ") + caption;
+      draw->AddText(ImVec2(x + size + 2, row - 2), pal.wrong, text.c_str());
+      row += ImGui::GetFontSize() + 2;
+    }
+  }
   if (count > kBarLimit)
     draw->AddText(origin, pal.text, tr("heat strip: every element's magnitude, sampled"));
 }
@@ -217,12 +250,19 @@ void drawArrayPanel(App& app) {
   const bool sameArray = previous && previous->values.size() == s.values.size();
   std::set<int> targets;
   for (const auto& pr : s.pairs) targets.insert(pr.second);
-  const ArrayPicture picture{s.values,
-                             t.params.type,
-                             [&](size_t i) { return sameArray && previous->values[i] != s.values[i]; },
-                             targets,
-                             s.pairs,
-                             &s.combines};
+  ArrayPicture picture{s.values,
+                       t.params.type,
+                       [&](size_t i) { return sameArray && previous->values[i] != s.values[i]; },
+                       targets,
+                       s.pairs,
+                       &s.combines};
+  if (app.witnessOnScreen() && ui.race.witness->readFound) {
+    // Framed at every step, so that the two cells can be followed; named at the read.
+    const EarlyRead& r = ui.race.witness->read;
+    const bool atRead = ui.step == r.step;
+    picture.marked = {{r.element, atRead ? "read too early" : ""},
+                      {r.target, atRead ? "by thread " + std::to_string(r.reader) : ""}};
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.wrong));
   for (const std::string& stale : staleReads(s, t.params.type))
     wrappedText(printed(tr("stale read: %s"), stale.c_str()));

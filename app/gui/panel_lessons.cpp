@@ -21,6 +21,7 @@ void drawLessonsPanel(App& app) {
       ui.params.block = 0;
       ui.params.barrier = true;
       ui.params.perturb = false;
+      ui.params.delayThread = -1;
       ui.params.values.clear();
       ui.valuesText[0] = '\0';
       ui.rerunWanted = true;

@@ -1,16 +1,30 @@
 // Race explorer: run the lesson K times (K schedules on the simulator), the results as a
-// histogram, the share that was wrong, and any wrong run opened in the step player. On a GPU,
-// one run under compute-sanitizer's racecheck: each hazard with its kernel and source line.
+// histogram by how far off they were, the share that was wrong, and any wrong run opened in the
+// step player. Beside it: the race witness (panel_race_witness.cpp), the share of wrong runs
+// against block size and float sums in ulps (panel_race_charts.cpp). Each is a job on the
+// worker with progress and Cancel. On a GPU, one run under compute-sanitizer's racecheck: each
+// hazard with its kernel and source line.
+//
+// [SECTION] racecheck report
+// [SECTION] Results of K runs
+// [SECTION] The panel: buttons, progress, views
+
 #include <algorithm>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/theme.hpp"
+#include "lessons/registry.hpp"
 
 namespace rlab::gui {
+
+// ============================================================================================
+// [SECTION] racecheck report
+// ============================================================================================
 
 namespace {
 
 constexpr size_t kShownHazards = 8;
+constexpr size_t kListedResults = 8;  // results listed one by one up to here
 
 // "/home/lab/rlab/kernels/barrier.cuh" as learners know it: "kernels/barrier.cuh".
 std::string shortPath(const std::string& file) {
@@ -73,33 +87,12 @@ void drawRacecheckReport(UiState& ui, const SanitizerReport& report, const Palet
   ImGui::Separator();
 }
 
-}  // namespace
+// ============================================================================================
+// [SECTION] Results of K runs
+// ============================================================================================
 
-void drawRacePanel(App& app) {
+void drawResults(App& app, const Palette& pal) {
   UiState& ui = app.ui;
-  const Palette& pal = palette(ui.view.presenter);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  ImGui::InputInt("runs", &ui.raceRuns, 50, 500);
-  ui.raceRuns = std::clamp(ui.raceRuns, 1, 100000);
-  ImGui::SameLine();
-  if (app.longWorkBusy() && app.longWorkLabel() == "race") {
-    ImGui::ProgressBar(app.longWorkProgress(), ImVec2(ImGui::GetFontSize() * 10, 0));
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) app.cancelLongWork();
-  } else if (ImGui::Button("Race it")) {
-    app.startRace();
-  }
-  noteWidget(ui, "race");
-  if (ui.params.backend == BackendChoice::Gpu && ui.gpuUsable && !app.longWorkBusy()) {
-    ImGui::SameLine();
-    if (ImGui::Button("racecheck")) app.startRacecheck();
-    helpMarker(
-        "One run under compute-sanitizer's racecheck. It watches shared memory only: "
-        "use the barrier lesson's shared variant to see the race named.");
-  }
-  helpMarker(
-      "On the GPU: the same kernel K times. On the simulator: K random schedules. "
-      "Races show as results that differ from run to run.");
   const RaceResult& race = ui.race.result;
   if (app.longWorkBusy() && app.longWorkLabel() == "racecheck")
     ImGui::TextDisabled("racecheck is running...");
@@ -108,6 +101,7 @@ void drawRacePanel(App& app) {
     ImGui::TextDisabled("Switch the barrier off in the barrier lesson, then race it.");
     return;
   }
+  const ElementType type = race.params.type;
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(race.wrong ? pal.wrong : pal.right),
                      "%d of %d runs wrong (%.0f%%)", race.wrong, race.runs,
                      100.0 * race.wrong / race.runs);
@@ -116,33 +110,39 @@ void drawRacePanel(App& app) {
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s", race.schedules.c_str());
   ImGui::PopTextWrapPos();
-  // The most frequent results first; the right one always among them.
-  std::vector<std::pair<double, int>> bins(race.histogram.begin(), race.histogram.end());
-  std::stable_sort(bins.begin(), bins.end(), [&](const auto& a, const auto& b) {
-    if ((a.first == race.expected) != (b.first == race.expected)) return a.first == race.expected;
-    return a.second > b.second;
-  });
-  constexpr size_t kShown = 12;
-  int most = 1;
-  for (const auto& bin : bins) most = std::max(most, bin.second);
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  const float width = ImGui::GetContentRegionAvail().x * 0.6f;
-  for (size_t k = 0; k < bins.size() && k < kShown; ++k) {
-    const auto [value, count] = bins[k];
-    const bool right = value == race.expected;
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const float label = ImGui::GetFontSize() * 7;
-    ImGui::TextUnformatted(formatValue(value, ui.params.type).c_str());
-    draw->AddRectFilled(ImVec2(at.x + label, at.y + 2),
-                        ImVec2(at.x + label + width * count / most, at.y + ImGui::GetFontSize()),
-                        right ? pal.right : pal.wrong);
-    ImGui::SameLine(label + width * count / most + 16);
-    ImGui::Text("%d%s", count, right ? "  (right)" : "");
-  }
-  if (bins.size() > kShown) {
-    int rest = 0;
-    for (size_t k = kShown; k < bins.size(); ++k) rest += bins[k].second;
-    ImGui::TextDisabled("... and %zu other results (%d runs)", bins.size() - kShown, rest);
+
+  const OffsetHistogram& bins = ui.race.bins;
+  const bool listed = race.histogram.size() <= kListedResults;
+  const float lineH = ImGui::GetTextLineHeightWithSpacing();
+  const float below = (listed ? 2.f : 1.f) * lineH +
+                      (race.wrongRuns.empty() ? 0 : 3 * ImGui::GetFrameHeightWithSpacing());
+  const float chart =
+      std::max(ImGui::GetTextLineHeight() * 8, ImGui::GetContentRegionAvail().y - below - lineH);
+  const std::string rightLabel = "right: " + formatValue(race.expected, type);
+  drawOffsetHistogram(bins, pal, chart, "how far off: result - " + formatValue(race.expected, type),
+                      {{0, rightLabel, pal.right}});
+  if (bins.notFinite)
+    ImGui::TextDisabled("%d runs gave no finite result (off the axis)", bins.notFinite);
+  if (listed) {
+    // Few results: each one exactly, side by side while they fit, the right one in its colour.
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    const float gap = 3 * ImGui::GetStyle().ItemSpacing.x;
+    bool first = true;
+    for (const auto& [value, count] : race.histogram) {
+      const std::string item = formatValue(value, type) + " in " + std::to_string(count) +
+                               (count == 1 ? " run" : " runs");
+      const float width = ImGui::CalcTextSize(item.c_str()).x;
+      if (!first && ImGui::GetItemRectMax().x + gap + width < right) ImGui::SameLine(0, gap);
+      first = false;
+      ImGui::TextColored(
+          ImGui::ColorConvertU32ToFloat4(value == race.expected ? pal.right : pal.wrong), "%s",
+          item.c_str());
+    }
+  } else {
+    ImGui::TextDisabled("%zu different results, from %s to %s off; each bar spans %s",
+                        race.histogram.size(), formatValue(bins.smallest, type).c_str(),
+                        formatValue(bins.largest, type).c_str(),
+                        formatValue(bins.width, ElementType::Float).c_str());
   }
   if (!race.wrongRuns.empty()) {
     ImGui::TextUnformatted("Open a wrong run in the player:");
@@ -156,9 +156,102 @@ void drawRacePanel(App& app) {
         ui.playing = false;
       }
       noteWidget(ui, "wrong run " + std::to_string(k));
-      if ((k + 1) % 5 != 0) ImGui::SameLine();
+      if ((k + 1) % 5 != 0 && k + 1 < race.wrongRuns.size()) ImGui::SameLine();
     }
   }
+}
+
+bool raceJob(const std::string& label) {
+  return label == "race" || label == "witness" || label == "by block" || label == "float sums" ||
+         label == "racecheck";
+}
+
+}  // namespace
+
+// ============================================================================================
+// [SECTION] The panel: buttons, progress, views
+// ============================================================================================
+
+void drawRacePanel(App& app) {
+  UiState& ui = app.ui;
+  const Palette& pal = palette(ui.view.presenter);
+  const LessonInfo* lesson = findLesson(ui.params.lesson);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::InputInt("runs", &ui.raceRuns, 50, 500);
+  ui.raceRuns = std::clamp(ui.raceRuns, 1, 100000);
+  helpMarker(
+      "Race it: the same kernel K times (on the simulator, K random schedules); races show as "
+      "results that differ from run to run. Find a witness: the smallest stall schedule that makes "
+      "this run wrong, searched on the simulator (K random schedules first). By block size: K runs "
+      "at each block size, with and without perturb. Float sums: K float sums in ulps from the "
+      "exact sum, beside the fastest kernel's.");
+  if (app.longWorkBusy() && raceJob(app.longWorkLabel())) {
+    ImGui::ProgressBar(app.longWorkProgress(), ImVec2(ImGui::GetFontSize() * 10, 0),
+                       app.longWorkLabel().c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) app.cancelLongWork();
+    noteWidget(ui, "race cancel");
+  } else {
+    ImGui::BeginDisabled(app.longWorkBusy());  // the timing chart's job holds the worker
+    if (ImGui::Button("Race it")) app.startRace();
+    noteWidget(ui, "race");
+    ImGui::SameLine();
+    if (ImGui::Button("Find a witness")) app.startWitness();
+    noteWidget(ui, "witness");
+    if (lesson && lesson->switchableBarrier) {
+      ImGui::SameLine();
+      if (ImGui::Button("By block size")) app.startRateByBlock();
+      noteWidget(ui, "by block");
+    }
+    if (ui.params.type == ElementType::Float) {
+      ImGui::SameLine();
+      if (ImGui::Button("Float sums")) app.startFloatSums();
+      noteWidget(ui, "float sums");
+    }
+    if (ui.params.backend == BackendChoice::Gpu && ui.gpuUsable) {
+      ImGui::SameLine();
+      if (ImGui::Button("racecheck")) app.startRacecheck();
+      helpMarker(
+          "One run under compute-sanitizer's racecheck. It watches shared memory only: "
+          "use the barrier lesson's shared variant to see the race named.");
+    }
+    ImGui::EndDisabled();
+  }
+
+  if (!ImGui::BeginTabBar("race views")) return;
+  struct View {
+    const char* name;
+    RaceTab tab;
+    bool shown;
+  };
+  const View views[] = {{"Results", RaceTab::Results, true},
+                        {"Witness", RaceTab::Witness, ui.race.witness.has_value()},
+                        {"By block size", RaceTab::ByBlock, ui.race.byBlock.has_value()},
+                        {"Float sums", RaceTab::FloatSums, ui.race.floatSums.has_value()}};
+  for (const View& v : views) {
+    if (!v.shown) continue;
+    const ImGuiTabItemFlags flags = ui.requestRaceTab == v.tab ? ImGuiTabItemFlags_SetSelected : 0;
+    if (ImGui::BeginTabItem(v.name, nullptr, flags)) {
+      switch (v.tab) {
+        case RaceTab::Results:
+          drawResults(app, pal);
+          break;
+        case RaceTab::Witness:
+          drawWitness(app, *ui.race.witness, pal);
+          break;
+        case RaceTab::ByBlock:
+          drawRateByBlock(*ui.race.byBlock, pal);
+          break;
+        case RaceTab::FloatSums:
+          drawFloatSums(*ui.race.floatSums, pal);
+          break;
+      }
+      ImGui::EndTabItem();
+    }
+    noteWidget(ui, std::string("race tab:") + v.name);
+  }
+  ImGui::EndTabBar();
+  ui.requestRaceTab.reset();
 }
 
 }  // namespace rlab::gui

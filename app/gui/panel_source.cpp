@@ -1,5 +1,7 @@
 // The kernel that ran: kernels/<id>.cuh as embedded at build time, CUDA words coloured, the
-// lines that combine values in this step highlighted, the switchable barrier marked on/off.
+// lines that combine values in this step highlighted, the switchable barrier marked on/off. With
+// a race witness in the player, its two lines stand out: the read that came too early and the
+// barrier that would have made it wait.
 #include <sstream>
 
 #include "app/gui/panels.hpp"
@@ -70,17 +72,30 @@ void drawSourcePanel(App& app) {
   ImGui::TextDisabled(tr("%s — the file that ran"), lesson->kernelFile.c_str());
   const std::string& function = variant->kernelFunction;
   const bool showStep = ui.trace && ui.step > 0;
+  // The witness's lines, when its run is the one on screen.
+  int witnessRead = 0, witnessBarrier = 0;
+  if (app.witnessOnScreen() && ui.race.witness->readLine.file == lesson->kernelFile) {
+    witnessRead = ui.race.witness->readLine.line;
+    witnessBarrier = ui.race.witness->barrierLine.line;
+  }
+  const std::string scrollTarget =
+      witnessRead ? function + ":" + std::to_string(witnessRead) : function;
   std::istringstream lines(*source);
   bool inFunction = false;
-  int depth = 0;
+  int depth = 0, number = 0;
   for (std::string line; std::getline(lines, line);) {
+    ++number;
     if (!inFunction && line.find(" " + function + "(") != std::string::npos &&
         line.find("__global__") != std::string::npos) {
       inFunction = true;
-      if (ui.sourceScrolledTo != function) {  // scroll to the kernel when another is chosen
-        ImGui::SetScrollHereY(0.1f);
-        ui.sourceScrolledTo = function;
+      if (ui.sourceScrolledTo != scrollTarget && !witnessRead) {
+        ImGui::SetScrollHereY(0.1f);  // to the kernel when another is chosen
+        ui.sourceScrolledTo = scrollTarget;
       }
+    }
+    if (number == witnessRead && ui.sourceScrolledTo != scrollTarget) {
+      ImGui::SetScrollHereY(0.3f);  // to the witness's read when its run comes on screen
+      ui.sourceScrolledTo = scrollTarget;
     }
     bool highlight = false;
     if (inFunction) {
@@ -90,12 +105,16 @@ void drawSourcePanel(App& app) {
       if (depth == 0 && line.find('}') != std::string::npos) inFunction = false;
     }
     const bool barrierLine = line.find("switchableBarrier(barrierOn)") != std::string::npos;
-    if (highlight || barrierLine) {
+    const bool witnessLine = number == witnessRead || number == witnessBarrier;
+    if (highlight || barrierLine || witnessLine) {
       const ImVec2 at = ImGui::GetCursorScreenPos();
-      const ImU32 back = barrierLine ? (ui.params.barrier ? pal.right : pal.wrong) : pal.worked;
+      const ImU32 back = witnessLine   ? pal.wrong
+                         : barrierLine ? (ui.params.barrier ? pal.right : pal.wrong)
+                                       : pal.worked;
+      const ImVec2 end(at.x + ImGui::GetContentRegionAvail().x, at.y + ImGui::GetTextLineHeight());
       ImGui::GetWindowDrawList()->AddRectFilled(
-          at, ImVec2(at.x + ImGui::GetContentRegionAvail().x, at.y + ImGui::GetTextLineHeight()),
-          (back & 0x00ffffff) | 0x50000000);
+          at, end, (back & 0x00ffffff) | (witnessLine ? 0x90000000 : 0x50000000));
+      if (witnessLine) ImGui::GetWindowDrawList()->AddRect(at, end, pal.wrong, 0, 0, pal.line);
     }
     // The recorder's calls are how the app sees the kernel work, not part of the reduction:
     // greyed, so the kernel reads as a learner would write it.
@@ -104,10 +123,15 @@ void drawSourcePanel(App& app) {
       continue;
     }
     colouredLine(line, pal);
+    if (number == witnessRead) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "  <- read too early");
+    }
     if (barrierLine) {
       ImGui::SameLine(0, ImGui::GetFontSize());
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui.params.barrier ? pal.right : pal.wrong),
-                         "%s", ui.params.barrier ? tr("<- ON") : tr("<- OFF"));
+                         "%s%s", ui.params.barrier ? tr("<- ON") : tr("<- OFF"),
+                         number == witnessBarrier ? tr(": the read needed it") : "");
     }
   }
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/gui/app.hpp"
 
@@ -18,6 +19,20 @@ void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
 void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
 void drawTextPanel(App& app);      // the lesson's text: links, narration, predictions
 void drawNarration(App& app);      // the text's sentence for the step on screen
+
+// The race explorer's parts (panel_race_witness.cpp, panel_race_charts.cpp).
+struct Palette;
+struct ChartMarker {
+  double offset = 0;  // where on the axis
+  std::string label;
+  ImU32 colour = 0;
+};
+// Runs by how far off, stacked right and wrong, `height` pixels tall with its axis labels.
+void drawOffsetHistogram(const OffsetHistogram& h, const Palette& pal, float height,
+                         const std::string& axis, const std::vector<ChartMarker>& markers = {});
+void drawRateByBlock(const RateByBlock& rate, const Palette& pal);
+void drawFloatSums(const FloatSumSpread& spread, const Palette& pal);
+void drawWitness(App& app, const Witness& w, const Palette& pal);
 
 // Small helpers the panels share.
 void helpMarker(const char* text);

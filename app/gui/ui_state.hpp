@@ -12,18 +12,27 @@
 #include <vector>
 
 #include "lessons/bench.hpp"
+#include "lessons/distribution.hpp"
 #include "lessons/params.hpp"
 #include "lessons/race.hpp"
 #include "lessons/sanitizer.hpp"
 #include "lessons/texts.hpp"
 #include "lessons/trace.hpp"
+#include "lessons/witness.hpp"
 
 namespace rlab::gui {
 
 struct RaceOutcome {
   RaceResult result;
+  OffsetHistogram bins;                      // the results by how far off they were
   std::optional<SanitizerReport> racecheck;  // GPU: compute-sanitizer's racecheck on one run
+  std::optional<Witness> witness;            // "Find a witness"
+  std::optional<RateByBlock> byBlock;        // the share of wrong runs against block size
+  std::optional<FloatSumSpread> floatSums;   // atomic float sums in ulps, beside fastest's
 };
+
+// The race explorer's views, in the order of its tabs.
+enum class RaceTab { Results, Witness, ByBlock, FloatSums };
 
 struct BenchOutcome {
   std::vector<BenchRow> rows;
@@ -66,7 +75,8 @@ struct UiState {
   int raceRuns = 200;
   RaceOutcome race;
   BenchOutcome bench;
-  int requestTab = -1;  // a tab to bring to the front on the next frame
+  int requestTab = -1;                    // a tab to bring to the front on the next frame
+  std::optional<RaceTab> requestRaceTab;  // the same, in the race explorer
 
   ViewOptions view;
   Language language = Language::En;  // of the course texts (and fonts)

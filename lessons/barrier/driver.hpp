@@ -11,8 +11,9 @@ void runBarrierTree(B& b, const Params& p, typename B::template Buffer<T>& a, bo
                     Kernel kernel, int levels, Trace& out) {
   Recording<B, T> rec(b, trace, levels, 0, p.block);
   const auto initial = trace ? downloadAsDoubles<B, T>(b, a, size_t(p.n)) : std::vector<double>{};
+  // The kernel counts levels from 0; --delay counts them as the steps do, from 1.
   b.launch(dim3(1), dim3(unsigned(p.block)), kernel, a.get(), int(p.n), p.barrier, p.perturb,
-           rec.recorder());
+           p.delayThread, p.delayLevel - 1, rec.recorder());
   std::vector<std::string> labels;
   for (int k = 0, i = 1; k < levels; ++k, i *= 2)
     labels.push_back("level " + std::to_string(k + 1) + ": " +
@@ -20,6 +21,9 @@ void runBarrierTree(B& b, const Params& p, typename B::template Buffer<T>& a, bo
                      " where tid % " + std::to_string(2 * i) + " == 0");
   appendSteps(out, rec.snapshots(labels, initial));
   out.result = double(downloadOne<B, T>(b, a));
+  if (p.delayThread >= 0)
+    out.notes.push_back("Thread " + std::to_string(p.delayThread) + " paused before level " +
+                        std::to_string(p.delayLevel) + " (--delay " + delayText(p) + ").");
   if (!p.barrier)
     out.notes.push_back(
         "The barrier is off: a thread may read its neighbour before the "

@@ -132,9 +132,12 @@ class SimBackend {
   // end of one throws sim::LaunchError.
   template <class... Params, class... Args>
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
-    sim::launch(grid, block, options_, kernel, args...);
+    rounds_ += sim::launch(grid, block, options_, kernel, args...).rounds;
     checkGuards(grid, block);
   }
+
+  // Scheduling rounds of every launch so far, summed over blocks (round-based schedules).
+  uint64_t rounds() const { return rounds_; }
 
   // The simulator runs one block at a time; two "SMs" keep grid-stride kernels honest, with
   // the thread slots of an H100's.
@@ -159,6 +162,7 @@ class SimBackend {
   }
 
   sim::LaunchOptions options_;
+  uint64_t rounds_ = 0;
   std::vector<std::weak_ptr<sim_memory::GuardedBlock>> live_;  // buffers of this backend
 };
 

@@ -12,6 +12,7 @@ void runOnSimulator(const Params& p, const std::vector<double>& input, bool trac
   options.schedule = sim::Schedule::parse(p.schedule);
   SimBackend backend(options);
   runOnBackend(backend, p, input, trace, out);
+  out.timings.simRounds = backend.rounds();
   out.backend = "sim";
   out.device = "CPU SIMT simulator, schedule " + options.schedule.str();
 }
