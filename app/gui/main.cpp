@@ -103,6 +103,10 @@ int main(int argc, char** argv) {
       if (view == "float-sums") app.startFloatSums();
       if (view == "timing") app.startBench();
       app.waitForWork();
+      if (app.ui.statusIsError && view != "lesson") {  // the job refused or failed: say why
+        std::cerr << "reduction-lab: " << app.ui.status << "\n";
+        return 2;
+      }
       app.ui.requestTab = view == "timing" ? 1 : view == "lesson" ? 0 : 2;
       std::vector<unsigned char> pixels;
       for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
