@@ -283,6 +283,15 @@ TEST_CASE("rlab race --witness: text and JSON, with the line that replays it") {
         std::string::npos);
   CHECK(text.find("schedules tried: 41\n") != std::string::npos);
 
+  // The pause it names, raced: the JSON carries it.
+  REQUIRE(rlab({"race", "barrier", "--n", "8", "--no-barrier", "--delay", delayText(w.delayed),
+                "--runs", "3", "--format", "json"},
+               json) == 0);
+  const auto raced = nlohmann::json::parse(json);
+  CHECK(raced["delay"]["thread"] == w.delayed.delayThread);
+  CHECK(raced["delay"]["level"] == w.delayed.delayLevel);
+  CHECK(raced["wrong"] == 3);  // random schedules, and the pause on top
+
   std::ostringstream out, err;
   CHECK(cli::main({"race", "barrier", "--witness", "--runs", "0"}, out, err, false) == 2);
   CHECK(out.str().empty());

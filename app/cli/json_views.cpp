@@ -13,6 +13,11 @@ namespace {
 
 constexpr size_t kJsonValues = 4096;  // per step; values_total says how many there were
 
+json delayJson(const Params& p) {
+  if (p.delayThread < 0) return nullptr;
+  return {{"thread", p.delayThread}, {"level", p.delayLevel}};
+}
+
 }  // namespace
 
 json jsonNumber(double v) {
@@ -40,8 +45,7 @@ json traceJson(const Trace& t) {
   j["data"] = t.dataLabel;
   j["barrier"] = p.barrier;
   j["perturb"] = p.perturb;
-  j["delay"] =
-      p.delayThread < 0 ? json(nullptr) : json{{"thread", p.delayThread}, {"level", p.delayLevel}};
+  j["delay"] = delayJson(p);
   j["schedule"] = t.backend == "sim" ? json(p.schedule) : json(nullptr);
   j["traced"] = t.traced;
   auto value = [&](double v) { return jsonValue(v, p.type); };
@@ -150,8 +154,12 @@ json raceJson(const RaceResult& race) {
   json results = json::array();
   for (const auto& [value, count] : race.histogram)
     results.push_back({{"result", jsonValue(value, type)}, {"count", count}});
-  json j = {{"lesson", race.params.lesson},
-            {"variant", race.params.variant},
+  const Params& p = race.params;
+  json j = {{"lesson", p.lesson},
+            {"variant", p.variant},
+            {"barrier", p.barrier},
+            {"perturb", p.perturb},
+            {"delay", delayJson(p)},
             {"backend", race.backend},
             {"device", race.device},
             {"schedules", race.schedules},

@@ -167,6 +167,11 @@ int main(int argc, char** argv) {
       if (view == "float-sums") app.startFloatSums();
       if (view == "timing") app.startBench();
       app.waitForWork();
+      // The job refused or failed: say why.
+      if (app.ui.statusIsError && view != "lesson" && view != "text") {
+        std::cerr << "reduction-lab: " << app.ui.status << "\n";
+        return 2;
+      }
       app.ui.requestTab = view == "timing" ? 2 : view == "lesson" ? 1 : view == "text" ? 0 : 3;
       std::vector<unsigned char> pixels;
       for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
