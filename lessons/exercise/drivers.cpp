@@ -1,0 +1,260 @@
+// [SECTION] Helpers
+// [SECTION] The rules
+// [SECTION] One driver per shape
+
+#include "lessons/exercise/drivers.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+#include "kernels/sim/runtime.hpp"
+#include "lessons/exercise/fenced.hpp"
+#include "lessons/reference.hpp"
+
+namespace rlab::exercise {
+
+// ============================================================================================
+// [SECTION] Helpers
+// ============================================================================================
+
+namespace {
+
+using ResultKernel = void (*)(const int*, long long, int*);
+using FoldKernel = void (*)(int*, long long);
+using OneBlockKernel = void (*)(int*, int);
+
+// A broken rule: what() is the sentence.
+class RuleBroken : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+int identityOf(Op op) {
+  switch (op) {
+    case Op::Max:
+      return INT_MIN;
+    case Op::Min:
+      return INT_MAX;
+    case Op::Product:
+      return 1;
+    case Op::Sum:
+      break;
+  }
+  return 0;
+}
+
+std::string text(double v) {
+  return formatValue(v, ElementType::Int);
+}
+
+std::string threadName(long long thread, long long block) {
+  return "thread " + std::to_string(thread) + " of block " + std::to_string(block);
+}
+
+long long blocksFor(long long threads, long long block) {
+  return (threads + block - 1) / block;
+}
+
+std::unique_ptr<FencedBuffer> inputBuffer(const std::vector<double>& input) {
+  auto in = std::make_unique<FencedBuffer>("in", input.size());
+  for (size_t k = 0; k < input.size(); ++k) in->data()[k] = int(input[k]);
+  return in;
+}
+
+// ============================================================================================
+// [SECTION] The rules
+// ============================================================================================
+
+// *result may change only through atomics: each atomic on it must find what the one before it
+// left (the first: the identity the host stored), and the last must leave what the host reads.
+// On the simulator one thread runs at a time, so `*result += v` gives the right total there;
+// on a GPU threads read the same old value at once and lose each other's additions. A plain
+// store of a block's total (`*result = s[0]`) breaks the chain the same way.
+void checkAtomicsOnly(const sim::LaunchStats& stats, const int* result, int identity,
+                      int finalValue, long long& count) {
+  double value = identity;
+  const sim::AtomicEvent* previous = nullptr;
+  count = 0;
+  for (const sim::AtomicEvent& a : stats.atomics) {
+    if (a.address != result) continue;
+    if (a.old != value) {
+      const std::string before =
+          previous ? "the " + text(value) + " that " +
+                         threadName(previous->thread, previous->block) + "'s atomic left"
+                   : "the " + text(value) + " the host stored before the launch";
+      throw RuleBroken("*result was changed without an atomic: " + threadName(a.thread, a.block) +
+                       "'s atomic found " + text(a.old) + " there, not " + before +
+                       "; on a GPU threads that change *result at the same time without an "
+                       "atomic lose each other's work");
+    }
+    value = a.after;
+    previous = &a;
+    ++count;
+  }
+  if (finalValue != value)
+    throw RuleBroken("*result was changed without an atomic: it ended as " + text(finalValue) +
+                     (previous ? ", but the last atomic on it left " + text(value)
+                               : ", but no atomic reached it") +
+                     "; on a GPU threads that change *result at the same time without an atomic "
+                     "lose each other's work");
+}
+
+void checkAtomicCount(const Exercise& e, long long atomics, long long blocks, int block) {
+  if (e.atomics == AtomicLimit::Any) return;
+  const bool perWarp = e.atomics == AtomicLimit::OnePerWarp;
+  const long long allowed = blocks * (perWarp ? blocksFor(block, 32) : 1);
+  if (atomics <= allowed) return;
+  throw RuleBroken(std::to_string(atomics) + " atomics landed on *result from " +
+                   std::to_string(blocks) + " block" + (blocks == 1 ? "" : "s") + " of " +
+                   std::to_string(block) + " threads; the exercise allows one per " +
+                   (perWarp ? "warp (" + std::to_string(allowed) + ")"
+                            : "block (" + std::to_string(allowed) + ")"));
+}
+
+}  // namespace
+
+std::string sharedMemoryRuleBroken(const Exercise& e, const void* kernel) {
+  if (e.shared == SharedUse::Any) return "";
+  const size_t bytes = sim::sharedMemoryBytes(kernel);
+  if (e.shared == SharedUse::Required && bytes == 0)
+    return e.kernel +
+           " declares no __shared__ array in its own body; this exercise puts the work in "
+           "shared memory (declare it in the kernel, e.g. __shared__ int s[1024];)";
+  if (e.shared == SharedUse::Forbidden && bytes > 0)
+    return e.kernel + " declares " + std::to_string(bytes) +
+           " bytes of __shared__ memory; this exercise works in registers, with warp shuffles";
+  return "";
+}
+
+// ============================================================================================
+// [SECTION] One driver per shape
+// ============================================================================================
+
+namespace {
+
+double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
+                       const std::vector<double>& input, sim::LaunchOptions options) {
+  const auto run = reinterpret_cast<ResultKernel>(kernel);
+  auto in = inputBuffer(input);
+  FencedBuffer result("result", 1);
+  const int identity = identityOf(e.op);
+  result.data()[0] = identity;
+  const long long n = p.n;
+  long long blocks = blocksFor(n, (long long)p.block * e.perThread);
+  if (e.gridStride)
+    blocks = std::min(blocks, kSimMultiprocessors * kThreadSlotsPerMultiprocessor / p.block);
+  options.recordAtomics = true;
+  const sim::LaunchStats stats =
+      sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
+                  (const int*)in->data(), n, result.data());
+  long long atomics = 0;
+  checkAtomicsOnly(stats, result.data(), identity, result.data()[0], atomics);
+  checkAtomicCount(e, atomics, blocks, p.block);
+  return result.data()[0];
+}
+
+// Passes over the block totals until one is left, as the lessons' runTreePasses.
+double runBlockPartials(const void* kernel, const Params& p, const std::vector<double>& input,
+                        const sim::LaunchOptions& options) {
+  const auto run = reinterpret_cast<ResultKernel>(kernel);
+  std::unique_ptr<FencedBuffer> source = inputBuffer(input);
+  long long len = p.n;
+  for (int pass = 1;; ++pass) {
+    const long long blocks = blocksFor(len, p.block);
+    auto out = std::make_unique<FencedBuffer>("out", size_t(blocks));
+    sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
+                (const int*)source->data(), len, out->data());
+    if (blocks == 1) return out->data()[0];
+    out->rename("in (the block totals of pass " + std::to_string(pass) + ")");
+    source = std::move(out);
+    len = blocks;
+  }
+}
+
+double runFoldSteps(const void* kernel, const Params& p, const std::vector<double>& input,
+                    const sim::LaunchOptions& options) {
+  const auto run = reinterpret_cast<FoldKernel>(kernel);
+  auto a = inputBuffer(input);
+  a->rename("a");
+  for (long long len = p.n; len > 1; len -= len / 2) {
+    const long long threads = len - len / 2;
+    sim::launch(dim3(unsigned(blocksFor(threads, p.block))), dim3(unsigned(p.block)), options, run,
+                a->data(), len);
+  }
+  return a->data()[0];
+}
+
+double runOneBlock(const void* kernel, const Params& p, const std::vector<double>& input,
+                   const sim::LaunchOptions& options) {
+  const auto run = reinterpret_cast<OneBlockKernel>(kernel);
+  auto a = inputBuffer(input);
+  a->rename("a");
+  sim::launch(dim3(1), dim3(unsigned(p.block)), options, run, a->data(), int(p.n));
+  return a->data()[0];
+}
+
+// Every thread i < n must end with its group's total; the result is the groups' totals
+// combined.
+double runAllReduce(const Exercise& e, const void* kernel, const Params& p,
+                    const std::vector<double>& input, const sim::LaunchOptions& options) {
+  const auto run = reinterpret_cast<ResultKernel>(kernel);
+  auto in = inputBuffer(input);
+  FencedBuffer out("out", input.size());
+  const int poison = [] {
+    int v;
+    std::memset(&v, sim::kSharedPoisonByte, sizeof v);
+    return v;
+  }();
+  std::fill(out.data(), out.data() + out.count(), poison);
+  const long long n = p.n, block = p.block;
+  sim::launch(dim3(unsigned(blocksFor(n, block))), dim3(unsigned(block)), options, run,
+              (const int*)in->data(), n, out.data());
+  const long long group = e.warpGroups ? std::min<long long>(32, block) : block;
+  const char* groupName = e.warpGroups ? "warp" : "block";
+  std::vector<double> totals;
+  for (long long first = 0; first < n; first += group) {
+    const long long last = std::min(n, first + group) - 1;
+    const std::vector<double> elements(input.begin() + first, input.begin() + last + 1);
+    const double total = reference(e.op, ElementType::Int, elements).expected;
+    for (long long i = first; i <= last; ++i) {
+      const int got = out.data()[i];
+      if (got == total) continue;
+      const std::string who = threadName(i % block, i / block);
+      if (got == poison)
+        throw RuleBroken("out[" + std::to_string(i) + "] still holds " + text(poison) +
+                         ", what the host filled it with: " + who + " did not write it");
+      throw RuleBroken(who + " ended with " + text(got) + " in out[" + std::to_string(i) +
+                       "], but the total of its " + groupName + " (elements " +
+                       std::to_string(first) + " to " + std::to_string(last) + ") is " +
+                       text(total) + "; every thread must end with it");
+    }
+    totals.push_back(total);
+  }
+  return reference(e.op, ElementType::Int, totals).expected;
+}
+
+}  // namespace
+
+double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p) {
+  const std::vector<double> input = makeInput(resolve(p));
+  sim::LaunchOptions options;
+  options.schedule = sim::Schedule::parse(p.schedule);
+  switch (e.shape) {
+    case ExerciseShape::AtomicResult:
+      return runAtomicResult(e, kernel, p, input, options);
+    case ExerciseShape::BlockPartials:
+      return runBlockPartials(kernel, p, input, options);
+    case ExerciseShape::FoldStep:
+      return runFoldSteps(kernel, p, input, options);
+    case ExerciseShape::OneBlock:
+      return runOneBlock(kernel, p, input, options);
+    case ExerciseShape::AllReduce:
+      return runAllReduce(e, kernel, p, input, options);
+  }
+  return 0;
+}
+
+}  // namespace rlab::exercise
