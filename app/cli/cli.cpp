@@ -22,8 +22,10 @@ struct Entry {
 };
 
 constexpr Entry kSubcommands[] = {
-    {"list", listCommand, false},  {"run", runCommand, false},    {"race", raceCommand, false},
-    {"bench", benchCommand, true}, {"check", checkCommand, true}, {"tour", tourCommand, true},
+    {"list", listCommand, false},         {"run", runCommand, false},
+    {"race", raceCommand, false},         {"bench", benchCommand, true},
+    {"check", checkCommand, true},        {"tour", tourCommand, true},
+    {"exercise", exerciseCommand, false},
 };
 
 const Entry& entryFor(const std::string& name) {

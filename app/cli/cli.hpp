@@ -15,7 +15,7 @@ namespace rlab::cli {
 enum class Format { Text, Json, Csv };
 
 struct Command {
-  std::string name;  // list, run, race, bench, check, tour
+  std::string name;  // list, run, race, bench, check, tour, exercise
   Params params;     // run, race, check; bench: its type and backend
   Format format = Format::Text;
   int runs = 100;                                 // race
@@ -25,7 +25,13 @@ struct Command {
   int reps = 20;                                  // bench
   SanitizerTool tool = SanitizerTool::Racecheck;  // check
   int delayMs = 700;                              // tour: pause between steps
-  bool helpShown = false;                         // --help printed: nothing else to do
+  // exercise: the action (list, start, check, hint, solution, run) and what it names; run
+  // takes its n, block, data or values and schedule from params
+  std::string exerciseAction;
+  std::string exerciseId, exerciseFile, exerciseFolder;
+  int hint = 0;
+  double caseSeconds = 5;
+  bool helpShown = false;  // --help printed: nothing else to do
   std::string helpText;
 };
 

@@ -15,5 +15,6 @@ int raceCommand(const Command& c, std::ostream& out, std::ostream& err, bool col
 int benchCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int checkCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int tourCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 
 }  // namespace rlab::cli
