@@ -23,6 +23,7 @@ App::App() {
   const GpuProbe gpu = probeGpu();
   ui.gpuUsable = gpu.usable;
   ui.gpuName = gpu.usable ? gpu.device : gpu.why;
+  ui.exerciseFolder = defaultExerciseFolder();
 }
 
 // ============================================================================================
@@ -96,8 +97,10 @@ void App::runNow(int step) {
 void App::waitForWork() {
   runner_.wait();
   longWork_.wait();
+  exerciseWork_.wait();
   runner_.poll(ui);
   longWork_.poll(ui);
+  exerciseWork_.poll(ui);
 }
 
 void App::startRace() {
@@ -177,6 +180,8 @@ void App::stepTo(int step) {
 void App::frame(float seconds) {
   runner_.poll(ui);
   longWork_.poll(ui);
+  exerciseWork_.poll(ui);
+  watchExerciseFile(seconds);
   if (ui.rerunWanted && !runner_.busy()) {
     validate();
     if (ui.paramError.empty() && ui.params.n <= kAutoRunLimit &&
@@ -226,8 +231,16 @@ void App::frame(float seconds) {
     if (ImGui::Begin(title, nullptr, fixed | extra)) draw(*this);
     ImGui::End();
   };
-  const float controlsHeight = std::floor(h * 0.5f), resultHeight = std::floor(h * 0.2f);
   window("Lessons", {0, 0}, {left, h}, drawLessonsPanel);
+  if (!ui.exercise.id.empty()) {  // an exercise: the learner's kernel and its checks
+    const float editorWidth = std::floor((w - left) * 0.58f);
+    window("Your kernel", {left, 0}, {editorWidth, h}, drawExerciseEditor,
+           ImGuiWindowFlags_NoScrollbar);
+    window("Run and check", {left + editorWidth, 0}, {w - left - editorWidth, h},
+           drawExerciseCheck);
+    return;
+  }
+  const float controlsHeight = std::floor(h * 0.5f), resultHeight = std::floor(h * 0.2f);
   window("Step player", {left, 0}, {center, playerHeight}, drawPlayerPanel,
          ImGuiWindowFlags_NoScrollbar);
   window("Array", {left, playerHeight}, {center, arrayHeight}, drawArrayPanel);

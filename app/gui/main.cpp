@@ -8,6 +8,7 @@
 #include "app/gui/app.hpp"
 #include "app/gui/platform.hpp"
 #include "app/gui/theme.hpp"
+#include "lessons/exercises.hpp"
 #include "lessons/registry.hpp"
 
 namespace {
@@ -47,6 +48,16 @@ int main(int argc, char** argv) {
   cli.add_option("--schedule", schedule, "simulator schedule, e.g. stall:4:2:1");
   cli.add_option("--view", view, "screenshot: the lesson view, or a finished timing or race")
       ->check(CLI::IsMember({"lesson", "timing", "race"}));
+  std::string exercise, exerciseFile, exerciseAction, exerciseDir;
+  int hints = 0;
+  cli.add_option("--exercise", exercise, "open this exercise in the editor");
+  cli.add_option(
+      "--exercise-dir", exerciseDir,
+      "where your exercise files live (default: ~/.local/share/reduction-lab/exercises)");
+  cli.add_option("--exercise-file", exerciseFile, "edit this file instead of the exercise's own");
+  cli.add_option("--exercise-action", exerciseAction, "screenshot: check or run it first")
+      ->check(CLI::IsMember({"check", "run"}));
+  cli.add_option("--hints", hints, "screenshot: open this many hints");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -81,6 +92,20 @@ int main(int argc, char** argv) {
     if (type == "float") app.ui.params.type = rlab::ElementType::Float;
     if (noBarrier) app.ui.params.barrier = false;
     if (!schedule.empty()) app.ui.params.schedule = schedule;
+    if (!exerciseDir.empty()) app.ui.exerciseFolder = exerciseDir;
+    if (!exercise.empty()) {
+      if (!rlab::findExercise(exercise)) {
+        std::cerr << "reduction-lab: --exercise '" << exercise << "' does not exist; choose one of "
+                  << rlab::exerciseIds() << ".\n";
+        return 2;
+      }
+      app.openExercise(exercise);
+      if (!exerciseFile.empty()) {
+        app.ui.exercise.file = exerciseFile;
+        app.reloadExercise();
+      }
+      app.ui.exercise.hintsOpen = hints;
+    }
 
     if (!screenshot.empty()) {
       app.runNow(step);
@@ -90,6 +115,8 @@ int main(int argc, char** argv) {
       }
       if (view == "race") app.startRace();
       if (view == "timing") app.startBench();
+      if (exerciseAction == "check") app.startExerciseCheck();
+      if (exerciseAction == "run") app.startExerciseRun();
       app.waitForWork();
       app.ui.requestTab = view == "race" ? 2 : view == "timing" ? 1 : 0;
       std::vector<unsigned char> pixels;

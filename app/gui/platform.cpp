@@ -1,4 +1,5 @@
 #include "app/gui/platform.hpp"
+#include "app/gui/theme.hpp"
 
 // glad first: it provides the GL declarations GLFW would otherwise pull in.
 #include <glad/gl.h>
@@ -102,12 +103,19 @@ std::vector<unsigned char> Platform::endFrameOffscreen(int width, int height) {
 
 bool loadFont(const std::string& fontsList) {
   std::ifstream list(fontsList);
+  bool loaded = false;
   for (std::string path; std::getline(list, path);) {
     if (path.empty() || path[0] == '#' || !std::ifstream(path)) continue;
-    // Rasterised large and scaled down, so presenter mode stays sharp.
-    if (ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), 26.0f)) return true;
+    const bool mono = path.find("Mono") != std::string::npos;
+    if (loaded && !mono) continue;
+    // Rasterised large and scaled down, so presenter mode stays sharp. The first font is the
+    // UI's; a monospaced one after it is the editor's.
+    ImFont* font = ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), 26.0f);
+    if (font && loaded) setCodeFont(font);
+    loaded = loaded || font;
+    if (loaded && codeFont()) break;
   }
-  return false;
+  return loaded;
 }
 
 bool writePng(const std::string& path, int width, int height,

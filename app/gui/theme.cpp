@@ -18,6 +18,15 @@ const Palette& palette(bool presenter) {
 
 namespace {
 float g_fontPixels = 13;
+ImFont* g_codeFont = nullptr;
+}  // namespace
+
+void setCodeFont(ImFont* font) {
+  g_codeFont = font;
+}
+
+ImFont* codeFont() {
+  return g_codeFont;
 }
 
 void setFontPixels(float pixels) {

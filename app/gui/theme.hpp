@@ -15,5 +15,8 @@ void applyStyle(bool presenter);
 // The pixel size the font atlas was rasterised at (ImGui's built-in font: 13).
 void setFontPixels(float pixels);
 float uiScale(bool presenter);
+// A monospaced font for code (the editor), or nullptr: the UI font then.
+void setCodeFont(ImFont* font);
+ImFont* codeFont();
 
 }  // namespace rlab::gui
