@@ -498,8 +498,8 @@ constexpr unsigned kNoThread = ~0u;
 class BlockRun {
  public:
   BlockRun(const std::function<void()>& body, const LaunchOptions& options, FiberPool& fibers,
-           LaunchStats& stats)
-      : body_(body), options_(options), fibers_(fibers), stats_(stats) {}
+           LaunchStats& stats, const std::vector<ByteRange>* shared)
+      : body_(body), options_(options), fibers_(fibers), stats_(stats), shared_(shared) {}
 
   void run(unsigned blockLinear);
   void runThread();  // on fiber current(): the thread's whole life
@@ -567,6 +567,7 @@ class BlockRun {
   FiberPool& fibers_;
   unsigned blockLinear_ = 0;
   LaunchStats& stats_;
+  const std::vector<ByteRange>* shared_;  // the kernel's __shared__ variables
   unsigned total_ = 0;
   fc::fcontext_t* contexts_ = nullptr;  // fiber i runs thread i
   Stack* stacks_ = nullptr;
@@ -780,6 +781,12 @@ bool BlockRun::releaseWaiters() {
   if (count(State::Runnable) > 0 || count(State::AtWarpOp) > 0 || count(State::AtBarrier) == 0)
     return released;
   if (barrierSplit_) barrierMismatch();
+  if (options_.onBarrier) {
+    std::vector<SharedSpan> spans;
+    if (shared_)
+      for (const ByteRange& r : *shared_) spans.push_back({r.begin, size_t(r.end - r.begin)});
+    options_.onBarrier(blockLinear_, spans);
+  }
   for (State& s : state_)
     if (s == State::AtBarrier) s = State::Runnable;
   count_[static_cast<int>(State::Runnable)] += count(State::AtBarrier);
@@ -1095,7 +1102,7 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
     detail::g_atomicSink = options.recordAtomics ? &stats.atomics : nullptr;
     static const std::vector<ByteRange> noKernel;
     const auto& shared = kernel ? worker.sharedMemory().of(kernel) : noKernel;
-    detail::BlockRun run(body, options, worker.fibers(), stats);  // reused by every block
+    detail::BlockRun run(body, options, worker.fibers(), stats, &shared);  // for every block
     detail::g_block = &run;
     struct ClearLaunchGlobals {  // on the way out, thrown or not
       ~ClearLaunchGlobals() {

@@ -45,9 +45,19 @@ struct AtomicEvent {
   double after = 0;    // value the address held after it
 };
 
+// The bytes of one __shared__ variable of the running block (the worker's copy).
+struct SharedSpan {
+  unsigned char* bytes = nullptr;
+  size_t size = 0;
+};
+
 struct LaunchOptions {
   Schedule schedule;
   bool recordAtomics = false;
+  // Called on the worker each time a block's barrier opens (every thread has arrived, none has
+  // gone on), with the linear block index and the kernel's __shared__ variables as they are
+  // then: what a step of the kernel left, without any trace call in it.
+  std::function<void(unsigned block, const std::vector<SharedSpan>& shared)> onBarrier;
 };
 
 struct LaunchStats {
