@@ -41,8 +41,11 @@ std::vector<Exercise> describeExercises() {
 
   all.push_back(make("put-the-barrier-back", "barrier", "global", "treeReduce", S::OneBlock));
 
-  all.push_back(
-      make("sequential-addressing", "divergence", "sequential", "reduce", S::BlockPartials));
+  Exercise sequential =
+      make("sequential-addressing", "divergence", "sequential", "reduce", S::BlockPartials);
+  sequential.shared = SharedUse::Required;
+  sequential.sequentialAddressing = true;
+  all.push_back(sequential);
 
   Exercise inShared = make("tree-in-shared", "shared", "shared", "reduce", S::BlockPartials);
   inShared.shared = SharedUse::Required;

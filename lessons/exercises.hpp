@@ -54,6 +54,10 @@ struct Exercise {
   bool warpGroups = false;  // AllReduce: groups are warps (else blocks)
   AtomicLimit atomics = AtomicLimit::Any;
   SharedUse shared = SharedUse::Any;
+  // BlockPartials: at some barrier the block's __shared__ array must hold the first level of
+  // sequential addressing (s[t] = x[t] + x[t + blockDim.x / 2] for the first half): an
+  // interleaved or strided tree gives the same total and never that.
+  bool sequentialAddressing = false;
   bool gpuSpeedGoal = false;  // faster than the shared lesson's coarsened kernel at 2^24, on a GPU
   std::string folder;         // lessons/<lesson>/exercises/<id>
 

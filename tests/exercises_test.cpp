@@ -216,6 +216,11 @@ TEST_CASE("caught: a tree moved nowhere (no __shared__ array)") {
   CHECK(has(r.failures.front(), "reduce declares no __shared__ array in its own body"));
 }
 
+TEST_CASE("caught: the interleaved tree where sequential addressing is asked for") {
+  CHECK(has(caught("sequential-addressing", "interleaved.cu"),
+            "found the first level of sequential addressing in its __shared__ array"));
+}
+
 TEST_CASE("caught: one barrier a step in the butterfly") {
   CHECK(has(caught("shared-butterfly", "butterfly_one_barrier.cu"), "ended with "));
 }

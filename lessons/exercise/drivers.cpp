@@ -114,6 +114,58 @@ void checkAtomicCount(const Exercise& e, long long atomics, long long blocks, in
                             : "block (" + std::to_string(allowed) + ")"));
 }
 
+// Sequential addressing, seen from the barriers: after the tree's first level the first half
+// of the block's shared array holds x[t] + x[t + blockDim.x / 2], where x is what the block
+// loaded (0 past the end). An interleaved tree (x[t] + x[t + 1] at even t) or a strided one
+// reaches the same total, and never that state. Blocks of fewer than four threads have one
+// level, the same in every tree.
+class SequentialAddressingWatch {
+ public:
+  SequentialAddressingWatch(const int* source, long long len, int block, long long blocks)
+      : source_(source), len_(len), block_(block), seen_(size_t(blocks), 0) {}
+
+  void atBarrier(unsigned b, const std::vector<sim::SharedSpan>& shared) {
+    if (block_ < 4 || b >= seen_.size() || seen_[b]) return;
+    const sim::SharedSpan* tree = nullptr;  // the largest shared variable: the tree's array
+    for (const auto& span : shared)
+      if (span.size >= size_t(block_) * sizeof(int) && (!tree || span.size > tree->size))
+        tree = &span;
+    if (!tree) return;
+    const int* s = reinterpret_cast<const int*>(tree->bytes);
+    const long long base = (long long)b * block_, half = block_ / 2;
+    for (long long t = 0; t < half; ++t) {
+      const unsigned x = element(base + t), y = element(base + t + half);
+      if (s[t] != int(x + y)) return;
+    }
+    seen_[b] = 1;
+  }
+
+  void check(int pass) const {
+    if (block_ < 4) return;
+    for (size_t b = 0; b < seen_.size(); ++b) {
+      if (seen_[b]) continue;
+      const std::string x = pass == 1 ? "in" : "x";
+      const std::string half = std::to_string(block_ / 2);
+      throw RuleBroken(
+          "no barrier of block " + std::to_string(b) +
+          (pass == 1 ? "" : " (pass " + std::to_string(pass) + ", over the block totals)") +
+          " found the first level of sequential addressing in its __shared__ array: after it, "
+          "s[t] holds " +
+          x + "[base + t] + " + x + "[base + t + " + half + "] for every t < " + half +
+          " (base = blockIdx.x * blockDim.x: the first half of the block adds the second "
+          "half); the exercise is the tree with thread tid < stride adding s[tid + stride], "
+          "stride from blockDim.x / 2 down");
+    }
+  }
+
+ private:
+  unsigned element(long long i) const { return i < len_ ? unsigned(source_[i]) : 0u; }
+  const int* source_;
+  long long len_;
+  int block_;
+  std::vector<char> seen_;
+};
+
 }  // namespace
 
 std::string sharedMemoryRuleBroken(const Exercise& e, const void* kernel) {
@@ -157,16 +209,22 @@ double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
 }
 
 // Passes over the block totals until one is left, as the lessons' runTreePasses.
-double runBlockPartials(const void* kernel, const Params& p, const std::vector<double>& input,
-                        const sim::LaunchOptions& options) {
+double runBlockPartials(const Exercise& e, const void* kernel, const Params& p,
+                        const std::vector<double>& input, sim::LaunchOptions options) {
   const auto run = reinterpret_cast<ResultKernel>(kernel);
   std::unique_ptr<FencedBuffer> source = inputBuffer(input);
   long long len = p.n;
   for (int pass = 1;; ++pass) {
     const long long blocks = blocksFor(len, p.block);
     auto out = std::make_unique<FencedBuffer>("out", size_t(blocks));
+    SequentialAddressingWatch watch(source->data(), len, p.block, blocks);
+    if (e.sequentialAddressing)
+      options.onBarrier = [&watch](unsigned b, const std::vector<sim::SharedSpan>& shared) {
+        watch.atBarrier(b, shared);
+      };
     sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
                 (const int*)source->data(), len, out->data());
+    if (e.sequentialAddressing) watch.check(pass);
     if (blocks == 1) return out->data()[0];
     out->rename("in (the block totals of pass " + std::to_string(pass) + ")");
     source = std::move(out);
@@ -246,7 +304,7 @@ double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p)
     case ExerciseShape::AtomicResult:
       return runAtomicResult(e, kernel, p, input, options);
     case ExerciseShape::BlockPartials:
-      return runBlockPartials(kernel, p, input, options);
+      return runBlockPartials(e, kernel, p, input, options);
     case ExerciseShape::FoldStep:
       return runFoldSteps(kernel, p, input, options);
     case ExerciseShape::OneBlock:
