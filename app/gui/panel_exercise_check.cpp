@@ -51,6 +51,8 @@ void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
                      verdictWord(r.verdict, ex.reportIsRun));
   ImGui::SetWindowFontScale(1.0f);
   ImGui::TextWrapped("%s", r.summary().c_str());
+  if (good && !ex.reportIsRun)
+    ImGui::TextDisabled("Compare with ours: Show our solution, under the statement.");
   if (r.hasResult)
     ImGui::Text("result %s   expected %s", formatValue(r.result, ElementType::Int).c_str(),
                 formatValue(r.expected, ElementType::Int).c_str());

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 
 #include "app/gui/panels.hpp"
@@ -33,6 +34,8 @@ struct LineNote {
   bool error = false;
 };
 
+// Compile errors at their lines, and the lines a failed case names in the file ("thread 4 of
+// block 0 read in[4] at k.cu:4", a barrier's "at k.cu:12"): where it crashed, hung or waited.
 std::map<int, LineNote> notesByLine(const ExerciseState& ex) {
   std::map<int, LineNote> notes;
   if (!ex.report) return notes;
@@ -41,6 +44,19 @@ std::map<int, LineNote> notesByLine(const ExerciseState& ex) {
     LineNote& note = notes[d.line];
     note.text += (note.text.empty() ? "" : "\n") + d.severity + ": " + d.message;
     note.error = note.error || d.severity == "error";
+  }
+  const std::string named = ex.file.substr(ex.file.find_last_of('/') + 1) + ":";
+  for (const std::string& failure : ex.report->failures) {
+    for (size_t at = failure.find(named); at != std::string::npos;
+         at = failure.find(named, at + 1)) {
+      if (at > 0 && failure[at - 1] != ' ' && failure[at - 1] != '(') continue;
+      const int line = std::atoi(failure.c_str() + at + named.size());
+      if (line <= 0) continue;
+      LineNote& note = notes[line];
+      if (note.text.find(failure) == std::string::npos)
+        note.text += (note.text.empty() ? "" : "\n") + failure.substr(0, failure.find(" Replay: "));
+      note.error = true;
+    }
   }
   return notes;
 }
