@@ -144,6 +144,28 @@ namespace {
 bool noXvfb() {
   return std::system("command -v xvfb-run >/dev/null 2>&1") != 0;
 }
+
+// A PNG the app wrote: its size and how many colours every seventh pixel shows.
+struct Picture {
+  int width = 0, height = 0;
+  size_t colours = 0;
+};
+
+Picture readPicture(const std::string& png) {
+  Picture picture;
+  int channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &picture.width, &picture.height, &channels, 4);
+  REQUIRE(pixels);
+  std::set<unsigned> colours;
+  for (int i = 0; i < picture.width * picture.height; i += 7) {
+    unsigned rgba;
+    std::memcpy(&rgba, pixels + 4 * i, 4);
+    colours.insert(rgba);
+  }
+  stbi_image_free(pixels);
+  picture.colours = colours.size();
+  return picture;
+}
 }  // namespace
 
 TEST_CASE("gui: a screenshot of every lesson at a middle step, of the asked size, not blank" *
@@ -160,19 +182,10 @@ TEST_CASE("gui: a screenshot of every lesson at a middle step, of the asked size
                                   presenter;
       CAPTURE(command);
       REQUIRE(std::system(command.c_str()) == 0);
-      int w = 0, h = 0, channels = 0;
-      unsigned char* pixels = stbi_load(png.string().c_str(), &w, &h, &channels, 4);
-      REQUIRE(pixels);
-      CHECK(w == 1000);
-      CHECK(h == 700);
-      std::set<unsigned> colours;
-      for (int i = 0; i < w * h; i += 7) {
-        unsigned rgba;
-        std::memcpy(&rgba, pixels + 4 * i, 4);
-        colours.insert(rgba);
-      }
-      stbi_image_free(pixels);
-      CHECK(colours.size() > 40);  // text, cells and panels, not one flat colour
+      const Picture picture = readPicture(png.string());
+      CHECK(picture.width == 1000);
+      CHECK(picture.height == 700);
+      CHECK(picture.colours > 40);  // text, cells and panels, not one flat colour
     }
   }
 }
@@ -311,17 +324,7 @@ TEST_CASE("gui: a screenshot of an exercise after its check, not blank" * doctes
   CAPTURE(command);
   REQUIRE(std::system(command.c_str()) == 0);
   CHECK(std::filesystem::exists(dir / "fold-any-length.cu"));  // the starting file, written
-  int w = 0, h = 0, channels = 0;
-  unsigned char* pixels = stbi_load(png.string().c_str(), &w, &h, &channels, 4);
-  REQUIRE(pixels);
-  std::set<unsigned> colours;
-  for (int i = 0; i < w * h; i += 7) {
-    unsigned rgba;
-    std::memcpy(&rgba, pixels + 4 * i, 4);
-    colours.insert(rgba);
-  }
-  stbi_image_free(pixels);
-  CHECK(colours.size() > 40);
+  CHECK(readPicture(png.string()).colours > 40);
   std::filesystem::remove_all(dir);
 }
 #endif

@@ -204,6 +204,35 @@ std::string hangText(const std::vector<std::string>& f, const std::string& where
 
 namespace {
 
+// A crash or hang report as the sentence of the case it ended, with the learner's line.
+std::string faultSentence(const std::vector<std::string>& f, const VerifyCase* c,
+                          const std::string& library, const std::string& file) {
+  const std::string source = fs::absolute(file).lexically_normal().string();
+  const std::string where = learnerLine(library, source, f.back());
+  const std::string what =
+      f[0] == "@hang" ? hangText(f, where) : "the kernel crashed: " + crashText(f, where);
+  if (!c) return "The runner stopped outside any case: " + what + ".";
+  return describeCase(*c) + ": " + what + (what.back() == '?' ? "" : ".") +
+         " Replay: " + replayCommand(*c);
+}
+
+// The runner's options for one run: the case's launch and input, values in full precision.
+void appendOneRun(std::vector<std::string>& argv, const Params& p) {
+  argv.insert(argv.end(), {"--one", "--n", std::to_string(p.n), "--block", std::to_string(p.block),
+                           "--schedule", p.schedule});
+  if (p.values.empty()) {
+    argv.insert(argv.end(), {"--data", p.data});
+    return;
+  }
+  std::string list;
+  char text[40];
+  for (double v : p.values) {
+    std::snprintf(text, sizeof text, "%.17g", v);
+    list += (list.empty() ? "" : ",") + std::string(text);
+  }
+  argv.insert(argv.end(), {"--values", list});
+}
+
 struct RunnerEvents {
   int total = 0, current = -1, run = 0;
   bool done = false;
@@ -288,22 +317,7 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
 
   std::vector<std::string> argv = {runner, e.id, compiled.library, replayWith,
                                    std::to_string(request.caseSeconds)};
-  if (request.oneRun) {
-    const Params& p = cases.front().params;
-    argv.insert(argv.end(), {"--one", "--n", std::to_string(p.n), "--block",
-                             std::to_string(p.block), "--schedule", p.schedule});
-    if (p.values.empty()) {
-      argv.insert(argv.end(), {"--data", p.data});
-    } else {
-      std::string list;
-      char text[40];
-      for (double v : p.values) {
-        std::snprintf(text, sizeof text, "%.17g", v);
-        list += (list.empty() ? "" : ",") + std::string(text);
-      }
-      argv.insert(argv.end(), {"--values", list});
-    }
-  }
+  if (request.oneRun) appendOneRun(argv, cases.front().params);
   RunnerEvents ev;
   ChildOptions options;
   // The runner stops a case itself after caseSeconds and says where; this is for a runner
@@ -328,21 +342,10 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
   for (const auto& [index, sentence] : ev.failures) report.failures.push_back(sentence);
   if (!ev.rule.empty()) report.failures.push_back(ev.rule);
   if (!ev.fault.empty()) {
-    const std::vector<std::string>& f = ev.fault;
-    const int k = std::atoi(f[2].c_str());
-    const std::string& pcs = f.back();
-    const std::string source = fs::absolute(request.file).lexically_normal().string();
-    const std::string where = learnerLine(compiled.library, source, pcs);
-    const std::string what =
-        f[0] == "@hang" ? hangText(f, where) : "the kernel crashed: " + crashText(f, where);
-    if (k >= 0 && size_t(k) < cases.size()) {
-      ++report.casesRun;
-      report.failures.push_back(describeCase(cases[size_t(k)]) + ": " + what +
-                                (what.back() == '?' ? "" : ".") +
-                                " Replay: " + replayCommand(cases[size_t(k)]));
-    } else {
-      report.failures.push_back("The runner stopped outside any case: " + what + ".");
-    }
+    const int k = std::atoi(ev.fault[2].c_str());
+    const VerifyCase* c = k >= 0 && size_t(k) < cases.size() ? &cases[size_t(k)] : nullptr;
+    report.casesRun += c ? 1 : 0;
+    report.failures.push_back(faultSentence(ev.fault, c, compiled.library, request.file));
   } else if (!ev.error.empty()) {
     report.problem = ev.error;
     return report;
