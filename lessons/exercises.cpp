@@ -222,13 +222,14 @@ const char* const kSchedules[] = {"random:101",       "random:202",       "rando
                                   "sequential",       "stall:0:1:2",      "stall:3:1:2",
                                   "stall:33:2:1",     "stall:40:2:1",     "stall:100:3:3"};
 constexpr int64_t kScheduleSizes[] = {33, 257, 1000};
+constexpr int64_t kGpuLargest = (int64_t(1) << 24) + 3;
 
 }  // namespace
 
-std::vector<VerifyCase> exerciseCases(const Exercise& e, const std::string& replayWith) {
+std::vector<VerifyCase> exerciseCases(const Exercise& e, const std::string& replayWith,
+                                      VerifyScope scope) {
   const LessonInfo& lesson = lessonOrThrow(e.lesson);
   const VariantInfo& variant = *lesson.findVariant(e.variant);
-  const VerifyScope scope = VerifyScope::Simulator;
   std::vector<VerifyCase> cases;
   auto add = [&](int64_t n, int block, VerifyData data, uint64_t seed, const char* schedule) {
     VerifyCase c =
@@ -259,6 +260,15 @@ std::vector<VerifyCase> exerciseCases(const Exercise& e, const std::string& repl
     }
   }
 
+  if (scope == VerifyScope::Gpu) {  // a size where a kernel's grid and tail both matter
+    const int64_t n = kGpuLargest;
+    if (n <= lesson.maxN) {
+      const std::vector<int> blocks = verifyBlockSizes(lesson, variant, n);
+      for (int block : {blocks.front(), blocks[1], blocks.back()})
+        add(n, block, mainVerifyData(e.op, n), uint64_t(n) % 1000 + 7, "lockstep");
+    }
+    return cases;
+  }
   for (int64_t n : kScheduleSizes) {
     if (n > lesson.maxN) continue;
     std::vector<int> blocks = verifyBlockSizes(lesson, variant, n);
@@ -280,8 +290,11 @@ Params exerciseRunParams(const Exercise& e, Params p) {
   p.type = ElementType::Int;
   p.trace = false;
   p.timed = false;
-  p.backend = BackendChoice::Sim;
-  return resolve(p).params;
+  const BackendChoice backend = p.backend;
+  p.backend = BackendChoice::Sim;  // resolve() checks the schedule, which only the simulator takes
+  Params resolved = resolve(p).params;
+  resolved.backend = backend;
+  return resolved;
 }
 
 }  // namespace rlab

@@ -90,11 +90,14 @@ ExerciseText exerciseText(const Exercise& e);
 // The cases a learner's kernel must pass, in a fixed order: awkward sizes from 1 to 100003
 // with every block size, random and adversarial data for the exercise's operator, and on the
 // simulator many random and stalling schedules, so that a missing barrier fails even where
-// lockstep hides it. Each case's replay line runs `replayWith` (see VerifyCase).
-std::vector<VerifyCase> exerciseCases(const Exercise& e, const std::string& replayWith);
+// lockstep hides it; on the GPU (which picks its own order) sums of 2^24 + 3 elements instead.
+// Each case's replay line runs `replayWith` (see VerifyCase).
+std::vector<VerifyCase> exerciseCases(const Exercise& e, const std::string& replayWith,
+                                      VerifyScope scope = VerifyScope::Simulator);
 
 // The run `rlab exercise run` makes of these options: the exercise's lesson, variant and
-// operator, int elements, no trace; checked with resolve(). Throws ParamError.
+// operator, int elements, no trace, on the simulator or the GPU; checked with resolve().
+// Throws ParamError.
 Params exerciseRunParams(const Exercise& e, Params options);
 
 }  // namespace rlab

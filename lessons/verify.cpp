@@ -455,7 +455,7 @@ std::string replayCommand(const VerifyCase& c) {
   if (!p.barrier) line += " --no-barrier";
   if (p.perturb) line += " --perturb";
   if (p.schedule != "lockstep") line += " --schedule " + p.schedule;
-  if (!lessonRun) return line;
+  if (!lessonRun) return line + (p.backend == BackendChoice::Gpu ? " --backend gpu" : "");
   line += std::string(" --backend ") + name(p.backend);
   if (p.backend != BackendChoice::Sim) line += " --no-timings";
   return line;

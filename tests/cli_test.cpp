@@ -116,6 +116,9 @@ TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
       {"exercise", "run", "put-the-barrier-back", "k.cu", "--n", "2000"},
       {"exercise", "run", "one-queue", "k.cu", "--schedule", "never"},
       {"exercise", "list", "--format", "xml"},
+      {"exercise", "check", "one-queue", "k.cu", "--backend", "tpu"},
+      {"exercise", "check", "one-queue", "/no/such/file.cu", "--backend", "gpu"},
+      {"exercise", "run", "one-queue", "k.cu", "--backend", "gpu", "--schedule", "random:1"},
   };
   for (const auto& args : bad) {
     std::string joined;

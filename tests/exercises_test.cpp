@@ -131,6 +131,23 @@ TEST_CASE("exercise cases: awkward sizes, every block size, adversarial data, ma
   }
 }
 
+TEST_CASE("exercise cases on the GPU: no schedules, sums of 2^24 + 3, replays on the GPU") {
+  for (const Exercise& e : exercises()) {
+    CAPTURE(e.id);
+    const LessonInfo& lesson = lessonOrThrow(e.lesson);
+    std::set<int64_t> sizes;
+    for (const VerifyCase& c :
+         exerciseCases(e, "rlab exercise run " + e.id + " k.cu", VerifyScope::Gpu)) {
+      CHECK(c.params.schedule == "lockstep");
+      CHECK(c.params.backend == BackendChoice::Gpu);
+      CHECK(has(replayCommand(c), " --backend gpu"));
+      sizes.insert(c.params.n);
+    }
+    CHECK(sizes.count((int64_t(1) << 24) + 3) == (lesson.maxN > (int64_t(1) << 24) ? 1 : 0));
+    CHECK(sizes.count(100003) == (lesson.maxN >= 100003 ? 1 : 0));
+  }
+}
+
 // ---- Our solutions pass, the starting files compile and fail ------------------------------------
 
 TEST_CASE("every exercise's solution passes every check on the simulator") {

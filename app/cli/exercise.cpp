@@ -6,6 +6,7 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
+#include "lessons/backends.hpp"
 #include "lessons/exercise/check.hpp"
 #include "lessons/exercises.hpp"
 
@@ -59,6 +60,13 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
   request.oneRun = c.exerciseAction == "run";
   request.options = c.params;
   request.caseSeconds = c.caseSeconds;
+  request.backend = c.params.backend;
+  if (request.backend != BackendChoice::Sim) {  // auto: the GPU where one works, else say why
+    const GpuProbe gpu = probeGpu();
+    if (!gpu.usable && request.backend == BackendChoice::Gpu) throw GpuUnavailable(gpu.why);
+    if (!gpu.usable) err << "rlab: " << gpu.why << " Checking on the simulator.\n";
+    request.backend = gpu.usable ? BackendChoice::Gpu : BackendChoice::Sim;
+  }
   if (colour)  // a person at a terminal: say what is going on, on one line that updates
     request.progress = [&](const std::string& stage, int done, int total) {
       if (stage == "compiling")

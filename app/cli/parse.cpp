@@ -112,7 +112,7 @@ struct ExerciseOptions {
   CLI::App *list = nullptr, *start = nullptr, *check = nullptr, *hint = nullptr,
            *solution = nullptr, *run = nullptr;
   std::string id, file, folder = ".", hint_ = "", format = "text", caseSeconds = "5", n, block,
-                        data, values, schedule;
+                        data, values, schedule, backend = "sim";
   CLI::Option *nGiven = nullptr, *blockGiven = nullptr, *dataGiven = nullptr,
               *valuesGiven = nullptr, *scheduleGiven = nullptr;
 
@@ -129,6 +129,7 @@ struct ExerciseOptions {
     check->add_option("--format", format, "text or json");
     check->add_option("--case-seconds", caseSeconds,
                       "a case running longer is stopped as a hang, 1 to 600 (default 5)");
+    check->add_option("--backend", backend, "sim (default), gpu (NVRTC and the device) or auto");
     hint = exercise->add_subcommand("hint", "show hint K of the exercise");
     hint->add_option("id", id, idHelp)->required();
     hint->add_option("k", hint_, "which hint, from 1")->required();
@@ -146,6 +147,7 @@ struct ExerciseOptions {
     scheduleGiven = run->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
     run->add_option("--format", format, "text or json");
+    run->add_option("--backend", backend, "sim (default), gpu or auto");
   }
 
   void fill(Command& c) const {
@@ -166,9 +168,11 @@ struct ExerciseOptions {
     }
     c.caseSeconds = double(
         parseInteger("--case-seconds", caseSeconds, 1, 600, "give whole seconds from 1 to 600"));
+    c.params.backend = parseBackend(backend);
     if (c.exerciseAction != "run") return;
     auto given = [](const CLI::Option* option) { return option->count() > 0; };
     Params p;
+    p.backend = c.params.backend;
     if (given(nGiven))
       p.n = parseInteger("--n", n, 1, kMaxN, "give a whole number from 1 to 268435456");
     if (given(blockGiven))
@@ -178,6 +182,8 @@ struct ExerciseOptions {
     if (given(dataGiven)) p.data = data;
     if (given(valuesGiven)) p.values = parseValues(values);
     if (given(scheduleGiven)) p.schedule = schedule;
+    if (given(scheduleGiven) && p.backend == BackendChoice::Gpu)
+      throw UsageError("--schedule is for the simulator; a GPU schedules its threads itself.");
     c.params = exerciseRunParams(e, p);  // the exercise's own limits
   }
 };

@@ -235,7 +235,9 @@ void appendOneRun(std::vector<std::string>& argv, const Params& p) {
 
 struct RunnerEvents {
   int total = 0, current = -1, run = 0;
-  bool done = false;
+  bool done = false, compileFailed = false;
+  std::vector<CompileDiagnostic> diagnostics;         // NVRTC's, on the GPU
+  std::vector<std::pair<bool, std::string>> speed;    // the speed goal: met, sentence
   std::vector<std::pair<int, std::string>> failures;  // case, sentence
   std::string rule, error;
   std::vector<std::string> fault;  // the @crash or @hang fields
@@ -265,6 +267,16 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     if (!ev.outcomePassed) ev.failures.emplace_back(0, f[4]);
   }
   if (tag == "@done") ev.done = true;
+  if (tag == "@compile-failed") ev.compileFailed = true;
+  if (tag == "@diagnostic" && f.size() > 4) {
+    CompileDiagnostic d;
+    d.line = std::atoi(f[1].c_str());
+    d.column = std::atoi(f[2].c_str());
+    d.severity = f[3];
+    d.message = f[4];
+    ev.diagnostics.push_back(d);
+  }
+  if (tag == "@speed" && f.size() > 2) ev.speed.emplace_back(f[1] == "1", f[2]);
 }
 
 }  // namespace
@@ -276,11 +288,15 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
     return !request.progress || request.progress(stage, done, total);
   };
   const std::string replayWith = exerciseReplayCommand(e, request.file);
+  const bool onGpu = request.backend == BackendChoice::Gpu;
+  const VerifyScope scope = onGpu ? VerifyScope::Gpu : VerifyScope::Simulator;
   // The run's own case, or every check's: the runner numbers them the same way.
   std::vector<VerifyCase> cases;
   if (request.oneRun) {
     VerifyCase c;
-    c.params = exerciseRunParams(e, request.options);  // ParamError for bad options, now
+    Params options = request.options;
+    options.backend = request.backend;
+    c.params = exerciseRunParams(e, options);  // ParamError for bad options, now
     c.subject = "exercise " + e.id;
     c.replayWith = replayWith;
     cases.push_back(c);
@@ -299,8 +315,19 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
     report.verdict = ExerciseVerdict::Cancelled;
     return report;
   }
-  const CompileResult compiled = compileForSimulator(e, request.file, scratch.path(),
-                                                     [&] { return progress("compiling", 0, 0); });
+  // On the simulator the system compiler makes a library here; on the GPU the runner compiles
+  // the source itself with NVRTC.
+  CompileResult compiled;
+  if (onGpu) {
+    std::error_code error;
+    if (!fs::is_regular_file(request.file, error))
+      throw ParamError(request.file + " is not a file that can be read.");
+    compiled.ok = true;
+    compiled.library = fs::absolute(request.file).lexically_normal().string();
+  } else {
+    compiled = compileForSimulator(e, request.file, scratch.path(),
+                                   [&] { return progress("compiling", 0, 0); });
+  }
   report.compileSeconds = compiled.seconds;
   report.diagnostics = compiled.diagnostics;
   report.compilerOutput = compiled.output;
@@ -317,6 +344,7 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
 
   std::vector<std::string> argv = {runner, e.id, compiled.library, replayWith,
                                    std::to_string(request.caseSeconds)};
+  if (onGpu) argv.push_back("--gpu");
   if (request.oneRun) appendOneRun(argv, cases.front().params);
   RunnerEvents ev;
   ChildOptions options;
@@ -337,7 +365,15 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
     report.verdict = ExerciseVerdict::Cancelled;
     return report;
   }
-  if (!request.oneRun && (!ev.fault.empty() || !ev.done)) cases = exerciseCases(e, replayWith);
+  if (!request.oneRun && (!ev.fault.empty() || !ev.done))
+    cases = exerciseCases(e, replayWith, scope);
+  if (onGpu) {
+    report.diagnostics = ev.diagnostics;
+    if (ev.compileFailed) {
+      report.verdict = ExerciseVerdict::CompileError;
+      return report;
+    }
+  }
 
   for (const auto& [index, sentence] : ev.failures) report.failures.push_back(sentence);
   if (!ev.rule.empty()) report.failures.push_back(ev.rule);
@@ -353,9 +389,16 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
     const std::string which = ev.current >= 0 && size_t(ev.current) < cases.size()
                                   ? " in case " + describeCase(cases[size_t(ev.current)])
                                   : "";
-    if (done.timedOut)
+    const std::string seconds = std::to_string(int(options.silenceLimitSeconds));
+    const VerifyCase* c =
+        ev.current >= 0 && size_t(ev.current) < cases.size() ? &cases[size_t(ev.current)] : nullptr;
+    if (done.timedOut && onGpu && c)
+      report.failures.push_back(
+          describeCase(*c) + ": the kernel was still running on the GPU after " + seconds +
+          " s and was stopped: does a loop never end? Replay: " + replayCommand(*c));
+    else if (done.timedOut)
       report.failures.push_back("The runner stopped answering" + which + " and was stopped after " +
-                                std::to_string(int(options.silenceLimitSeconds)) + " s.");
+                                seconds + " s.");
     else
       report.failures.push_back("The runner ended" + which + " without a report (" +
                                 (done.signal ? "signal " + std::to_string(done.signal)
@@ -367,8 +410,10 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
     report.result = ev.result;
     report.expected = ev.expected;
   }
+  for (const auto& [met, sentence] : ev.speed)
+    (met ? report.notes : report.failures).push_back(sentence);
   report.verdict = report.failures.empty() ? ExerciseVerdict::Passed : ExerciseVerdict::Failed;
-  if (e.gpuSpeedGoal && !request.oneRun)
+  if (e.gpuSpeedGoal && !request.oneRun && !onGpu)
     report.notes.push_back(
         "The speed goal (faster than the shared lesson's coarsened kernel at 2^24) can only be "
         "measured on a GPU.");

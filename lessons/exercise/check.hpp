@@ -19,8 +19,11 @@ struct ExerciseRequest {
   // oneRun: n, block, data or values, schedule; the rest is the exercise's (exerciseRunParams)
   Params options;
   // A case that runs longer than this is stopped and reported as a hang, with the thread and
-  // line that were running.
+  // line that were running (on the GPU: a case that does not end within 10 s more).
   double caseSeconds = 5;
+  // Sim: the system compiler and the simulator. Gpu: NVRTC and the device, in the same
+  // runner process; its cases are the GPU scope's (no schedules, sums of 2^24 + 3).
+  BackendChoice backend = BackendChoice::Sim;
   // Called as the work goes: stage "compiling" or "checking", cases done of total (0 of 0
   // while compiling). Returning false stops it (Cancel).
   std::function<bool(const std::string& stage, int done, int total)> progress;

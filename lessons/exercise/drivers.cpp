@@ -32,20 +32,6 @@ class RuleBroken : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-int identityOf(Op op) {
-  switch (op) {
-    case Op::Max:
-      return INT_MIN;
-    case Op::Min:
-      return INT_MAX;
-    case Op::Product:
-      return 1;
-    case Op::Sum:
-      break;
-  }
-  return 0;
-}
-
 std::string text(double v) {
   return formatValue(v, ElementType::Int);
 }
@@ -168,9 +154,26 @@ class SequentialAddressingWatch {
 
 }  // namespace
 
+int identityOf(Op op) {
+  switch (op) {
+    case Op::Max:
+      return INT_MIN;
+    case Op::Min:
+      return INT_MAX;
+    case Op::Product:
+      return 1;
+    case Op::Sum:
+      break;
+  }
+  return 0;
+}
+
 std::string sharedMemoryRuleBroken(const Exercise& e, const void* kernel) {
-  if (e.shared == SharedUse::Any) return "";
-  const size_t bytes = sim::sharedMemoryBytes(kernel);
+  return e.shared == SharedUse::Any ? ""
+                                    : sharedMemoryRuleBroken(e, sim::sharedMemoryBytes(kernel));
+}
+
+std::string sharedMemoryRuleBroken(const Exercise& e, size_t bytes) {
   if (e.shared == SharedUse::Required && bytes == 0)
     return e.kernel +
            " declares no __shared__ array in its own body; this exercise puts the work in "
@@ -267,9 +270,16 @@ double runAllReduce(const Exercise& e, const void* kernel, const Params& p,
     return v;
   }();
   std::fill(out.data(), out.data() + out.count(), poison);
-  const long long n = p.n, block = p.block;
-  sim::launch(dim3(unsigned(blocksFor(n, block))), dim3(unsigned(block)), options, run,
-              (const int*)in->data(), n, out.data());
+  sim::launch(dim3(unsigned(blocksFor(p.n, p.block))), dim3(unsigned(p.block)), options, run,
+              (const int*)in->data(), (long long)p.n, out.data());
+  return allReduceResult(e, input, out.data(), p.block, poison);
+}
+
+}  // namespace
+
+double allReduceResult(const Exercise& e, const std::vector<double>& input, const int* out,
+                       int blockSize, int untouched) {
+  const long long n = (long long)input.size(), block = blockSize;
   const long long group = e.warpGroups ? std::min<long long>(32, block) : block;
   const char* groupName = e.warpGroups ? "warp" : "block";
   std::vector<double> totals;
@@ -278,11 +288,11 @@ double runAllReduce(const Exercise& e, const void* kernel, const Params& p,
     const std::vector<double> elements(input.begin() + first, input.begin() + last + 1);
     const double total = reference(e.op, ElementType::Int, elements).expected;
     for (long long i = first; i <= last; ++i) {
-      const int got = out.data()[i];
+      const int got = out[i];
       if (got == total) continue;
       const std::string who = threadName(i % block, i / block);
-      if (got == poison)
-        throw RuleBroken("out[" + std::to_string(i) + "] still holds " + text(poison) +
+      if (got == untouched)
+        throw RuleBroken("out[" + std::to_string(i) + "] still holds " + text(untouched) +
                          ", what the host filled it with: " + who + " did not write it");
       throw RuleBroken(who + " ended with " + text(got) + " in out[" + std::to_string(i) +
                        "], but the total of its " + groupName + " (elements " +
@@ -293,8 +303,6 @@ double runAllReduce(const Exercise& e, const void* kernel, const Params& p,
   }
   return reference(e.op, ElementType::Int, totals).expected;
 }
-
-}  // namespace
 
 double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p) {
   const std::vector<double> input = makeInput(resolve(p));

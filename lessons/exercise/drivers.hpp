@@ -22,5 +22,16 @@ double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p)
 // Before any case: the exercise's rule on __shared__ memory. Empty when the kernel keeps it,
 // else one sentence.
 std::string sharedMemoryRuleBroken(const Exercise& e, const void* kernel);
+// The same rule for a kernel that declares `bytes` of __shared__ memory (the GPU's count).
+std::string sharedMemoryRuleBroken(const Exercise& e, size_t bytes);
+
+// What the host stores in *result before the launch: the operator's identity.
+int identityOf(Op op);
+
+// AllReduce, on any backend: every out[i] (i < n) must be the total of its group, its warp or
+// its block; the result is the groups' totals combined. Throws one sentence naming the first
+// thread that ended with something else (`untouched`: what out held before the launch).
+double allReduceResult(const Exercise& e, const std::vector<double>& input, const int* out,
+                       int block, int untouched);
 
 }  // namespace rlab::exercise

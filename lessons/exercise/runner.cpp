@@ -14,6 +14,9 @@
 //
 //   rlab-exercise-runner EXERCISE LIBRARY REPLAY-COMMAND CASE-SECONDS
 //       [--one [--n N] [--block B] [--data D] [--values V] [--schedule S]]
+//   rlab-exercise-runner EXERCISE SOURCE REPLAY-COMMAND CASE-SECONDS --gpu [--one ...]
+// With --gpu the learner's source itself is given: NVRTC compiles it for the device
+// (lessons/exercise/gpu.hpp, which adds its own report lines).
 //
 // [SECTION] Crash and time-limit reports (signal handlers)
 // [SECTION] Loading the kernel
@@ -37,6 +40,7 @@
 #include "kernels/sim/runtime.hpp"
 #include "lessons/exercise/drivers.hpp"
 #include "lessons/exercise/fenced.hpp"
+#include "lessons/exercise/gpu.hpp"
 #include "lessons/exercises.hpp"
 #include "lessons/verify.hpp"
 
@@ -305,14 +309,14 @@ int runnerMain(int argc, char** argv) {
   }
   const std::string library = argv[2], replayWith = argv[3];
   g_caseSeconds = std::max(0.05, std::atof(argv[4]));
-  bool one = false;
+  bool one = false, gpu = false;
   Params options;
   std::string values;
   for (int k = 5; k < argc; ++k) {
     const std::string flag = argv[k];
     const std::string value = k + 1 < argc ? argv[k + 1] : "";
-    if (flag == "--one") {
-      one = true;
+    if (flag == "--one" || flag == "--gpu") {
+      (flag == "--one" ? one : gpu) = true;
       continue;
     }
     ++k;
@@ -324,6 +328,15 @@ int runnerMain(int argc, char** argv) {
   }
 
   installHandlers();
+  if (gpu) {
+    try {
+      if (!values.empty()) options.values = parseValues(values);
+      return runOnGpu(*e, library, replayWith, one, options, report);
+    } catch (const std::exception& ex) {
+      report("@error\t" + clean(ex.what()));
+      return 3;
+    }
+  }
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     report("@error\tthe compiled kernel could not be loaded: " + clean(dlerror()) + ".");
