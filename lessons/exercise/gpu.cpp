@@ -43,14 +43,14 @@ namespace {
 
 // The driver API, each function asked of the driver for this toolkit's version of it.
 struct Driver {
-#define RLAB_DRIVER_FUNCTIONS(X)                                                                  \
-  X(cuInit)                                                                                       \
-  X(cuDeviceGet) X(cuDeviceGetAttribute) X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain)           \
-      X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleGetFunction)           \
-          X(cuFuncGetAttribute) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH)        \
-              X(cuMemsetD32) X(cuLaunchKernel) X(cuEventCreate) X(cuEventRecord)                  \
-                  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName) \
-                      X(cuGetErrorString)
+#define RLAB_DRIVER_FUNCTIONS(X)                                                            \
+  X(cuInit)                                                                                 \
+  X(cuDeviceGet)                                                                            \
+  X(cuDeviceGetAttribute) X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) \
+      X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleGetFunction) X(cuFuncGetAttribute)  \
+          X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD32)         \
+              X(cuLaunchKernel) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize)     \
+                  X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName) X(cuGetErrorString)
 #define RLAB_DECLARE(name) decltype(&::name) name = nullptr;
   RLAB_DRIVER_FUNCTIONS(RLAB_DECLARE)
 #undef RLAB_DECLARE
@@ -94,12 +94,13 @@ struct Driver {
 #undef RLAB_DRIVER_FUNCTIONS
 
 struct Nvrtc {
-#define RLAB_NVRTC_FUNCTIONS(X)                                                                    \
-  X(nvrtcCreateProgram)                                                                            \
-  X(nvrtcAddNameExpression) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) \
-      X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize)              \
-          X(nvrtcGetPTX) X(nvrtcDestroyProgram) X(nvrtcGetErrorString)                             \
-              X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
+#define RLAB_NVRTC_FUNCTIONS(X)                                                                 \
+  X(nvrtcCreateProgram)                                                                         \
+  X(nvrtcAddNameExpression)                                                                     \
+  X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetLoweredName) \
+      X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX)                   \
+          X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcGetNumSupportedArchs)            \
+              X(nvrtcGetSupportedArchs)
 #define RLAB_DECLARE(name) decltype(&::name) name = nullptr;
   RLAB_NVRTC_FUNCTIONS(RLAB_DECLARE)
 #undef RLAB_DECLARE
