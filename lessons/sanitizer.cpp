@@ -5,22 +5,13 @@
 
 #include "lessons/sanitizer.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cstdlib>
-#include <cstring>
 #include <regex>
 #include <sstream>
 
 #include "lessons/backends.hpp"
-
-extern char** environ;
+#include "lessons/process.hpp"
 
 // Set by app/cli/CMakeLists.txt, which builds rlab: the CUDA toolkit's bin folder of this build
 // (empty without CUDA) and where rlab itself lands.
@@ -275,28 +266,6 @@ SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& outp
 // [SECTION] Finding the programs
 // ============================================================================================
 
-namespace {
-
-bool isExecutableFile(const std::string& path) {
-  struct stat info {};
-  return !path.empty() && stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
-         access(path.c_str(), X_OK) == 0;
-}
-
-std::string folderOf(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-std::string runningExecutable() {
-  std::string self(4096, '\0');
-  const ssize_t length = readlink("/proc/self/exe", self.data(), self.size() - 1);
-  self.resize(size_t(length > 0 ? length : 0));
-  return self;
-}
-
-}  // namespace
-
 std::string findComputeSanitizer() {
   std::vector<std::string> folders = {RLAB_CUDA_BIN_DIR, "/usr/local/cuda/bin"};
   if (const char* path = std::getenv("PATH")) {
@@ -327,56 +296,6 @@ std::string findRlabExecutable() {
 // [SECTION] Running them
 // ============================================================================================
 
-namespace {
-
-struct Finished {
-  std::string output;  // stdout and stderr, interleaved as written
-  int exitCode = -1;   // -1: ended by a signal
-};
-
-// Starts argv[0] with these arguments (no shell), stdin from /dev/null, stdout and stderr into
-// one pipe, and waits for it.
-Finished runCapturing(const std::vector<std::string>& argv) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0)
-    throw std::runtime_error(std::string("could not make a pipe: ") + std::strerror(errno) + ".");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int failed = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (failed) {
-    close(fds[0]);
-    throw std::runtime_error("could not start " + argv[0] + ": " + std::strerror(failed) + ".");
-  }
-  Finished done;
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t got = read(fds[0], buffer, sizeof buffer);
-    if (got > 0)
-      done.output.append(buffer, size_t(got));
-    else if (got < 0 && errno == EINTR)
-      continue;
-    else
-      break;
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  done.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return done;
-}
-
-}  // namespace
-
 SanitizerReport runSanitizer(const Params& params, SanitizerTool tool,
                              const SanitizerPrograms& programs) {
   const std::string sanitizer =
@@ -403,7 +322,7 @@ SanitizerReport runSanitizer(const Params& params, SanitizerTool tool,
       rlab,      "run"};
   for (auto& a : runArguments(checked)) argv.push_back(std::move(a));
   argv.insert(argv.end(), {"--format", "json"});
-  const Finished done = runCapturing(argv);
+  const ChildResult done = runChild(argv);
 
   SanitizerReport r = parseSanitizerOutput(tool, done.output, done.exitCode);
   r.params = checked;

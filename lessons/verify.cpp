@@ -38,15 +38,7 @@ constexpr int64_t kListedUpTo = 257;
 // line, so they stay short; up to here.
 constexpr int64_t kPatternsUpTo = 4097;
 
-enum class DataKind {
-  OwnRandom,     // negative and fractional values of our own (n <= kListedUpTo)
-  RandomDigits,  // random:SEED
-  Iota,          // 1..n: the maximum at the end, the minimum at index 0
-  Ones,          // products beyond kListedUpTo: the only exact product of many elements
-  ExtremeFirst,  // max/min: the extreme at index 0
-  ExtremeLast,   // max/min: the extreme at the last index
-  OneAtLast,     // sum/product: the identity everywhere but the last index
-};
+using DataKind = VerifyData;
 
 struct Item {
   Op op;
@@ -307,6 +299,20 @@ std::vector<VerifyCase> verificationCases(const LessonInfo& lesson, const Varian
   return cases;
 }
 
+VerifyData mainVerifyData(Op op, int64_t n) {
+  return mainKind(op, n);
+}
+
+std::vector<int> verifyBlockSizes(const LessonInfo& lesson, const VariantInfo& variant, int64_t n) {
+  return blockSizes(lesson, variant, n);
+}
+
+VerifyCase makeVerifyCase(const LessonInfo& lesson, const VariantInfo& variant, VerifyScope scope,
+                          int64_t n, int block, Op op, ElementType type, VerifyData data,
+                          uint64_t seed) {
+  return makeCase(lesson, variant, scope, n, block, {op, type, data}, seed);
+}
+
 // ============================================================================================
 // [SECTION] The check
 // ============================================================================================
@@ -418,7 +424,10 @@ std::string describeCase(const VerifyCase& c) {
     if (p.block == 0) block = std::to_string(r.params.block) + " (the default)";
   } catch (const std::exception&) {
   }
-  std::string text = p.lesson + " " + (p.variant.empty() ? "(default variant)" : p.variant) +
+  const std::string subject =
+      !c.subject.empty() ? c.subject
+                         : p.lesson + " " + (p.variant.empty() ? "(default variant)" : p.variant);
+  std::string text = subject +
                      ": n = " + std::to_string(p.values.empty() ? p.n : int64_t(p.values.size())) +
                      ", block " + block + ", " + name(p.op) + " of " + name(p.type) + ", data " +
                      (c.data.empty() ? (p.values.empty() ? p.data : "values") : c.data);
@@ -437,16 +446,18 @@ std::string replayCommand(const VerifyCase& c) {
     block = resolve(p).params.block;
   } catch (const std::exception&) {
   }
-  std::string line = "rlab run " + p.lesson;
-  if (!p.variant.empty()) line += " --variant " + p.variant;
+  const bool lessonRun = c.replayWith.empty();
+  std::string line = lessonRun ? "rlab run " + p.lesson : c.replayWith;
+  if (lessonRun && !p.variant.empty()) line += " --variant " + p.variant;
   if (p.values.empty()) line += " --n " + std::to_string(p.n) + " --data " + p.data;
   if (block) line += " --block " + std::to_string(block);
-  line += std::string(" --op ") + name(p.op) + " --type " + name(p.type);
+  if (lessonRun) line += std::string(" --op ") + name(p.op) + " --type " + name(p.type);
   if (!p.values.empty()) line += " --values=\"" + shellValueList(p.values) + "\"";
   if (!p.barrier) line += " --no-barrier";
   if (p.perturb) line += " --perturb";
   if (p.delayThread >= 0) line += " --delay " + delayText(p);
   if (p.schedule != "lockstep") line += " --schedule " + p.schedule;
+  if (!lessonRun) return line + (p.backend == BackendChoice::Gpu ? " --backend gpu" : "");
   line += std::string(" --backend ") + name(p.backend);
   if (p.backend != BackendChoice::Sim) line += " --no-timings";
   return line;

@@ -31,6 +31,13 @@ struct VerifyCase {
   // (params.data, or params.values for data of its own), schedule, perturb and backend.
   Params params;
   std::string data;  // the input in words: "random integers from -99 to 99 (seed 3)"
+  // What runs, for sentences: empty for the lesson's variant ("shared multiblock"); an
+  // exercise names itself ("exercise fold-any-length").
+  std::string subject;
+  // The command that replays the case, up to its options: empty for `rlab run LESSON --variant
+  // V`; an exercise's runs the learner's file ("rlab exercise run fold-any-length fold.cu") and
+  // takes no --op, --type or --backend (the exercise fixes them).
+  std::string replayWith;
 };
 
 struct VerifyOutcome {
@@ -61,6 +68,27 @@ using KernelRunner = std::function<double(const Params&)>;
 // resolves: it respects the lesson's maxN, oneBlock and the variant's minBlock.
 std::vector<VerifyCase> verificationCases(const LessonInfo& lesson, const VariantInfo& variant,
                                           VerifyScope scope);
+
+// The pieces the cases are made of, for checks that choose their own sizes, operators and
+// schedules (an exercise's).
+enum class VerifyData {
+  OwnRandom,     // negative (and for floats fractional) values of our own; n up to 257
+  RandomDigits,  // random:SEED (digits 0 to 9)
+  Iota,          // 1..n: the maximum at the end, the minimum at index 0
+  Ones,          // products beyond 257 elements: the only exact product of many
+  ExtremeFirst,  // max/min: the extreme at index 0
+  ExtremeLast,   // max/min: the extreme at the last index
+  OneAtLast,     // sum/product: the identity everywhere but the last index
+};
+// The data a size gets with an operator when it has no pattern of its own.
+VerifyData mainVerifyData(Op op, int64_t n);
+// 0 (the lesson's default) and every power of two from the variant's smallest block (at least
+// 32) to 1024; for a one-block lesson only those that cover n.
+std::vector<int> verifyBlockSizes(const LessonInfo& lesson, const VariantInfo& variant, int64_t n);
+// One case on the simulator (or the GPU), its data made from `seed`.
+VerifyCase makeVerifyCase(const LessonInfo& lesson, const VariantInfo& variant, VerifyScope scope,
+                          int64_t n, int block, Op op, ElementType type, VerifyData data,
+                          uint64_t seed);
 
 // One case: the expected value and the comparison come from lessons/reference.hpp.
 VerifyOutcome verify(const VerifyCase& c, const KernelRunner& runKernel);

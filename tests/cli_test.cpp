@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "app/cli/cli.hpp"
 #include "lessons/texts.hpp"
 #include "app/cli/views.hpp"
+#include "lessons/exercises.hpp"
 #include "lessons/race.hpp"
 #include "lessons/registry.hpp"
 #include "lessons/sanitizer.hpp"
@@ -101,6 +103,23 @@ TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
       {"bench", "--sizes", "1,,2"},
       {"bench", "--format", "xml"},
       {"list", "--format", "csv"},
+      {"exercise"},
+      {"exercise", "fly"},
+      {"exercise", "start", "nope"},
+      {"exercise", "start", "one-queue", "/no/such/folder"},
+      {"exercise", "hint", "one-queue", "0"},
+      {"exercise", "hint", "one-queue", "99"},
+      {"exercise", "hint", "one-queue"},
+      {"exercise", "check", "one-queue"},
+      {"exercise", "check", "one-queue", "/no/such/file.cu"},
+      {"exercise", "check", "one-queue", "k.cu", "--case-seconds", "0"},
+      {"exercise", "run", "one-queue", "k.cu", "--block", "100"},
+      {"exercise", "run", "put-the-barrier-back", "k.cu", "--n", "2000"},
+      {"exercise", "run", "one-queue", "k.cu", "--schedule", "never"},
+      {"exercise", "list", "--format", "xml"},
+      {"exercise", "check", "one-queue", "k.cu", "--backend", "tpu"},
+      {"exercise", "check", "one-queue", "/no/such/file.cu", "--backend", "gpu"},
+      {"exercise", "run", "one-queue", "k.cu", "--backend", "gpu", "--schedule", "random:1"},
   };
   for (const auto& args : bad) {
     std::string joined;
@@ -767,4 +786,72 @@ TEST_CASE("rlab run prints the chapter's sentence under each step of the chapter
   // Another run has no narration.
   const Outcome other = rlabWith({"run", "barrier", "--n", "7", "--lang", "en"});
   CHECK(other.out.find("        > ") == std::string::npos);
+}
+
+// ---- rlab exercise ---------------------------------------------------------------------------
+
+namespace {
+
+std::string sourceFile(const std::string& relative) {
+  return std::string(RLAB_SOURCE_DIR) + "/" + relative;
+}
+
+}  // namespace
+
+TEST_CASE("rlab exercise list, hint and solution") {
+  const Outcome list = rlabWith({"exercise", "list"});
+  CHECK(list.code == 0);
+  CHECK(list.out.find("  fold-any-length — Fold any length") != std::string::npos);
+  const auto j = nlohmann::json::parse(rlabWith({"exercise", "list", "--format", "json"}).out);
+  CHECK(j["exercises"].size() == rlab::exercises().size());
+  const Outcome hint = rlabWith({"exercise", "hint", "fold-any-length", "2"});
+  CHECK(hint.code == 0);
+  CHECK(hint.out.rfind("Hint 2 of 3 (fold-any-length):", 0) == 0);
+  const Outcome solution = rlabWith({"exercise", "solution", "fold-any-length"});
+  CHECK(solution.out.find("__global__ void foldStep(int* a, long long len)") != std::string::npos);
+}
+
+TEST_CASE("rlab exercise start writes the starting file once") {
+  const auto folder = std::filesystem::temp_directory_path() / "rlab-exercise-start-test";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const Outcome first = rlabWith({"exercise", "start", "one-queue", folder.string()});
+  CHECK(first.code == 0);
+  const auto written = folder / "one-queue.cu";
+  CHECK(std::filesystem::exists(written));
+  CHECK(first.out.find("rlab exercise check one-queue " + written.string()) != std::string::npos);
+  const Outcome again = rlabWith({"exercise", "start", "one-queue", folder.string()});
+  CHECK(again.code == 2);
+  CHECK(again.err.find("already exists") != std::string::npos);
+  std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("rlab exercise check: exit 0 for a solution, 1 for a wrong kernel, with the replay") {
+  const Outcome passed = rlabWith({"exercise", "check", "one-queue",
+                                   sourceFile("lessons/atomic/exercises/one-queue/solution.cu")});
+  CHECK(passed.code == 0);
+  CHECK(passed.out.find("PASSED: all ") != std::string::npos);
+  const Outcome failed = rlabWith({"exercise", "check", "fold-any-length",
+                                   sourceFile("tests/fixtures/exercises/drops_tail.cu")});
+  CHECK(failed.code == 1);
+  CHECK(failed.out.find("FAILED: ") != std::string::npos);
+  CHECK(failed.out.find("Replay: rlab exercise run fold-any-length ") != std::string::npos);
+  const auto j = nlohmann::json::parse(
+      rlabWith({"exercise", "check", "one-queue",
+                sourceFile("tests/fixtures/exercises/compile_error.cu"), "--format", "json"})
+          .out);
+  CHECK(j["verdict"] == "compile error");
+  CHECK(j["diagnostics"][0]["line"] == 5);
+  const Outcome text = rlabWith(
+      {"exercise", "check", "one-queue", sourceFile("tests/fixtures/exercises/compile_error.cu")});
+  CHECK(text.out.find("compile_error.cu:5:") != std::string::npos);
+  CHECK(text.out.find("  5 |     atomicAdd(result, in[i] + offset);") != std::string::npos);
+}
+
+TEST_CASE("rlab exercise run replays one case of a learner's kernel") {
+  const Outcome o =
+      rlabWith({"exercise", "run", "fold-any-length",
+                sourceFile("tests/fixtures/exercises/drops_tail.cu"), "--values", "1,2,3"});
+  CHECK(o.code == 1);
+  CHECK(o.out.find("result 5   expected 6") != std::string::npos);  // 3 is lost
 }

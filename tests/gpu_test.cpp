@@ -8,11 +8,14 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "lessons/registry.hpp"
 #include "lessons/run.hpp"
 #include "lessons/backends.hpp"
 #include "lessons/distribution.hpp"
+#include "lessons/exercise/check.hpp"
+#include "lessons/exercises.hpp"
 #include "lessons/verify.hpp"
 #include "lessons/witness.hpp"
 
@@ -186,6 +189,66 @@ TEST_CASE("gpu: timings are measured and compared with CUB") {
   CHECK(t.timings.cubMs > 0);
   MESSAGE("fastest 2^24 int: " << t.timings.kernelMs << " ms, " << t.timings.gbPerSecond
                                << " GB/s, " << t.timings.cubRatio << "x CUB");
+}
+
+// ---- Exercises on the GPU: NVRTC compiles the learner's file, the driver API runs it ------------
+
+namespace {
+
+const std::string kExerciseFixtures = std::string(RLAB_SOURCE_DIR) + "/tests/fixtures/exercises/";
+
+ExerciseReport checkOnGpu(const std::string& id, const std::string& file) {
+  ExerciseRequest request;
+  request.file = file;
+  request.backend = BackendChoice::Gpu;
+  return checkExercise(exerciseOrThrow(id), request);
+}
+
+}  // namespace
+
+TEST_CASE("gpu: every exercise's solution passes its checks on the GPU") {
+  for (const Exercise& e : exercises()) {
+    const std::string file = std::string(RLAB_SOURCE_DIR) + "/" + e.folder + "/solution.cu";
+    const ExerciseReport r = checkOnGpu(e.id, file);
+    CHECK_MESSAGE(r.passed(), e.id << ": " << r.summary() << " " << r.problem << " "
+                                   << (r.failures.empty() ? "" : r.failures.front()));
+    MESSAGE(e.id << ": " << r.summary() << " in " << r.runSeconds << " s");
+    for (const std::string& note : r.notes) MESSAGE(note);  // beat-coarsened: the speed
+  }
+}
+
+TEST_CASE("gpu: known-wrong exercise solutions are caught on the GPU too") {
+  // Wrong on any schedule: a dropped element, one block's total, 99% scaled up, a lost tile.
+  for (const auto& [id, fixture] : std::vector<std::pair<std::string, std::string>>{
+           {"fold-any-length", "drops_tail.cu"},
+           {"one-atomic-per-block", "single_block.cu"},
+           {"one-atomic-per-block", "sums_most.cu"},
+           {"coarsen-by-four", "coarsened_drops_tail.cu"},
+           {"sequential-addressing", "race_lockstep_hides.cu"}}) {
+    const ExerciseReport r = checkOnGpu(id, kExerciseFixtures + fixture);
+    CAPTURE(fixture);
+    if (fixture == "race_lockstep_hides.cu") {  // a race: the GPU may or may not show it
+      MESSAGE("a warp barrier where the block needs one, on the GPU: " << r.summary());
+      continue;
+    }
+    CHECK(r.verdict == ExerciseVerdict::Failed);
+    if (!r.failures.empty()) MESSAGE(r.failures.front());
+  }
+  // Reading past n: a GPU reads whatever follows, or faults; the simulator names the read.
+  MESSAGE("one-queue reading past n, on the GPU: "
+          << checkOnGpu("one-queue", kExerciseFixtures + "reads_past_n.cu").summary());
+}
+
+TEST_CASE("gpu: NVRTC's errors come back at the learner's lines; another signature is named") {
+  const ExerciseReport error = checkOnGpu("one-queue", kExerciseFixtures + "compile_error.cu");
+  REQUIRE(error.verdict == ExerciseVerdict::CompileError);
+  REQUIRE_FALSE(error.diagnostics.empty());
+  CHECK(error.diagnostics.front().line == 5);
+  const ExerciseReport signature =
+      checkOnGpu("one-queue", kExerciseFixtures + "wrong_signature.cu");
+  REQUIRE(signature.verdict == ExerciseVerdict::CompileError);
+  CHECK(signature.diagnostics.front().message.find("reduce(int*, int const*, long long)") !=
+        std::string::npos);
 }
 
 int main(int argc, char** argv) {

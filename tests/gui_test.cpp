@@ -6,18 +6,22 @@
 #include <stb/stb_image.h>
 
 #include <cstdio>
+#include <chrono>
 #include <cstdlib>
 #include <unistd.h>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
+#include <thread>
 
 #include "app/gui/app.hpp"
 #include "app/gui/settings.hpp"
 #include "lessons/backends.hpp"
 #include "lessons/run.hpp"
 #include "lessons/texts.hpp"
+#include "lessons/exercises.hpp"
 #include "tests/headless_imgui.hpp"
 
 using rlab::gui::App;
@@ -216,8 +220,30 @@ bool noXvfb() {
   return std::system("command -v xvfb-run >/dev/null 2>&1") != 0;
 }
 
+// A PNG the app wrote: its size and how many colours every seventh pixel shows.
+struct Picture {
+  int width = 0, height = 0;
+  size_t colours = 0;
+};
+
+Picture readPicture(const std::string& png) {
+  Picture picture;
+  int channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &picture.width, &picture.height, &channels, 4);
+  REQUIRE(pixels);
+  std::set<unsigned> colours;
+  for (int i = 0; i < picture.width * picture.height; i += 7) {
+    unsigned c;
+    std::memcpy(&c, pixels + size_t(i) * 4, 4);
+    colours.insert(c);
+  }
+  stbi_image_free(pixels);
+  picture.colours = colours.size();
+  return picture;
+}
+
 // Renders `options` off-screen into `png` and counts its colours (every 7th pixel): a screen of
-// text, cells and panels has many, a blank one a few. 0: no picture came out.
+// text, cells and panels has many, a blank one a few.
 size_t coloursOfScreenshot(const std::filesystem::path& png, const std::string& options,
                            int width = 1000, int height = 700) {
   std::filesystem::remove(png);
@@ -225,19 +251,10 @@ size_t coloursOfScreenshot(const std::filesystem::path& png, const std::string& 
                               png.string() + " " + options;
   CAPTURE(command);
   REQUIRE(std::system(command.c_str()) == 0);
-  int w = 0, h = 0, channels = 0;
-  unsigned char* pixels = stbi_load(png.string().c_str(), &w, &h, &channels, 4);
-  if (!pixels) return 0;
-  CHECK(w == width);
-  CHECK(h == height);
-  std::set<unsigned> colours;
-  for (int i = 0; i < w * h; i += 7) {
-    unsigned rgba;
-    std::memcpy(&rgba, pixels + 4 * i, 4);
-    colours.insert(rgba);
-  }
-  stbi_image_free(pixels);
-  return colours.size();
+  const Picture picture = readPicture(png.string());
+  CHECK(picture.width == width);
+  CHECK(picture.height == height);
+  return picture.colours;
 }
 }  // namespace
 
@@ -374,3 +391,140 @@ TEST_CASE("gui: settings survive a restart; a damaged or foreign file is ignored
   CHECK(problem.find("warp-magic") != std::string::npos);
   std::filesystem::remove_all(folder);
 }
+// ---- Exercises in the app ----------------------------------------------------------------------
+
+namespace {
+
+// An app whose exercise files live in a folder of their own.
+struct ExerciseApp {
+  ExerciseApp() {
+    folder = std::filesystem::temp_directory_path() / "rlab-gui-exercises";
+    std::filesystem::remove_all(folder);
+    app.ui.exerciseFolder = folder.string();
+  }
+  ~ExerciseApp() { std::filesystem::remove_all(folder); }
+  HeadlessImGui imgui{ImVec2(1280, 1600)};  // tall: every hint's button in view
+  App app;
+  std::filesystem::path folder;
+};
+
+std::string fixture(const char* name) {
+  std::ifstream in(std::string(RLAB_SOURCE_DIR) + "/tests/fixtures/exercises/" + name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("gui: an exercise opens in the editor with its starting file, and passes once solved") {
+  ExerciseApp t;
+  App& app = t.app;
+  settle(app);
+  click(app, "exercise:fold-any-length");
+  const rlab::Exercise& e = rlab::exerciseOrThrow("fold-any-length");
+  REQUIRE(app.ui.exercise.id == e.id);
+  CHECK(app.ui.exercise.text == rlab::startFile(e));
+  CHECK(std::filesystem::exists(t.folder / "fold-any-length.cu"));
+  click(app, "exercise:editor");  // the editor is there and takes focus
+
+  app.setExerciseText(rlab::solutionFile(e));  // as if pasted
+  click(app, "exercise:check");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  CHECK_MESSAGE(app.ui.exercise.report->passed(), app.ui.exercise.report->summary());
+  CHECK(app.ui.exercise.passed);
+  CHECK_FALSE(app.ui.exercise.dirty);  // saved before the check
+
+  // The solution opens at once after a pass; hints one at a time.
+  click(app, "exercise:solution");
+  CHECK(app.ui.exercise.solutionShown);
+  click(app, "exercise:hint");
+  click(app, "exercise:hint");
+  CHECK(app.ui.exercise.hintsOpen == 2);
+
+  click(app, "lesson:folding");  // back to the lesson
+  CHECK(app.ui.exercise.id.empty());
+}
+
+TEST_CASE("gui: a compile error comes back at its line; a crash leaves the app running") {
+  ExerciseApp t;
+  App& app = t.app;
+  app.openExercise("one-queue");
+  app.setExerciseText(fixture("compile_error.cu"));
+  click(app, "exercise:check");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  CHECK(app.ui.exercise.report->verdict == rlab::ExerciseVerdict::CompileError);
+  REQUIRE_FALSE(app.ui.exercise.report->diagnostics.empty());
+  CHECK(app.ui.exercise.report->diagnostics.front().line == 5);
+
+  app.setExerciseText(fixture("null_pointer.cu"));
+  click(app, "exercise:check");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  REQUIRE(app.ui.exercise.report->verdict == rlab::ExerciseVerdict::Failed);
+  CHECK(app.ui.exercise.report->failures.front().find("used a null pointer") != std::string::npos);
+  CHECK(app.ui.exercise.text == fixture("null_pointer.cu"));  // the text is kept
+
+  // The solution asks once before it opens without a pass.
+  click(app, "exercise:solution");
+  CHECK_FALSE(app.ui.exercise.solutionShown);
+  click(app, "exercise:solution");
+  CHECK(app.ui.exercise.solutionShown);
+}
+
+TEST_CASE("gui: a file changed on disk is reloaded, or the learner chooses when both changed") {
+  ExerciseApp t;
+  App& app = t.app;
+  app.openExercise("one-queue");
+  const std::string file = app.ui.exercise.file;
+  const auto later = [&](const std::string& text) {
+    std::ofstream(file, std::ios::trunc) << text;
+    std::filesystem::last_write_time(
+        file, std::filesystem::last_write_time(file) + std::chrono::seconds(2));
+    for (int k = 0; k < 40; ++k) frame(app);  // the app looks twice a second
+  };
+  later("// edited elsewhere\n");
+  CHECK(app.ui.exercise.text == "// edited elsewhere\n");
+  CHECK_FALSE(app.ui.exercise.changedOnDisk);
+
+  app.setExerciseText(app.ui.exercise.text + "// and here\n");
+  later("// edited elsewhere again\n");
+  CHECK(app.ui.exercise.changedOnDisk);
+  CHECK(app.ui.exercise.text == "// edited elsewhere\n// and here\n");  // nothing lost
+}
+
+TEST_CASE("gui: a check that never ends can be cancelled") {
+  ExerciseApp t;
+  App& app = t.app;
+  app.openExercise("fold-any-length");
+  app.setExerciseText(fixture("never_ends.cu"));
+  click(app, "exercise:check");
+  for (int k = 0; k < 400 && app.exerciseStage() != "checking"; ++k) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    frame(app);
+  }
+  REQUIRE(app.exerciseBusy());
+  click(app, "exercise:cancel");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  CHECK(app.ui.exercise.report->verdict == rlab::ExerciseVerdict::Cancelled);
+}
+
+#ifdef RLAB_GUI_BINARY
+TEST_CASE("gui: a screenshot of an exercise after its check, not blank" * doctest::skip(noXvfb())) {
+  const auto dir = std::filesystem::temp_directory_path() / "rlab-exercise-screenshot";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto png = dir / "exercise.png";
+  const std::string command = std::string("xvfb-run -a ") + RLAB_GUI_BINARY + " --screenshot " +
+                              png.string() + " --exercise fold-any-length --exercise-dir " +
+                              dir.string() + " --exercise-action check --hints 1 --size 1000x700";
+  CAPTURE(command);
+  REQUIRE(std::system(command.c_str()) == 0);
+  CHECK(std::filesystem::exists(dir / "fold-any-length.cu"));  // the starting file, written
+  CHECK(readPicture(png.string()).colours > 40);
+  std::filesystem::remove_all(dir);
+}
+#endif

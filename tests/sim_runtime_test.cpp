@@ -121,6 +121,28 @@ TEST_CASE("shared memory: per-block trees over many blocks") {
   }
 }
 
+TEST_CASE("each opened barrier shows the kernel's shared memory as the step left it") {
+  const int blocks = 3, threads = 8;
+  std::vector<int> in(blocks * threads), out(blocks, -1);
+  std::iota(in.begin(), in.end(), 1);
+  for (const char* schedule : {"lockstep", "random:5"}) {
+    LaunchOptions options = with(schedule);
+    std::vector<std::vector<int>> seen(blocks);  // s[0] at each barrier of each block
+    options.onBarrier = [&](unsigned block, const std::vector<rlab::sim::SharedSpan>& shared) {
+      REQUIRE(shared.size() == 1);
+      REQUIRE(shared[0].size == 256 * sizeof(int));
+      seen[block].push_back(reinterpret_cast<const int*>(shared[0].bytes)[0]);
+    };
+    rlab::sim::launch(blocks, threads, options, sharedTree, (const int*)in.data(), out.data());
+    for (int b = 0; b < blocks; ++b) {
+      const int x = b * threads + 1;  // the block's first element
+      // After the load, then strides 4, 2, 1: s[0] gathers x, x + 4, x + 2 ..., the total.
+      CHECK(seen[size_t(b)] == std::vector<int>{x, 2 * x + 4, 4 * x + 12, 8 * x + 28});
+      CHECK(out[size_t(b)] == 8 * x + 28);
+    }
+  }
+}
+
 TEST_CASE("shared memory starts poisoned in every block; no block sees the last one's values") {
   std::vector<int> seen(3 * 64, 0);
   rlab::sim::launch(3, 64, {}, readBeforeWrite, seen.data());
@@ -279,6 +301,7 @@ TEST_CASE_TEMPLATE("atomics of every type land once each, in a recorded order", 
     if (e.address != &sum) continue;
     CHECK(e.old == running);
     running += e.operand;
+    CHECK(e.after == running);  // the value it left
   }
   CHECK(running == double(total * (total + 1) / 2));
 }

@@ -22,9 +22,10 @@ struct Entry {
 };
 
 constexpr Entry kSubcommands[] = {
-    {"list", listCommand, false},     {"run", runCommand, false},    {"race", raceCommand, false},
-    {"bench", benchCommand, true},    {"check", checkCommand, true}, {"tour", tourCommand, true},
-    {"lesson", lessonCommand, false},
+    {"list", listCommand, false},     {"run", runCommand, false},
+    {"race", raceCommand, false},     {"bench", benchCommand, true},
+    {"check", checkCommand, true},    {"tour", tourCommand, true},
+    {"lesson", lessonCommand, false}, {"exercise", exerciseCommand, false},
 };
 
 const Entry& entryFor(const std::string& name) {

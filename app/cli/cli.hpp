@@ -16,7 +16,7 @@ namespace rlab::cli {
 enum class Format { Text, Json, Csv };
 
 struct Command {
-  std::string name;  // list, run, race, bench, check, tour, lesson
+  std::string name;  // list, run, race, bench, check, tour, lesson, exercise
   Params params;     // run, race, check; bench: its type and backend
   Format format = Format::Text;
   int runs = 100;                                 // race
@@ -29,7 +29,13 @@ struct Command {
   int delayMs = 700;                              // tour: pause between steps
   Language language = Language::En;               // run, tour, lesson: the texts' language
   std::string chapter;                            // lesson: which chapter to print
-  bool helpShown = false;                         // --help printed: nothing else to do
+  // exercise: the action (list, start, check, hint, solution, run) and what it names; run
+  // takes its n, block, data or values and schedule from params
+  std::string exerciseAction;
+  std::string exerciseId, exerciseFile, exerciseFolder;
+  int hint = 0;
+  double caseSeconds = 5;
+  bool helpShown = false;  // --help printed: nothing else to do
   std::string helpText;
 };
 

@@ -6,6 +6,7 @@
 #include "app/cli/cli.hpp"
 #include "kernels/sim/runtime.hpp"
 #include "lessons/bench.hpp"
+#include "lessons/exercises.hpp"
 #include "lessons/registry.hpp"
 
 namespace rlab::cli {
@@ -126,6 +127,87 @@ struct LessonOptions {
   }
 };
 
+// rlab exercise and its actions. The exercise id is checked here; the file by the core.
+struct ExerciseOptions {
+  CLI::App *list = nullptr, *start = nullptr, *check = nullptr, *hint = nullptr,
+           *solution = nullptr, *run = nullptr;
+  std::string id, file, folder = ".", hint_ = "", format = "text", caseSeconds = "5", n, block,
+                        data, values, schedule, backend = "sim";
+  CLI::Option *nGiven = nullptr, *blockGiven = nullptr, *dataGiven = nullptr,
+              *valuesGiven = nullptr, *scheduleGiven = nullptr;
+
+  void addTo(CLI::App* exercise) {
+    const std::string idHelp = "exercise id (rlab exercise list shows them)";
+    list = exercise->add_subcommand("list", "the exercises, lesson by lesson");
+    list->add_option("--format", format, "text or json");
+    start = exercise->add_subcommand("start", "write the starting file, ID.cu, into DIR");
+    start->add_option("id", id, idHelp)->required();
+    start->add_option("dir", folder, "folder to write it into (default: here)");
+    check = exercise->add_subcommand("check", "compile FILE and run it through every check");
+    check->add_option("id", id, idHelp)->required();
+    check->add_option("file", file, "your kernel file")->required();
+    check->add_option("--format", format, "text or json");
+    check->add_option("--case-seconds", caseSeconds,
+                      "a case running longer is stopped as a hang, 1 to 600 (default 5)");
+    check->add_option("--backend", backend, "sim (default), gpu (NVRTC and the device) or auto");
+    hint = exercise->add_subcommand("hint", "show hint K of the exercise");
+    hint->add_option("id", id, idHelp)->required();
+    hint->add_option("k", hint_, "which hint, from 1")->required();
+    solution = exercise->add_subcommand("solution", "show our solution");
+    solution->add_option("id", id, idHelp)->required();
+    run = exercise->add_subcommand("run",
+                                   "compile FILE and run it once, as a failed check's "
+                                   "replay line does");
+    run->add_option("id", id, idHelp)->required();
+    run->add_option("file", file, "your kernel file")->required();
+    nGiven = run->add_option("--n", n, "number of elements");
+    blockGiven = run->add_option("--block", block, "threads per block: a power of two up to 1024");
+    dataGiven = run->add_option("--data", data, "iota (1..n), ones, or random:SEED");
+    valuesGiven = run->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
+    scheduleGiven = run->add_option("--schedule", schedule,
+                                    std::string("simulator schedule: ") + sim::kScheduleHelp);
+    run->add_option("--format", format, "text or json");
+    run->add_option("--backend", backend, "sim (default), gpu or auto");
+  }
+
+  void fill(Command& c) const {
+    c.name = "exercise";
+    for (CLI::App* action : {list, start, check, hint, solution, run})
+      if (action->parsed()) c.exerciseAction = action->get_name();
+    c.format = parseFormat(format, false);
+    if (c.exerciseAction == "list") return;
+    const Exercise& e = exerciseOrThrow(id);
+    c.exerciseId = e.id;
+    c.exerciseFile = file;
+    c.exerciseFolder = folder;
+    if (c.exerciseAction == "hint") {
+      const int hints = int(exerciseText(e).hints.size());
+      c.hint = int(parseInteger("hint", hint_, 1, hints,
+                                "exercise " + e.id + " has " + std::to_string(hints) +
+                                    " hints; give a number from 1 to " + std::to_string(hints)));
+    }
+    c.caseSeconds = double(
+        parseInteger("--case-seconds", caseSeconds, 1, 600, "give whole seconds from 1 to 600"));
+    c.params.backend = parseBackend(backend);
+    if (c.exerciseAction != "run") return;
+    auto given = [](const CLI::Option* option) { return option->count() > 0; };
+    Params p;
+    p.backend = c.params.backend;
+    if (given(nGiven))
+      p.n = parseInteger("--n", n, 1, kMaxN, "give a whole number from 1 to 268435456");
+    if (given(blockGiven))
+      p.block = int(parseInteger("--block", block, 1, 1024, "use a power of two from 1 to 1024"));
+    if (given(dataGiven) && given(valuesGiven))
+      throw UsageError("--data and --values both give the input; use one of them.");
+    if (given(dataGiven)) p.data = data;
+    if (given(valuesGiven)) p.values = parseValues(values);
+    if (given(scheduleGiven)) p.schedule = schedule;
+    if (given(scheduleGiven) && p.backend == BackendChoice::Gpu)
+      throw UsageError("--schedule is for the simulator; a GPU schedules its threads itself.");
+    c.params = exerciseRunParams(e, p);  // the exercise's own limits
+  }
+};
+
 // bench --lessons: the lessons whose kernels scale, in the words of its refusal.
 std::vector<std::string> benchableLessons() {
   std::vector<std::string> ids;
@@ -186,6 +268,13 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   auto* lesson = app.add_subcommand("lesson", "print a chapter of the course: its text and runs");
   lesson->add_option("chapter", chapter, "chapter id: " + chapterList())->required();
   addLanguageOption(lesson, lessonLanguage);
+
+  // exercise list | start ID [DIR] | check ID FILE | hint ID K | solution ID | run ID FILE
+  auto* exercise =
+      app.add_subcommand("exercise", "write the kernel yourself: exercises and checks");
+  exercise->require_subcommand(1);
+  ExerciseOptions exerciseOptions;
+  exerciseOptions.addTo(exercise);
 
   Command c;
   try {
@@ -252,6 +341,8 @@ Command parseCommandLine(const std::vector<std::string>& args) {
         throw UsageError("'" + chapter + "' is not a chapter; choose from " + chapterList() + ".");
       c.chapter = chapter;
       c.language = languageOrLocale(lessonLanguage);
+    } else if (exercise->parsed()) {
+      exerciseOptions.fill(c);
     } else {
       c.name = "tour";
       c.language = languageOrLocale(tourLanguage);

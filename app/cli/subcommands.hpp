@@ -16,5 +16,6 @@ int benchCommand(const Command& c, std::ostream& out, std::ostream& err, bool co
 int checkCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int tourCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 
 }  // namespace rlab::cli

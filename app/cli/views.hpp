@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lessons/bench.hpp"
+#include "lessons/exercise/check.hpp"
 #include "lessons/race.hpp"
 #include "lessons/sanitizer.hpp"
 #include "lessons/texts.hpp"
@@ -36,6 +37,10 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour);
 void printBenchText(const BenchTable& bench, std::ostream& out);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
 void printSanitizerText(const SanitizerReport& report, std::ostream& out);
+void printExerciseList(std::ostream& out);
+// A check or run: compile errors with the line they point at, failures, timings.
+void printExerciseReport(const Exercise& e, const ExerciseReport& report, std::ostream& out,
+                         bool colour);
 
 // JSON. Numbers JSON cannot hold (infinities, NaN) are the strings "inf", "-inf" and "nan".
 nlohmann::json jsonNumber(double v);
@@ -47,5 +52,7 @@ nlohmann::json raceJson(const RaceResult& race);
 nlohmann::json witnessJson(const Witness& w);
 nlohmann::json benchJson(const BenchTable& bench);
 nlohmann::json sanitizerJson(const SanitizerReport& report);
+nlohmann::json exercisesJson();
+nlohmann::json exerciseReportJson(const Exercise& e, const ExerciseReport& report);
 
 }  // namespace rlab::cli

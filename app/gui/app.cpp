@@ -42,6 +42,7 @@ void App::resetToDefaults() {
   ui.fontsWanted = true;
   ui.rerunWanted = true;
   ui.step = 0;
+  ui.exerciseFolder = defaultExerciseFolder();
 }
 
 // ============================================================================================
@@ -119,8 +120,10 @@ void App::runNow(int step) {
 void App::waitForWork() {
   runner_.wait();
   longWork_.wait();
+  exerciseWork_.wait();
   runner_.poll(ui);
   longWork_.poll(ui);
+  exerciseWork_.poll(ui);
 }
 
 void App::startRace() {
@@ -310,6 +313,8 @@ void App::frame(float seconds) {
   setUiLanguage(ui.language);
   runner_.poll(ui);
   longWork_.poll(ui);
+  exerciseWork_.poll(ui);
+  watchExerciseFile(seconds);
   if (ui.rerunWanted && !runner_.busy()) {
     validate();
     // Small runs follow every control at once, on either backend; larger ones wait for Run.
@@ -365,8 +370,16 @@ void App::frame(float seconds) {
     if (ImGui::Begin(title, nullptr, fixed | extra)) draw(*this);
     ImGui::End();
   };
-  const float controlsHeight = std::floor(h * 0.5f), resultHeight = std::floor(h * 0.2f);
   window(trId("Lessons"), {0, 0}, {left, h}, drawLessonsPanel);
+  if (!ui.exercise.id.empty()) {  // an exercise: the learner's kernel and its checks
+    const float editorWidth = std::floor((w - left) * 0.58f);
+    window("Your kernel", {left, 0}, {editorWidth, h}, drawExerciseEditor,
+           ImGuiWindowFlags_NoScrollbar);
+    window("Run and check", {left + editorWidth, 0}, {w - left - editorWidth, h},
+           drawExerciseCheck);
+    return;
+  }
+  const float controlsHeight = std::floor(h * 0.5f), resultHeight = std::floor(h * 0.2f);
   window(trId("Step player"), {left, 0}, {center, playerHeight}, drawPlayerPanel,
          ImGuiWindowFlags_NoScrollbar);
   window(trId("Array"), {left, playerHeight}, {center, arrayHeight}, drawArrayPanel);

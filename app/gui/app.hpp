@@ -37,6 +37,22 @@ class App {
 
   // Every control, presenter mode, text size and language back to how the app starts.
   void resetToDefaults();
+  // Exercises. Opening one loads its file from ui.exerciseFolder (written from the starting
+  // file the first time); run and check save the editor's text there first, then compile and
+  // run it in the background (the runner is a process of its own: a crash or a hang in the
+  // learner's kernel ends that process, not the app).
+  void openExercise(const std::string& id);
+  void closeExercise();
+  bool saveExercise();  // false: it could not be written (ui.status says why)
+  void reloadExercise();
+  // Replaces the editor's text, as a paste would (tests, and loading a file).
+  void setExerciseText(const std::string& text);
+  void startExerciseCheck();
+  void startExerciseRun();
+  void cancelExerciseWork() { exerciseWork_.cancel(); }
+  bool exerciseBusy() const { return exerciseWork_.busy(); }
+  float exerciseProgress() const { return exerciseWork_.progress(); }
+  std::string exerciseStage() const { return exerciseWork_.stage(); }
 
   // The step player's moves.
   void stepTo(int step);
@@ -49,8 +65,14 @@ class App {
   template <class Result>
   void startChart(const char* label, RaceTab tab, std::optional<Result> RaceOutcome::*slot,
                   Result (*measure)(const Params&, int, const std::function<bool(float)>&));
-  JobThread runner_, longWork_;
+  void watchExerciseFile(float seconds);
+  void startExerciseWork(bool oneRun);
+  JobThread runner_, longWork_, exerciseWork_;
 };
+
+// Where the learner's exercise files live unless told: $RLAB_EXERCISE_DIR, else
+// $XDG_DATA_HOME/reduction-lab/exercises, else ~/.local/share/reduction-lab/exercises.
+std::string defaultExerciseFolder();
 
 // Largest n that re-runs at once when a control changes.
 inline constexpr int64_t kAutoRunLimit = 65536;

@@ -45,6 +45,10 @@ std::string JobThread::label() const {
   return job_ ? job_->label : std::string();
 }
 
+std::string JobThread::stage() const {
+  return job_ ? job_->stage.load() : "";
+}
+
 bool JobThread::poll(UiState& ui) {
   Apply apply;
   {

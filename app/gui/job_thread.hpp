@@ -18,6 +18,7 @@ class JobThread {
     std::atomic<bool> cancel{false};
     std::atomic<float> progress{0};
     std::string label;
+    std::atomic<const char*> stage{""};  // what it does now, a string literal ("compiling")
   };
   // The work returns what to do to the UiState once it is done (on the UI thread).
   using Apply = std::function<void(UiState&)>;
@@ -29,6 +30,7 @@ class JobThread {
   void cancel();
   float progress() const;
   std::string label() const;
+  std::string stage() const;
   // Applies a finished job's result. Returns true when one was applied.
   bool poll(UiState& ui);
   void wait();  // screenshots and tests: block until the job is done

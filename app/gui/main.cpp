@@ -13,6 +13,7 @@
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/embedded.hpp"
+#include "lessons/exercises.hpp"
 #include "lessons/registry.hpp"
 #include "lessons/texts.hpp"
 
@@ -69,8 +70,8 @@ int main(int argc, char** argv) {
   cli.add_option("--view", view,
                  "screenshot: the lesson's text or view, or a finished timing chart, race, race "
                  "witness, wrong share by block size, or float sums in ulps")
-      ->check(CLI::IsMember(
-          {"text", "lesson", "timing", "race", "witness", "by-block", "float-sums"}));
+      ->check(
+          CLI::IsMember({"text", "lesson", "timing", "race", "witness", "by-block", "float-sums"}));
   std::string language;
   cli.add_option("--lang", language, "language of the lesson texts: en, ja or zh (default: locale)")
       ->check(CLI::IsMember({"en", "ja", "zh"}));
@@ -85,6 +86,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100000));
   bool perturb = false;
   cli.add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
+  std::string exercise, exerciseFile, exerciseAction, exerciseDir;
+  int hints = 0;
+  cli.add_option("--exercise", exercise, "open this exercise in the editor");
+  cli.add_option(
+      "--exercise-dir", exerciseDir,
+      "where your exercise files live (default: ~/.local/share/reduction-lab/exercises)");
+  cli.add_option("--exercise-file", exerciseFile, "edit this file instead of the exercise's own");
+  cli.add_option("--exercise-action", exerciseAction, "screenshot: check or run it first")
+      ->check(CLI::IsMember({"check", "run"}));
+  cli.add_option("--hints", hints, "screenshot: open this many hints");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -154,6 +165,20 @@ int main(int argc, char** argv) {
     if (perturb) app.ui.params.perturb = true;
     if (runs) app.ui.raceRuns = runs;
     if (!schedule.empty()) app.ui.params.schedule = schedule;
+    if (!exerciseDir.empty()) app.ui.exerciseFolder = exerciseDir;
+    if (!exercise.empty()) {
+      if (!rlab::findExercise(exercise)) {
+        std::cerr << "reduction-lab: --exercise '" << exercise << "' does not exist; choose one of "
+                  << rlab::exerciseIds() << ".\n";
+        return 2;
+      }
+      app.openExercise(exercise);
+      if (!exerciseFile.empty()) {
+        app.ui.exercise.file = exerciseFile;
+        app.reloadExercise();
+      }
+      app.ui.exercise.hintsOpen = hints;
+    }
 
     if (!screenshot.empty()) {
       app.runNow(step);
@@ -166,6 +191,8 @@ int main(int argc, char** argv) {
       if (view == "by-block") app.startRateByBlock();
       if (view == "float-sums") app.startFloatSums();
       if (view == "timing") app.startBench();
+      if (exerciseAction == "check") app.startExerciseCheck();
+      if (exerciseAction == "run") app.startExerciseRun();
       app.waitForWork();
       // The job refused or failed: say why.
       if (app.ui.statusIsError && view != "lesson" && view != "text") {

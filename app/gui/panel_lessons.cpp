@@ -1,20 +1,35 @@
 // The lesson list with each lesson's variants, and the lesson's text.
+#include <algorithm>
+
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "lessons/texts.hpp"
+#include "lessons/embedded.hpp"
+#include "lessons/exercises.hpp"
 #include "lessons/registry.hpp"
 
 namespace rlab::gui {
+
+namespace {
+
+std::string withoutBackticks(std::string text) {
+  text.erase(std::remove(text.begin(), text.end(), '`'), text.end());
+  return text;
+}
+
+}  // namespace
 
 void drawLessonsPanel(App& app) {
   UiState& ui = app.ui;
   int number = 1;
   for (const LessonInfo& lesson : lessons()) {
-    const bool current = ui.params.lesson == lesson.id;
+    const bool inExercise = !ui.exercise.id.empty();
+    const bool current = ui.params.lesson == lesson.id && !inExercise;
     const text::Document* doc = text::chapter(lesson.id, ui.language);
     const std::string label =
         std::to_string(number++) + ". " + (doc ? doc->title : lesson.title) + "##" + lesson.id;
     if (ImGui::Selectable(label.c_str(), current) && !current) {
+      app.closeExercise();
       ui.params.lesson = lesson.id;
       ui.params.variant.clear();
       ui.params.n = lesson.defaultN;
@@ -30,8 +45,23 @@ void drawLessonsPanel(App& app) {
     }
     if (ImGui::IsItemHovered() && doc) ImGui::SetTooltip("%s", doc->title.c_str());
     noteWidget(ui, "lesson:" + lesson.id);
+    // The lesson's exercises under it: the learner writes the kernel.
+    ImGui::Indent();
+    for (const Exercise* e : exercisesOf(lesson.id)) {
+      const std::string title = "Exercise: " + withoutBackticks(e->title);
+      const bool open = ui.exercise.id == e->id;
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      if (ImGui::Selectable(title.c_str(), open) && !open) app.openExercise(e->id);
+      ImGui::PopStyleColor();
+      noteWidget(ui, "exercise:" + e->id);
+    }
+    ImGui::Unindent();
   }
   ImGui::Separator();
+  if (!ui.exercise.id.empty()) {
+    drawExerciseText(app);
+    return;
+  }
   const LessonInfo* lesson = findLesson(ui.params.lesson);
   if (!lesson) return;
   if (lesson->variants.size() > 1) {

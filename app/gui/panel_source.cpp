@@ -12,51 +12,6 @@
 
 namespace rlab::gui {
 
-namespace {
-
-bool isCudaWord(const std::string& w) {
-  static const char* words[] = {
-      "__global__",       "__device__",        "__host__",     "__shared__",
-      "__syncthreads",    "__syncwarp",        "__shfl_sync",  "__shfl_xor_sync",
-      "__shfl_down_sync", "__threadfence",     "__nanosleep",  "atomicAdd",
-      "atomicCAS",        "atomicMax",         "atomicMin",    "threadIdx",
-      "blockIdx",         "blockDim",          "gridDim",      "warpSize",
-      "__forceinline__",  "switchableBarrier", "atomicCombine"};
-  for (const char* word : words)
-    if (w == word) return true;
-  return false;
-}
-
-void colouredLine(const std::string& line, const Palette& pal) {
-  const size_t comment = line.find("//");
-  const std::string code = line.substr(0, comment);
-  // Word by word: CUDA words in the accent colour, the rest plain.
-  size_t i = 0;
-  bool first = true;
-  while (i < code.size()) {
-    size_t j = i;
-    const bool word = std::isalnum((unsigned char)code[i]) || code[i] == '_';
-    while (j < code.size() && (std::isalnum((unsigned char)code[j]) || code[j] == '_') == word) ++j;
-    const std::string piece = code.substr(i, j - i);
-    if (!first) ImGui::SameLine(0, 0);
-    first = false;
-    if (word && isCudaWord(piece))
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s", piece.c_str());
-    else
-      ImGui::TextUnformatted(piece.c_str());
-    i = j;
-  }
-  if (comment != std::string::npos) {
-    if (!first) ImGui::SameLine(0, 0);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s",
-                       line.substr(comment).c_str());
-  } else if (first) {
-    ImGui::TextUnformatted("");
-  }
-}
-
-}  // namespace
-
 void drawSourcePanel(App& app) {
   UiState& ui = app.ui;
   const Palette& pal = palette(ui.view.presenter);
@@ -122,7 +77,7 @@ void drawSourcePanel(App& app) {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.muted), "%s", line.c_str());
       continue;
     }
-    colouredLine(line, pal);
+    drawCodeLine(line, pal);
     if (number == witnessRead) {
       ImGui::SameLine();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "  <- read too early");

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/gui/app.hpp"
+#include "app/gui/theme.hpp"
 
 namespace rlab::gui {
 
@@ -33,6 +34,10 @@ void drawOffsetHistogram(const OffsetHistogram& h, const Palette& pal, float hei
 void drawRateByBlock(const RateByBlock& rate, const Palette& pal);
 void drawFloatSums(const FloatSumSpread& spread, const Palette& pal);
 void drawWitness(App& app, const Witness& w, const Palette& pal);
+// Exercises: the layout switches to these three while one is open.
+void drawExerciseText(App& app);    // the statement, hints one at a time, our solution
+void drawExerciseEditor(App& app);  // the learner's kernel: line numbers, colours, errors
+void drawExerciseCheck(App& app);   // Run and Check with progress and Cancel, the report
 
 // Small helpers the panels share.
 void helpMarker(const char* text);
@@ -41,5 +46,18 @@ void noteWidget(UiState& ui, const std::string& name);  // remember where it was
 // at spaces, Japanese and Chinese between characters, where ImGui's own wrapping breaks them
 // only after 、 and 。 and lets the rest run past the edge.
 void wrappedText(const std::string& text, bool disabled = false);
+
+// Kernel source, coloured the same way everywhere: CUDA words in the accent colour, comments
+// muted, the rest plain. A line's pieces, as byte ranges.
+struct CodePiece {
+  enum Kind { Plain, Cuda, Comment };
+  size_t begin = 0, end = 0;
+  Kind kind = Plain;
+};
+std::vector<CodePiece> codePieces(const std::string& line);
+ImU32 codeColour(CodePiece::Kind kind, const Palette& pal);      // 0 for plain: the text colour
+void drawCodeLine(const std::string& line, const Palette& pal);  // one line, as Text widgets
+// Markdown as the texts use it: paragraphs wrapped, ``` blocks as code, `code` unquoted.
+void drawMarkdown(const std::string& text, const Palette& pal);
 
 }  // namespace rlab::gui

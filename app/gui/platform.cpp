@@ -1,4 +1,5 @@
 #include "app/gui/platform.hpp"
+#include "app/gui/theme.hpp"
 
 // glad first: it provides the GL declarations GLFW would otherwise pull in.
 #include <glad/gl.h>

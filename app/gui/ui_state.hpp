@@ -13,6 +13,7 @@
 
 #include "lessons/bench.hpp"
 #include "lessons/distribution.hpp"
+#include "lessons/exercise/check.hpp"
 #include "lessons/params.hpp"
 #include "lessons/race.hpp"
 #include "lessons/sanitizer.hpp"
@@ -38,6 +39,33 @@ struct BenchOutcome {
   std::vector<BenchRow> rows;
   std::string device;
   bool gpuTimes = false;
+};
+
+// The exercise open in the editor: the learner's text, the file it lives in, and the last
+// check or run of it.
+struct ExerciseState {
+  std::string id;      // empty: no exercise open (the lessons' layout)
+  std::string file;    // where the learner's kernel lives; the app saves there before a run
+  std::string text;    // the editor's text
+  bool dirty = false;  // edited since it was loaded or saved
+  // Bumped whenever the text changes other than by typing (a reload): an editor that is
+  // being typed in holds its own copy, which must then be dropped.
+  int textGeneration = 0;
+  int editorGeneration = 0;  // the generation the editor shows
+  // The file's modification time when it was last loaded or saved: a later one means the
+  // learner changed it in their own editor.
+  long long fileStamp = 0;
+  bool changedOnDisk = false;  // ... while the text here was edited too: they choose
+  double diskClock = 0;        // seconds since the file was last looked at
+  int hintsOpen = 0;           // hints open, one at a time
+  bool passed = false;         // a check passed: the solution opens without asking
+  bool solutionAsked = false;  // "show it anyway?" was asked once
+  bool solutionShown = false;
+  std::optional<ExerciseReport> report;  // the last check or run
+  bool reportIsRun = false;
+  Params runOptions;            // Run: n, block, data, schedule (the rest is the exercise's)
+  std::string runOptionsError;  // why they are refused
+  int scrollToLine = 0;         // the editor scrolls there on the next frame (a clicked error)
 };
 
 struct ViewOptions {
@@ -83,6 +111,8 @@ struct UiState {
   std::string chapter;               // the text shown: empty for the lesson's, or "basics"
   bool fontsWanted = true;           // rebuild the font atlas before the next frame
   std::map<const text::Block*, Prediction> predictions;
+  ExerciseState exercise;
+  std::string exerciseFolder;    // where the learner's files live (one per exercise)
   std::string sourceScrolledTo;  // the kernel function the source panel last scrolled to
 
   // Where named widgets were last drawn: lets tests click them like a person would.

@@ -1,5 +1,7 @@
 // Helpers every panel uses.
 #include <algorithm>
+#include <cctype>
+#include <sstream>
 
 #include "app/gui/panels.hpp"
 #include "lessons/texts.hpp"
@@ -44,6 +46,113 @@ void wrappedText(const std::string& text, bool disabled) {
   }
   ImGui::TextUnformatted(s + begin, s + end);
   if (disabled) ImGui::PopStyleColor();
+}
+
+namespace {
+
+bool isCudaWord(const std::string& w) {
+  static const char* words[] = {
+      "__global__",    "__device__",  "__host__",        "__shared__",        "__syncthreads",
+      "__syncwarp",    "__shfl_sync", "__shfl_xor_sync", "__shfl_down_sync",  "__shfl_up_sync",
+      "__threadfence", "__nanosleep", "atomicAdd",       "atomicCAS",         "atomicMax",
+      "atomicMin",     "atomicExch",  "threadIdx",       "blockIdx",          "blockDim",
+      "gridDim",       "warpSize",    "__forceinline__", "switchableBarrier", "atomicCombine",
+      "__ballot_sync", "__any_sync",  "__all_sync"};
+  for (const char* word : words)
+    if (w == word) return true;
+  return false;
+}
+
+bool wordChar(char c) {
+  return std::isalnum((unsigned char)c) || c == '_';
+}
+
+}  // namespace
+
+std::vector<CodePiece> codePieces(const std::string& line) {
+  std::vector<CodePiece> pieces;
+  const size_t comment = std::min(line.find("//"), line.size());
+  for (size_t i = 0; i < comment;) {
+    size_t j = i;
+    const bool word = wordChar(line[i]);
+    while (j < comment && wordChar(line[j]) == word) ++j;
+    const bool cuda = word && isCudaWord(line.substr(i, j - i));
+    const CodePiece::Kind kind = cuda ? CodePiece::Cuda : CodePiece::Plain;
+    if (!pieces.empty() && pieces.back().kind == kind)
+      pieces.back().end = j;
+    else
+      pieces.push_back({i, j, kind});
+    i = j;
+  }
+  if (comment < line.size()) pieces.push_back({comment, line.size(), CodePiece::Comment});
+  return pieces;
+}
+
+ImU32 codeColour(CodePiece::Kind kind, const Palette& pal) {
+  switch (kind) {
+    case CodePiece::Cuda:
+      return pal.accent;
+    case CodePiece::Comment:
+      return pal.muted;
+    case CodePiece::Plain:
+      break;
+  }
+  return 0;
+}
+
+void drawCodeLine(const std::string& line, const Palette& pal) {
+  bool first = true;
+  for (const CodePiece& piece : codePieces(line)) {
+    if (!first) ImGui::SameLine(0, 0);
+    first = false;
+    const std::string text = line.substr(piece.begin, piece.end - piece.begin);
+    if (const ImU32 colour = codeColour(piece.kind, pal))
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s", text.c_str());
+    else
+      ImGui::TextUnformatted(text.c_str());
+  }
+  if (first) ImGui::TextUnformatted("");
+}
+
+void drawMarkdown(const std::string& text, const Palette& pal) {
+  std::istringstream lines(text);
+  std::string paragraph;
+  bool inCode = false;
+  auto flush = [&] {
+    if (paragraph.empty()) return;
+    std::string plain;
+    for (char c : paragraph)
+      if (c != '`') plain += c;
+    ImGui::TextWrapped("%s", plain.c_str());
+    ImGui::Spacing();
+    paragraph.clear();
+  };
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("```", 0) == 0) {
+      flush();
+      inCode = !inCode;
+      if (!inCode) ImGui::Spacing();
+      continue;
+    }
+    if (!inCode && line.rfind("# ", 0) == 0) {  // a heading: larger, on its own
+      flush();
+      ImGui::SetWindowFontScale(1.3f);
+      ImGui::TextWrapped("%s", line.substr(2).c_str());
+      ImGui::SetWindowFontScale(1.0f);
+      ImGui::Spacing();
+      continue;
+    }
+    if (inCode) {
+      if (ImFont* code = codeFont()) ImGui::PushFont(code);
+      drawCodeLine(line, pal);
+      if (codeFont()) ImGui::PopFont();
+    } else if (line.empty()) {
+      flush();
+    } else {
+      paragraph += (paragraph.empty() ? "" : " ") + line;
+    }
+  }
+  flush();
 }
 
 }  // namespace rlab::gui

@@ -146,7 +146,23 @@ struct LoadedModule {
   uintptr_t bias = 0;
   unsigned char* tls = nullptr;  // this thread's TLS block of the module
   size_t tlsFileBytes = 0, tlsBytes = 0;
+  size_t tlsModule = 0;  // the dynamic linker's number for the module's TLS block
 };
+
+// A library loaded with dlopen (a learner's kernel) gets each thread's copy of its TLS block
+// only when that thread first touches one of its thread-locals, so the worker has none before
+// the module's first kernel has run there: without one the first block of the first launch
+// would go unpoisoned. glibc's __tls_get_addr, which every access from such a library goes
+// through, allocates it; asked for offset 0, it returns the block's start.
+struct TlsIndex {
+  unsigned long module, offset;
+};
+extern "C" void* __tls_get_addr(TlsIndex*);
+
+unsigned char* allocateTlsBlock(size_t module) {
+  TlsIndex index{module, 0};
+  return static_cast<unsigned char*>(__tls_get_addr(&index));
+}
 
 std::optional<LoadedModule> moduleHolding(const void* address) {
   struct Search {
@@ -167,6 +183,7 @@ std::optional<LoadedModule> moduleHolding(const void* address) {
             module.tls = static_cast<unsigned char*>(info->dlpi_tls_data);
             module.tlsFileBytes = ph.p_filesz;
             module.tlsBytes = ph.p_memsz;
+            module.tlsModule = info->dlpi_tls_modid;
           }
         }
         if (!holds) return 0;
@@ -276,10 +293,9 @@ class SharedMemoryMap {
     auto known = kernels_.find(kernel);
     if (known != kernels_.end()) return known->second;
     static const std::vector<ByteRange> none;
-    const auto module = moduleHolding(kernel);
+    auto module = moduleHolding(kernel);
     if (!module) return none;
-    // A module loaded later gets this thread's TLS block on first use: ask again next launch.
-    if (module->tlsBytes && !module->tls) return none;
+    if (module->tlsBytes && !module->tls) module->tls = allocateTlsBlock(module->tlsModule);
     std::vector<ByteRange>& ranges = kernels_[kernel];
     if (!module->tlsBytes) return ranges;  // the module has no thread-locals at all
     auto table = tables_.find(module->file);
@@ -482,8 +498,8 @@ constexpr unsigned kNoThread = ~0u;
 class BlockRun {
  public:
   BlockRun(const std::function<void()>& body, const LaunchOptions& options, FiberPool& fibers,
-           LaunchStats& stats)
-      : body_(body), options_(options), fibers_(fibers), stats_(stats) {}
+           LaunchStats& stats, const std::vector<ByteRange>* shared)
+      : body_(body), options_(options), fibers_(fibers), stats_(stats), shared_(shared) {}
 
   void run(unsigned blockLinear);
   void runThread();  // on fiber current(): the thread's whole life
@@ -551,6 +567,7 @@ class BlockRun {
   FiberPool& fibers_;
   unsigned blockLinear_ = 0;
   LaunchStats& stats_;
+  const std::vector<ByteRange>* shared_;  // the kernel's __shared__ variables
   unsigned total_ = 0;
   fc::fcontext_t* contexts_ = nullptr;  // fiber i runs thread i
   Stack* stacks_ = nullptr;
@@ -764,6 +781,12 @@ bool BlockRun::releaseWaiters() {
   if (count(State::Runnable) > 0 || count(State::AtWarpOp) > 0 || count(State::AtBarrier) == 0)
     return released;
   if (barrierSplit_) barrierMismatch();
+  if (options_.onBarrier) {
+    std::vector<SharedSpan> spans;
+    if (shared_)
+      for (const ByteRange& r : *shared_) spans.push_back({r.begin, size_t(r.end - r.begin)});
+    options_.onBarrier(blockLinear_, spans);
+  }
   for (State& s : state_)
     if (s == State::AtBarrier) s = State::Runnable;
   count_[static_cast<int>(State::Runnable)] += count(State::AtBarrier);
@@ -931,9 +954,9 @@ uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int wi
 std::vector<AtomicEvent>* g_atomicSink = nullptr;  // set by launch() when it records atomics
 unsigned g_blockLinear = 0;
 
-void noteAtomic(const void* address, double old, double operand) {
+void noteAtomic(const void* address, double old, double operand, double after) {
   const unsigned thread = runningBlock("an atomic").current();
-  if (g_atomicSink) g_atomicSink->push_back({g_blockLinear, thread, address, old, operand});
+  if (g_atomicSink) g_atomicSink->push_back({g_blockLinear, thread, address, old, operand, after});
 }
 
 void failAssertion(const char* expression, const char* file, int line) {
@@ -1039,6 +1062,20 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options,
   return launch(grid, block, options, nullptr, body);
 }
 
+RunningThread runningThread() noexcept {
+  RunningThread r;
+  const detail::BlockRun* block = detail::g_block;
+  if (!block || block->current() == detail::kNoThread) return r;
+  r.running = true;
+  r.block = detail::g_blockLinear;
+  r.thread = block->current();
+  return r;
+}
+
+void runOnWorkerThread(const std::function<void()>& job) {
+  Worker::instance().runOnWorker(job);
+}
+
 size_t sharedMemoryBytes(const void* kernel) {
   size_t bytes = 0;
   Worker::instance().runOnWorker([&] {
@@ -1065,7 +1102,7 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
     detail::g_atomicSink = options.recordAtomics ? &stats.atomics : nullptr;
     static const std::vector<ByteRange> noKernel;
     const auto& shared = kernel ? worker.sharedMemory().of(kernel) : noKernel;
-    detail::BlockRun run(body, options, worker.fibers(), stats);  // reused by every block
+    detail::BlockRun run(body, options, worker.fibers(), stats, &shared);  // for every block
     detail::g_block = &run;
     struct ClearLaunchGlobals {  // on the way out, thrown or not
       ~ClearLaunchGlobals() {

@@ -41,12 +41,23 @@ struct AtomicEvent {
   unsigned thread = 0;  // linear thread index in the block
   const void* address = nullptr;
   double old = 0;      // value before this atomic
-  double operand = 0;  // value the thread brought
+  double operand = 0;  // value the thread brought (atomicCAS: the value it would store)
+  double after = 0;    // value the address held after it
+};
+
+// The bytes of one __shared__ variable of the running block (the worker's copy).
+struct SharedSpan {
+  unsigned char* bytes = nullptr;
+  size_t size = 0;
 };
 
 struct LaunchOptions {
   Schedule schedule;
   bool recordAtomics = false;
+  // Called on the worker each time a block's barrier opens (every thread has arrived, none has
+  // gone on), with the linear block index and the kernel's __shared__ variables as they are
+  // then: what a step of the kernel left, without any trace call in it.
+  std::function<void(unsigned block, const std::vector<SharedSpan>& shared)> onBarrier;
 };
 
 struct LaunchStats {
@@ -86,6 +97,19 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, void (*k
 // Bytes of __shared__ variables the kernel declares (in its own body), as the simulator
 // poisons them at each block start.
 size_t sharedMemoryBytes(const void* kernel);
+
+// The simulated thread that runs on the calling thread at this moment, if any. Plain reads and
+// nothing else, so a signal handler may call it (a crash or a time limit inside a kernel).
+struct RunningThread {
+  bool running = false;
+  unsigned block = 0;   // linear block index
+  unsigned thread = 0;  // linear thread index in the block
+};
+RunningThread runningThread() noexcept;
+
+// Runs `job` on the thread every kernel runs on (not on a fiber), and waits: for set-up that
+// belongs to that thread, such as a signal stack or a signal mask.
+void runOnWorkerThread(const std::function<void()>& job);
 
 // Byte written over every __shared__ variable at the start of each block.
 inline constexpr unsigned char kSharedPoisonByte = 0x7f;  // int 2139062143, float 3.39e38

@@ -16,6 +16,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>  // printf in a kernel is the host's: CUDA needs no include for it either
 #include <cstring>
 #include <type_traits>
 
@@ -46,7 +47,7 @@ void barrier(const char* file, int line);
 void yieldPoint(const char* file, int line);  // a switched-off barrier, __nanosleep
 uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
                         const char* file, int line);
-void noteAtomic(const void* address, double old, double operand);
+void noteAtomic(const void* address, double old, double operand, double after);
 [[noreturn]] void failAssertion(const char* expression, const char* file, int line);
 
 template <class T>
@@ -78,7 +79,9 @@ template <class T>
 T readModifyWrite(T* address, T operand, T (*combine)(T, T)) {
   T old = *address;
   *address = combine(old, operand);
-  if (g_recordAtomics) noteAtomic(address, static_cast<double>(old), static_cast<double>(operand));
+  if (g_recordAtomics)
+    noteAtomic(address, static_cast<double>(old), static_cast<double>(operand),
+               static_cast<double>(*address));
   return old;
 }
 
@@ -190,7 +193,8 @@ T atomicCAS(T* address, T compare, T value) {
   T old = *address;
   if (std::memcmp(&old, &compare, sizeof(T)) == 0) *address = value;
   if (::rlab::sim::detail::g_recordAtomics)
-    ::rlab::sim::detail::noteAtomic(address, static_cast<double>(old), static_cast<double>(value));
+    ::rlab::sim::detail::noteAtomic(address, static_cast<double>(old), static_cast<double>(value),
+                                    static_cast<double>(*address));
   return old;
 }
 

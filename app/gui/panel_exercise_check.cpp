@@ -1,0 +1,144 @@
+// Run and Check for the open exercise, in the background with progress and Cancel, and the
+// report: compile errors (a click scrolls the editor to the line), each failure's sentence
+// with its replay line, the run's result, what the kernel printed, the times.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+
+#include "app/gui/panels.hpp"
+#include "lessons/exercises.hpp"
+
+namespace rlab::gui {
+
+namespace {
+
+const char* verdictWord(ExerciseVerdict v, bool run) {
+  switch (v) {
+    case ExerciseVerdict::Passed:
+      return run ? "CORRECT" : "PASSED";
+    case ExerciseVerdict::Failed:
+      return run ? "WRONG" : "FAILED";
+    case ExerciseVerdict::CompileError:
+      return "COMPILE ERROR";
+    case ExerciseVerdict::Cancelled:
+      return "CANCELLED";
+    case ExerciseVerdict::NotRun:
+      break;
+  }
+  return "NOT RUN";
+}
+
+void runOptions(ExerciseState& ex) {
+  Params& p = ex.runOptions;
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 7);
+  long long n = p.n;
+  if (ImGui::InputScalar("n", ImGuiDataType_S64, &n)) p.n = std::max(0LL, n);
+  ImGui::SameLine();
+  ImGui::InputInt("block", &p.block, 0);
+  ImGui::InputText("data", &p.data);
+  ImGui::SameLine();
+  ImGui::InputText("schedule", &p.schedule);
+  ImGui::PopItemWidth();
+  ImGui::TextDisabled("n 0 and block 0: the exercise's defaults; data iota, ones or random:SEED");
+}
+
+void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
+  ExerciseState& ex = app.ui.exercise;
+  const bool good = r.passed();
+  ImGui::SetWindowFontScale(1.5f);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(good ? pal.right : pal.wrong), "%s",
+                     verdictWord(r.verdict, ex.reportIsRun));
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::TextWrapped("%s", r.summary().c_str());
+  if (good && !ex.reportIsRun)
+    ImGui::TextDisabled("Compare with ours: Show our solution, under the statement.");
+  if (r.hasResult)
+    ImGui::Text("result %s   expected %s", formatValue(r.result, ElementType::Int).c_str(),
+                formatValue(r.expected, ElementType::Int).c_str());
+
+  const std::string fileName = r.file.substr(r.file.find_last_of('/') + 1);
+  for (const CompileDiagnostic& d : r.diagnostics) {
+    const ImU32 colour = d.severity == "error" ? pal.wrong : pal.changed;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s", d.text(fileName).c_str());
+    if (d.line <= 0) continue;
+    if (ImGui::IsItemClicked()) ex.scrollToLine = d.line;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click: show line %d", d.line);
+  }
+
+  int k = 0;
+  for (const std::string& failure : r.failures) {
+    ImGui::Separator();
+    const size_t replay = failure.find(" Replay: ");
+    ImGui::TextWrapped("%s", failure.substr(0, replay).c_str());
+    if (replay == std::string::npos) continue;
+    // The replay line runs the learner's file on this case from a terminal; a long list of
+    // values is cut here and copied whole.
+    const std::string line = failure.substr(replay + 9);
+    const size_t shown = 150;
+    ImGui::TextDisabled("Replay: %s%s", line.substr(0, shown).c_str(),
+                        line.size() > shown ? " ..." : "");
+    ImGui::PushID(k++);
+    if (ImGui::SmallButton("Copy the replay line")) ImGui::SetClipboardText(line.c_str());
+    ImGui::PopID();
+  }
+  for (const std::string& note : r.notes) ImGui::TextDisabled("%s", note.c_str());
+  if (!r.printed.empty() && ImGui::CollapsingHeader("What the kernel printed")) {
+    if (ImFont* code = codeFont()) ImGui::PushFont(code);
+    ImGui::TextUnformatted(r.printed.c_str());
+    if (codeFont()) ImGui::PopFont();
+  }
+  ImGui::Separator();
+  if (r.verdict == ExerciseVerdict::CompileError)
+    ImGui::TextDisabled("compiled in %.2f s", r.compileSeconds);
+  else
+    ImGui::TextDisabled("compiled in %.2f s, ran in %.2f s on the simulator", r.compileSeconds,
+                        r.runSeconds);
+}
+
+}  // namespace
+
+void drawExerciseCheck(App& app) {
+  UiState& ui = app.ui;
+  ExerciseState& ex = ui.exercise;
+  const Palette& pal = palette(ui.view.presenter);
+  const Exercise* e = findExercise(ex.id);
+  if (!e) return;
+  ImGui::PushTextWrapPos(0);
+  if (app.exerciseBusy()) {
+    const std::string stage = app.exerciseStage();
+    const std::string label =
+        stage == "checking" ? "checking: " + std::to_string(int(app.exerciseProgress() * 100)) + "%"
+                            : "compiling ...";
+    ImGui::ProgressBar(stage == "checking" ? app.exerciseProgress() : 0.f,
+                       ImVec2(ImGui::GetFontSize() * 14, 0), label.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) app.cancelExerciseWork();
+    noteWidget(ui, "exercise:cancel");
+  } else {
+    if (ImGui::Button("Check")) app.startExerciseCheck();
+    noteWidget(ui, "exercise:check");
+    ImGui::SameLine();
+    if (ImGui::Button("Run once")) app.startExerciseRun();
+    noteWidget(ui, "exercise:run");
+    helpMarker(
+        "Check: save, compile, and run your kernel through every case (awkward sizes, every "
+        "block size, random and adversarial data, random and stalling schedules). Run once: "
+        "save, compile and run it on the case below, as a failed check's replay line does.");
+  }
+  runOptions(ex);
+  if (!ex.runOptionsError.empty())
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "%s", ex.runOptionsError.c_str());
+  ImGui::TextDisabled("%s", ui.gpuUsable ? "Your kernel runs on the simulator."
+                                         : "No GPU here: your kernel runs on the simulator.");
+  ImGui::Separator();
+  if (ex.report)
+    reportView(app, *ex.report, pal);
+  else
+    ImGui::TextDisabled("Not checked yet.");
+  if (!ui.status.empty() && ui.statusIsError)
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "%s", ui.status.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace rlab::gui

@@ -1,0 +1,180 @@
+// The learner's kernel in an editor: ImGui's multiline text input, with line numbers in a
+// gutter beside it, CUDA words and comments coloured as in the source panel, and each compile
+// error at its line (the number red, the line tinted, the message on hover). The gutter and the
+// colours are drawn over the input at the positions where it draws the text, so they follow
+// its scrolling; ImGui keeps the input's own child window and scroll in its internals, which is
+// why this file alone includes imgui_internal.h (without them the editor still works, plain).
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+#include "app/gui/panels.hpp"
+#include "lessons/exercises.hpp"
+
+namespace rlab::gui {
+
+namespace {
+
+// The child window ImGui opens for a multiline input with this id, inside the current window.
+ImGuiWindow* inputWindow(ImGuiID id) {
+  ImGuiWindow* parent = ImGui::GetCurrentWindow();
+  for (ImGuiWindow* w : GImGui->Windows)
+    if (w->ChildId == id && w->ParentWindow == parent) return w;
+  return nullptr;
+}
+
+// Compile errors and warnings by line: the message shown on hover, and whether one is an error.
+struct LineNote {
+  std::string text;
+  bool error = false;
+};
+
+// Compile errors at their lines, and the lines a failed case names in the file ("thread 4 of
+// block 0 read in[4] at k.cu:4", a barrier's "at k.cu:12"): where it crashed, hung or waited.
+std::map<int, LineNote> notesByLine(const ExerciseState& ex) {
+  std::map<int, LineNote> notes;
+  if (!ex.report) return notes;
+  for (const CompileDiagnostic& d : ex.report->diagnostics) {
+    if (d.line <= 0) continue;
+    LineNote& note = notes[d.line];
+    note.text += (note.text.empty() ? "" : "\n") + d.severity + ": " + d.message;
+    note.error = note.error || d.severity == "error";
+  }
+  const std::string named = ex.file.substr(ex.file.find_last_of('/') + 1) + ":";
+  for (const std::string& failure : ex.report->failures) {
+    for (size_t at = failure.find(named); at != std::string::npos;
+         at = failure.find(named, at + 1)) {
+      if (at > 0 && failure[at - 1] != ' ' && failure[at - 1] != '(') continue;
+      const int line = std::atoi(failure.c_str() + at + named.size());
+      if (line <= 0) continue;
+      LineNote& note = notes[line];
+      if (note.text.find(failure) == std::string::npos)
+        note.text += (note.text.empty() ? "" : "\n") + failure.substr(0, failure.find(" Replay: "));
+      note.error = true;
+    }
+  }
+  return notes;
+}
+
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> lines(1);
+  for (char c : text) {
+    if (c == '\n')
+      lines.emplace_back();
+    else
+      lines.back() += c;
+  }
+  return lines;
+}
+
+}  // namespace
+
+void drawExerciseEditor(App& app) {
+  UiState& ui = app.ui;
+  ExerciseState& ex = ui.exercise;
+  const Palette& pal = palette(ui.view.presenter);
+  if (!findExercise(ex.id)) return;
+
+  ImGui::TextDisabled("%s%s", ex.file.c_str(),
+                      ex.dirty ? "   (edited: saved before each run)" : "");
+  if (ex.changedOnDisk) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong),
+                       "The file changed on disk while you edited it here.");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Load the file")) app.reloadExercise();
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Keep mine")) app.saveExercise();
+  }
+
+  ImFont* font = codeFont();
+  if (font) ImGui::PushFont(font);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float lineHeight = ImGui::GetTextLineHeight();
+  const float gutter = ImGui::CalcTextSize("0000").x + style.ItemSpacing.x;
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImGui::SetCursorScreenPos(ImVec2(start.x + gutter, start.y));
+  const ImGuiID id = ImGui::GetID("##kernel");
+  if (ex.editorGeneration != ex.textGeneration) {  // reloaded: drop the input's own copy
+    if (ImGui::GetActiveID() == id) ImGui::ClearActiveID();
+    ex.editorGeneration = ex.textGeneration;
+  }
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, ImGui::ColorConvertU32ToFloat4(pal.cell));
+  if (ImGui::InputTextMultiline("##kernel", &ex.text,
+                                ImVec2(std::max(50.f, avail.x - gutter), std::max(50.f, avail.y)),
+                                ImGuiInputTextFlags_AllowTabInput))
+    ex.dirty = true;
+  ImGui::PopStyleColor();
+  noteWidget(ui, "exercise:editor");
+  const ImVec2 frameMin = ImGui::GetItemRectMin(), frameMax = ImGui::GetItemRectMax();
+
+  // Where the input draws line k: its child window's top left, less its scroll.
+  ImGuiWindow* inner = inputWindow(id);
+  const ImGuiInputTextState* state = ImGui::GetInputTextState(id);
+  const float scrollY = inner ? inner->Scroll.y : 0;
+  const float scrollX = state ? state->ScrollX : 0;
+  const ImVec2 origin(frameMin.x + style.FramePadding.x - scrollX,
+                      frameMin.y + style.FramePadding.y - scrollY);
+  if (inner && ex.scrollToLine > 0) {
+    ImGui::SetScrollY(
+        inner, std::max(0.f, (ex.scrollToLine - 1) * lineHeight - (frameMax.y - frameMin.y) / 3));
+    ex.scrollToLine = 0;
+  }
+
+  const std::vector<std::string> lines = splitLines(ex.text);
+  const std::map<int, LineNote> notes = notesByLine(ex);
+  const int first = std::max(0, int(std::floor(scrollY / lineHeight)));
+  const int last =
+      std::min(int(lines.size()) - 1, first + int((frameMax.y - frameMin.y) / lineHeight) + 1);
+  ImDrawList* gutterList = ImGui::GetWindowDrawList();
+  gutterList->PushClipRect(ImVec2(start.x, frameMin.y), ImVec2(frameMin.x, frameMax.y), true);
+  ImDrawList* textList = inner ? inner->DrawList : nullptr;
+  if (textList) textList->PushClipRect(inner->InnerClipRect.Min, inner->InnerClipRect.Max, true);
+  const std::string* hovered = nullptr;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (int k = first; k <= last; ++k) {
+    const float y = origin.y + float(k) * lineHeight;
+    const auto note = notes.find(k + 1);
+    const ImU32 numberColour = note == notes.end()  ? pal.muted
+                               : note->second.error ? pal.wrong
+                                                    : pal.changed;
+    const std::string number = std::to_string(k + 1);
+    const float width = ImGui::CalcTextSize(number.c_str()).x;
+    gutterList->AddText(ImVec2(frameMin.x - style.ItemSpacing.x - width, y), numberColour,
+                        number.c_str());
+    if (note != notes.end()) {
+      if (mouse.y >= y && mouse.y < y + lineHeight && mouse.x >= start.x && mouse.x < frameMax.x)
+        hovered = &note->second.text;
+      if (textList)
+        textList->AddRectFilled(ImVec2(frameMin.x, y), ImVec2(frameMax.x, y + lineHeight),
+                                (numberColour & 0x00ffffff) | 0x40000000);
+    }
+    if (!textList) continue;
+    // The coloured pieces over the input's own (plain) text, glyph on glyph.
+    const std::string& line = lines[size_t(k)];
+    for (const CodePiece& piece : codePieces(line)) {
+      const ImU32 colour = codeColour(piece.kind, pal);
+      if (!colour) continue;
+      const float x = ImGui::CalcTextSize(line.c_str(), line.c_str() + piece.begin).x;
+      textList->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(origin.x + x, y), colour,
+                        line.c_str() + piece.begin, line.c_str() + piece.end);
+    }
+  }
+  if (textList) textList->PopClipRect();
+  gutterList->PopClipRect();
+  if (font) ImGui::PopFont();
+  if (hovered) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
+    ImGui::TextUnformatted(hovered->c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace rlab::gui

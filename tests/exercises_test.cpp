@@ -1,0 +1,340 @@
+// Exercises: every descriptor complete, the cases they promise, our solutions passing every
+// check, every starting file compiling and failing, and the known-wrong solutions in
+// tests/fixtures/exercises/ caught, each with the sentence a learner reads: the case, the
+// thread and line where the simulator knows them, and the replay line. The learner's code
+// runs in the exercise runner, a child process, as in rlab and the app.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "lessons/exercise/check.hpp"
+#include "lessons/exercises.hpp"
+#include "lessons/registry.hpp"
+
+using namespace rlab;
+
+namespace {
+
+const std::string kFixtures = std::string(RLAB_SOURCE_DIR) + "/tests/fixtures/exercises/";
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+ExerciseReport check(const std::string& id, const std::string& file, double caseSeconds = 5) {
+  ExerciseRequest request;
+  request.file = file;
+  request.caseSeconds = caseSeconds;
+  return checkExercise(exerciseOrThrow(id), request);
+}
+
+ExerciseReport runOnce(const std::string& id, const std::string& file, Params options) {
+  ExerciseRequest request;
+  request.file = file;
+  request.oneRun = true;
+  request.options = std::move(options);
+  return checkExercise(exerciseOrThrow(id), request);
+}
+
+// The first failure's sentence; fails the test when the fixture got through.
+std::string caught(const std::string& id, const std::string& fixture, double caseSeconds = 5) {
+  const ExerciseReport r = check(id, kFixtures + fixture, caseSeconds);
+  INFO(r.summary() << " " << r.problem << " " << r.compilerOutput);
+  REQUIRE(r.verdict == ExerciseVerdict::Failed);
+  REQUIRE_FALSE(r.failures.empty());
+  MESSAGE(r.failures.front());
+  return r.failures.front();
+}
+
+// A file of our own in a scratch folder.
+struct TextFile {
+  explicit TextFile(const std::string& name, const std::string& text) {
+    path = (std::filesystem::temp_directory_path() / name).string();
+    std::ofstream(path) << text;
+  }
+  ~TextFile() { std::filesystem::remove(path); }
+  std::string path;
+};
+
+}  // namespace
+
+// ---- The exercises as data -------------------------------------------------------------------
+
+TEST_CASE("every exercise has its lesson, files, statement, hints and signature") {
+  std::set<std::string> ids, lessonsWithOne;
+  for (const Exercise& e : exercises()) {
+    CAPTURE(e.id);
+    CHECK(ids.insert(e.id).second);
+    const LessonInfo& lesson = lessonOrThrow(e.lesson);
+    CHECK(lesson.findVariant(e.variant) != nullptr);
+    lessonsWithOne.insert(e.lesson);
+    CHECK(e.folder == "lessons/" + e.lesson + "/exercises/" + e.id);
+    const ExerciseText text = exerciseText(e);
+    CHECK(text.title == e.title);
+    CHECK(text.title != e.id);
+    CHECK(text.statement.size() > 200);
+    CHECK(has(text.statement, e.signature().substr(11)));  // the kernel, less "__global__ "
+    CHECK(text.hints.size() >= 2);
+    for (const std::string& hint : text.hints) CHECK(hint.size() > 20);
+    CHECK(has(startFile(e), e.signature()));
+    CHECK(has(startFile(e), "TODO"));
+    CHECK(has(solutionFile(e), e.signature()));
+    CHECK_FALSE(has(solutionFile(e), "TODO"));
+  }
+  CHECK(exercises().size() >= 12);
+  for (const LessonInfo& lesson : lessons()) CHECK(lessonsWithOne.count(lesson.id) == 1);
+  CHECK_THROWS_WITH_AS(exerciseOrThrow("nope"), doctest::Contains("one-queue, largest-element"),
+                       ParamError);
+}
+
+TEST_CASE("exercise cases: awkward sizes, every block size, adversarial data, many schedules") {
+  for (const Exercise& e : exercises()) {
+    CAPTURE(e.id);
+    const LessonInfo& lesson = lessonOrThrow(e.lesson);
+    const auto cases = exerciseCases(e, "rlab exercise run " + e.id + " k.cu");
+    const auto again = exerciseCases(e, "rlab exercise run " + e.id + " k.cu");
+    REQUIRE(cases.size() == again.size());
+    std::set<int64_t> sizes;
+    std::set<std::pair<int64_t, int>> sizeAndBlock;
+    std::set<std::string> schedules, data;
+    for (size_t k = 0; k < cases.size(); ++k) {
+      const Params& p = cases[k].params;
+      CHECK(p.values == again[k].params.values);
+      CHECK_NOTHROW(resolve(p));
+      CHECK(p.op == e.op);
+      CHECK(p.type == ElementType::Int);
+      sizes.insert(p.n);
+      sizeAndBlock.insert({p.n, p.block});
+      schedules.insert(p.schedule);
+      data.insert(cases[k].data.substr(0, 12));
+      CHECK(has(replayCommand(cases[k]), "rlab exercise run " + e.id + " k.cu "));
+      CHECK(has(describeCase(cases[k]), "exercise " + e.id + ": n = "));
+    }
+    for (int64_t n : {1, 2, 31, 33, 1000, 4097, 100003})
+      if (n <= lesson.maxN) CHECK(sizes.count(n) == 1);
+    for (int block = 32; block <= 1024; block *= 2)
+      if (block >= lesson.findVariant(e.variant)->minBlock && (!lesson.oneBlock || block >= 1000))
+        CHECK(sizeAndBlock.count({1000, block}) == 1);
+    CHECK(schedules.size() >= 12);
+    CHECK(schedules.count("random:101") == 1);
+    CHECK(schedules.count("stall:40:2:1") == 1);
+    if (e.op == Op::Max) {
+      CHECK(data.count("the maximum ") == 1);
+    } else {
+      CHECK(data.count("one 7 at the") == 1);
+    }
+    CHECK(data.count("random integ") == 1);  // negative numbers too
+  }
+}
+
+TEST_CASE("exercise cases on the GPU: no schedules, sums of 2^24 + 3, replays on the GPU") {
+  for (const Exercise& e : exercises()) {
+    CAPTURE(e.id);
+    const LessonInfo& lesson = lessonOrThrow(e.lesson);
+    std::set<int64_t> sizes;
+    for (const VerifyCase& c :
+         exerciseCases(e, "rlab exercise run " + e.id + " k.cu", VerifyScope::Gpu)) {
+      CHECK(c.params.schedule == "lockstep");
+      CHECK(c.params.backend == BackendChoice::Gpu);
+      CHECK(has(replayCommand(c), " --backend gpu"));
+      sizes.insert(c.params.n);
+    }
+    CHECK(sizes.count((int64_t(1) << 24) + 3) == (lesson.maxN > (int64_t(1) << 24) ? 1 : 0));
+    CHECK(sizes.count(100003) == (lesson.maxN >= 100003 ? 1 : 0));
+  }
+}
+
+// ---- Our solutions pass, the starting files compile and fail ------------------------------------
+
+TEST_CASE("every exercise's solution passes every check on the simulator") {
+  for (const Exercise& e : exercises()) {
+    TextFile file("rlab-solution-" + e.id + ".cu", solutionFile(e));
+    const ExerciseReport r = check(e.id, file.path);
+    CHECK_MESSAGE(r.passed(), e.id << ": " << r.summary() << " " << r.problem << " "
+                                   << (r.failures.empty() ? r.compilerOutput : r.failures.front()));
+    CHECK(r.casesRun == r.casesTotal);
+    CHECK(r.casesTotal > 60);
+    CHECK(r.diagnostics.empty());
+  }
+}
+
+TEST_CASE("every starting file compiles, and fails the check") {
+  for (const Exercise& e : exercises()) {
+    TextFile file("rlab-start-" + e.id + ".cu", startFile(e));
+    const ExerciseReport r = check(e.id, file.path);
+    CHECK_MESSAGE(r.verdict == ExerciseVerdict::Failed,
+                  e.id << ": " << r.summary() << " " << r.compilerOutput);
+  }
+}
+
+// ---- Known-wrong solutions are caught
+// -------------------------------------------------------------
+
+TEST_CASE("caught: a race that lockstep hides (a warp barrier where the block needs one)") {
+  // Lockstep, on a case that needs two warps: right.
+  Params lockstep;
+  lockstep.n = 1000;
+  lockstep.block = 256;
+  lockstep.data = "random:5";
+  const ExerciseReport hidden =
+      runOnce("tree-in-shared", kFixtures + "race_lockstep_hides.cu", lockstep);
+  CHECK_MESSAGE(hidden.passed(), hidden.summary());
+  // The check's schedules: wrong.
+  const std::string sentence = caught("tree-in-shared", "race_lockstep_hides.cu");
+  CHECK(has(sentence, ", schedule "));
+  CHECK(has(sentence, " --schedule "));
+  CHECK(has(sentence, "Replay: rlab exercise run tree-in-shared "));
+}
+
+TEST_CASE("caught: a fold that drops the odd element") {
+  const std::string sentence = caught("fold-any-length", "drops_tail.cu");
+  CHECK(has(sentence, "exercise fold-any-length: n = 3, "));
+  CHECK(has(sentence, ", expected "));
+}
+
+TEST_CASE("caught: coarsening that drops the last, partial tile") {
+  CHECK(has(caught("coarsen-by-four", "coarsened_drops_tail.cu"), "result 0, expected "));
+}
+
+TEST_CASE("caught: a kernel that reads past n, named with its thread, buffer and line") {
+  const std::string sentence = caught("one-queue", "reads_past_n.cu");
+  CHECK(has(sentence, "the kernel crashed: thread "));
+  CHECK(has(sentence, " read in["));
+  CHECK(has(sentence, "] at reads_past_n.cu:4, past the end of in ("));
+  CHECK(has(sentence, "Replay: rlab exercise run one-queue "));
+}
+
+TEST_CASE("caught: a kernel that works for one block only") {
+  const std::string sentence = caught("one-atomic-per-block", "single_block.cu");
+  CHECK(has(sentence, "*result was changed without an atomic"));
+}
+
+TEST_CASE("caught: a kernel that sums 99% of the data and scales up") {
+  CHECK(has(caught("one-atomic-per-block", "sums_most.cu"), ", expected "));
+}
+
+TEST_CASE("caught: one atomic per element where the exercise allows one per block") {
+  CHECK(has(caught("one-atomic-per-block", "too_many_atomics.cu"),
+            "atomics landed on *result from "));
+}
+
+TEST_CASE("caught: a plain read-modify-write of *result, right only on the simulator") {
+  CHECK(has(caught("one-queue", "plain_add.cu"), "*result was changed without an atomic"));
+}
+
+TEST_CASE("caught: a tree moved nowhere (no __shared__ array)") {
+  const ExerciseReport r = check("tree-in-shared", kFixtures + "no_shared.cu");
+  REQUIRE(r.verdict == ExerciseVerdict::Failed);
+  CHECK(r.casesRun == 0);
+  CHECK(has(r.failures.front(), "reduce declares no __shared__ array in its own body"));
+}
+
+TEST_CASE("caught: the interleaved tree where sequential addressing is asked for") {
+  CHECK(has(caught("sequential-addressing", "interleaved.cu"),
+            "found the first level of sequential addressing in its __shared__ array"));
+}
+
+TEST_CASE("caught: one barrier a step in the butterfly") {
+  CHECK(has(caught("shared-butterfly", "butterfly_one_barrier.cu"), "ended with "));
+}
+
+TEST_CASE("caught: working and idle threads waiting at different barriers") {
+  const std::string sentence = caught("put-the-barrier-back", "two_barriers.cu");
+  CHECK(has(sentence, "the run failed: kernel stopped: "));
+  CHECK(has(sentence, "two_barriers.cu:8"));
+  CHECK(has(sentence, "two_barriers.cu:10"));
+}
+
+// ---- Crashes, hangs, compile errors: the parent goes on, the learner reads where
+// -------------------
+
+TEST_CASE("a null pointer ends the runner, not the caller, with the thread and the line") {
+  const std::string sentence = caught("one-queue", "null_pointer.cu");
+  CHECK(has(sentence,
+            "the kernel crashed: thread 3 of block 0 used a null pointer at "
+            "null_pointer.cu:5"));
+}
+
+TEST_CASE("a kernel that never ends is stopped after the case's time limit, at its line") {
+  const std::string sentence = caught("fold-any-length", "never_ends.cu", 1);
+  CHECK(has(sentence,
+            "the kernel was still running after 1 s (thread 0 of block 0 was at "
+            "never_ends.cu:7)"));
+}
+
+TEST_CASE("a compile error comes back at the learner's line") {
+  const ExerciseReport r = check("one-queue", kFixtures + "compile_error.cu");
+  REQUIRE(r.verdict == ExerciseVerdict::CompileError);
+  REQUIRE_FALSE(r.diagnostics.empty());
+  CHECK(r.diagnostics.front().line == 5);
+  CHECK(r.diagnostics.front().severity == "error");
+  CHECK(has(r.diagnostics.front().message, "offset"));
+  CHECK(r.summary() == "1 compile error");
+}
+
+TEST_CASE("a kernel with another signature: the error says which one the exercise runs") {
+  const ExerciseReport r = check("one-queue", kFixtures + "wrong_signature.cu");
+  REQUIRE(r.verdict == ExerciseVerdict::CompileError);
+  REQUIRE_FALSE(r.diagnostics.empty());
+  CHECK(r.diagnostics.front().line == 0);
+  CHECK(has(r.diagnostics.front().message,
+            "the exercise runs __global__ void reduce(const int* in, long long n, int* result)"));
+}
+
+TEST_CASE("shared memory is poisoned in the first block of the first launch of a loaded kernel") {
+  Params p;
+  p.n = 1;
+  p.data = "ones";
+  const ExerciseReport r = runOnce("one-queue", kFixtures + "reads_shared_first.cu", p);
+  REQUIRE(r.hasResult);
+  CHECK(r.result == 2139062143);
+}
+
+TEST_CASE("what the kernel prints reaches the report; a file that is not there is refused") {
+  const ExerciseReport r = check("one-queue", kFixtures + "prints.cu");
+  CHECK(r.passed());
+  CHECK(has(r.printed, "hello from thread 0, n = "));
+  CHECK_THROWS_AS(check("one-queue", kFixtures + "missing.cu"), ParamError);
+}
+
+TEST_CASE("a check can be cancelled while it runs") {
+  ExerciseRequest request;
+  request.file = kFixtures + "never_ends.cu";
+  int calls = 0;
+  request.progress = [&](const std::string& stage, int, int) {
+    return stage == "compiling" || ++calls < 5;
+  };
+  const ExerciseReport r = checkExercise(exerciseOrThrow("fold-any-length"), request);
+  CHECK(r.verdict == ExerciseVerdict::Cancelled);
+}
+
+TEST_CASE("the compiler's output is read into the learner's lines") {
+  const Exercise& e = exerciseOrThrow("shuffle-butterfly");
+  const std::string output =
+      "In file included from /s/entry.cpp:2:\n"
+      "/k/mine.cu: In function 'void allReduce(const int*, long long int, int*)':\n"
+      "/k/mine.cu:3:26: error: no matching function for call to '__shfl_xor_sync(int)'\n"
+      "/inc/kernels/sim/shim.hpp:144:3: note: candidate: 'template<class T> T "
+      "__shfl_xor_sync(unsigned int, T, int, int, const char*, int)'\n"
+      "/k/mine.cu:9:11:   required from here\n"
+      "/inc/kernels/sim/shim.hpp:60:5: error: static assertion failed: warp operations move "
+      "values of at most 8 bytes\n"
+      "/k/mine.cu:4:7: warning: unused variable 'x' [-Wunused-variable]\n"
+      "/s/entry.cpp:5:19: error: 'allReduce' was not declared in this scope\n";
+  const auto d = parseCompilerOutput(output, "/k/mine.cu", "/s/entry.cpp", e);
+  REQUIRE(d.size() == 4);
+  CHECK(d[0].line == 3);
+  CHECK(d[0].column == 26);
+  CHECK(d[1].line == 9);  // an error in the shim, at the learner's line that required it
+  CHECK(has(d[1].message, "in shim.hpp: static assertion failed"));
+  CHECK(d[2].severity == "warning");
+  CHECK(d[2].line == 4);
+  CHECK(d[3].line == 0);
+  CHECK(has(d[3].message, "the exercise runs __global__ void allReduce(const int* in"));
+  CHECK(d[0].text("mine.cu") ==
+        "mine.cu:3:26: error: no matching function for call to '__shfl_xor_sync(int)'");
+}
