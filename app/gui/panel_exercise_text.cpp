@@ -15,13 +15,13 @@ void drawExerciseText(App& app) {
   if (!e) return;
   const ExerciseText text = exerciseText(*e);
   ImGui::PushTextWrapPos(0);
-  drawMarkdown("# " + text.title, pal);
-  drawMarkdown(text.statement, pal);
+  drawMarkdown(app, "# " + text.title);
+  drawMarkdown(app, text.statement);
 
   for (int k = 0; k < ex.hintsOpen && k < int(text.hints.size()); ++k) {
     ImGui::Separator();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "Hint %d", k + 1);
-    drawMarkdown(text.hints[size_t(k)], pal);
+    drawMarkdown(app, text.hints[size_t(k)]);
   }
   if (ex.hintsOpen < int(text.hints.size())) {
     const std::string label = "Show hint " + std::to_string(ex.hintsOpen + 1) + " of " +

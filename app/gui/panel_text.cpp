@@ -3,6 +3,8 @@
 // player, "predict, then run" questions answered by a real run, and folded answers.
 #include <cfloat>
 #include <cstdlib>
+#include <map>
+#include <sstream>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
@@ -258,7 +260,9 @@ void drawBlock(App& app, const text::Block& b, const std::string& chapter) {
                         ImGui::GetStyle().ScrollbarSize),
           false, ImGuiWindowFlags_HorizontalScrollbar);
       if (codeFont()) ImGui::PushFont(codeFont());
-      ImGui::TextUnformatted(b.code.c_str());
+      std::istringstream code(b.code);
+      for (std::string line; std::getline(code, line);)
+        drawCodeLine(line, palette(app.ui.view.presenter));
       if (codeFont()) ImGui::PopFont();
       ImGui::EndChild();
       ImGui::PopStyleColor();
@@ -344,6 +348,17 @@ void drawTextPanel(App& app) {
   drawInline(app, {{doc->title, "", false, false, true}}, chapter, 1.45f);
   drawBlocks(app, doc->blocks, chapter);
   ImGui::EndChild();
+}
+
+void drawMarkdown(App& app, const std::string& markdown) {
+  // Kept parsed: blocks are the keys of folded state and predictions, so they must not move.
+  static std::map<std::string, text::Document> parsed;
+  auto found = parsed.find(markdown);
+  if (found == parsed.end()) found = parsed.emplace(markdown, text::parse(markdown)).first;
+  const text::Document& doc = found->second;
+  const std::string& chapter = app.ui.params.lesson;
+  if (!doc.title.empty()) drawInline(app, {{doc.title, "", false, false, true}}, chapter, 1.3f);
+  drawBlocks(app, doc.blocks, chapter);
 }
 
 void drawNarration(App& app) {

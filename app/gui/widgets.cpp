@@ -1,7 +1,6 @@
 // Helpers every panel uses.
 #include <algorithm>
 #include <cctype>
-#include <sstream>
 
 #include "app/gui/panels.hpp"
 #include "lessons/texts.hpp"
@@ -112,47 +111,6 @@ void drawCodeLine(const std::string& line, const Palette& pal) {
       ImGui::TextUnformatted(text.c_str());
   }
   if (first) ImGui::TextUnformatted("");
-}
-
-void drawMarkdown(const std::string& text, const Palette& pal) {
-  std::istringstream lines(text);
-  std::string paragraph;
-  bool inCode = false;
-  auto flush = [&] {
-    if (paragraph.empty()) return;
-    std::string plain;
-    for (char c : paragraph)
-      if (c != '`') plain += c;
-    ImGui::TextWrapped("%s", plain.c_str());
-    ImGui::Spacing();
-    paragraph.clear();
-  };
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("```", 0) == 0) {
-      flush();
-      inCode = !inCode;
-      if (!inCode) ImGui::Spacing();
-      continue;
-    }
-    if (!inCode && line.rfind("# ", 0) == 0) {  // a heading: larger, on its own
-      flush();
-      ImGui::SetWindowFontScale(1.3f);
-      ImGui::TextWrapped("%s", line.substr(2).c_str());
-      ImGui::SetWindowFontScale(1.0f);
-      ImGui::Spacing();
-      continue;
-    }
-    if (inCode) {
-      if (ImFont* code = codeFont()) ImGui::PushFont(code);
-      drawCodeLine(line, pal);
-      if (codeFont()) ImGui::PopFont();
-    } else if (line.empty()) {
-      flush();
-    } else {
-      paragraph += (paragraph.empty() ? "" : " ") + line;
-    }
-  }
-  flush();
 }
 
 }  // namespace rlab::gui
