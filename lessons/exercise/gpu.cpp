@@ -7,6 +7,7 @@
 #include "lessons/exercise/gpu.hpp"
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cxxabi.h>
 #include <dlfcn.h>
 #include <nvrtc.h>
@@ -41,17 +42,37 @@ namespace rlab::exercise {
 
 namespace {
 
-// The driver API, each function asked of the driver for this toolkit's version of it.
+// The driver API. Each function is asked of the driver by the version whose prototype we call
+// through: asking for "this toolkit's version" is wrong where a toolkit changed a prototype
+// (CUDA 13's cuCtxSynchronize takes a context, and the old call then passes garbage).
 struct Driver {
-#define RLAB_DRIVER_FUNCTIONS(X)                                                            \
-  X(cuInit)                                                                                 \
-  X(cuDeviceGet)                                                                            \
-  X(cuDeviceGetAttribute) X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) \
-      X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleGetFunction) X(cuFuncGetAttribute)  \
-          X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD32)         \
-              X(cuLaunchKernel) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize)     \
-                  X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName) X(cuGetErrorString)
-#define RLAB_DECLARE(name) decltype(&::name) name = nullptr;
+// clang-format off
+#define RLAB_DRIVER_FUNCTIONS(X) \
+  X(cuInit, 2000) \
+  X(cuDeviceGet, 2000) \
+  X(cuDeviceGetAttribute, 2000) \
+  X(cuDeviceGetName, 2000) \
+  X(cuDevicePrimaryCtxRetain, 7000) \
+  X(cuCtxSetCurrent, 4000) \
+  X(cuCtxSynchronize, 2000) \
+  X(cuModuleLoadData, 2000) \
+  X(cuModuleGetFunction, 2000) \
+  X(cuFuncGetAttribute, 2020) \
+  X(cuMemAlloc, 3020) \
+  X(cuMemFree, 3020) \
+  X(cuMemcpyHtoD, 3020) \
+  X(cuMemcpyDtoH, 3020) \
+  X(cuMemsetD32, 3020) \
+  X(cuLaunchKernel, 4000) \
+  X(cuEventCreate, 2000) \
+  X(cuEventRecord, 2000) \
+  X(cuEventSynchronize, 2000) \
+  X(cuEventElapsedTime, 2000) \
+  X(cuEventDestroy, 4000) \
+  X(cuGetErrorName, 6000) \
+  X(cuGetErrorString, 6000)
+// clang-format on
+#define RLAB_DECLARE(name, version) PFN_##name##_v##version name = nullptr;
   RLAB_DRIVER_FUNCTIONS(RLAB_DECLARE)
 #undef RLAB_DECLARE
 
@@ -64,13 +85,13 @@ struct Driver {
     const auto getProc = reinterpret_cast<GetProc>(dlsym(library, "cuGetProcAddress_v2"));
     if (!getProc) return "the NVIDIA driver is older than CUDA 12";
     std::string missing;
-#define RLAB_FIND(name)                                                                   \
-  {                                                                                       \
-    void* f = nullptr;                                                                    \
-    CUdriverProcAddressQueryResult found{};                                               \
-    if (getProc(#name, &f, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &found) != 0 || !f) \
-      missing += std::string(missing.empty() ? "" : ", ") + #name;                        \
-    name = reinterpret_cast<decltype(name)>(f);                                           \
+#define RLAB_FIND(name, version)                                                     \
+  {                                                                                  \
+    void* f = nullptr;                                                               \
+    CUdriverProcAddressQueryResult found{};                                          \
+    if (getProc(#name, &f, version, CU_GET_PROC_ADDRESS_DEFAULT, &found) != 0 || !f) \
+      missing += std::string(missing.empty() ? "" : ", ") + #name;                   \
+    name = reinterpret_cast<decltype(name)>(f);                                      \
   }
     RLAB_DRIVER_FUNCTIONS(RLAB_FIND)
 #undef RLAB_FIND
@@ -94,13 +115,14 @@ struct Driver {
 #undef RLAB_DRIVER_FUNCTIONS
 
 struct Nvrtc {
-#define RLAB_NVRTC_FUNCTIONS(X)                                                                 \
-  X(nvrtcCreateProgram)                                                                         \
-  X(nvrtcAddNameExpression)                                                                     \
-  X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetLoweredName) \
-      X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX)                   \
-          X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcGetNumSupportedArchs)            \
-              X(nvrtcGetSupportedArchs)
+#define RLAB_NVRTC_FUNCTIONS(X)                                                       \
+  X(nvrtcCreateProgram)                                                               \
+  X(nvrtcAddNameExpression)                                                           \
+  X(nvrtcCompileProgram)                                                              \
+  X(nvrtcGetProgramLogSize)                                                           \
+  X(nvrtcGetProgramLog) X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)  \
+      X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) \
+          X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
 #define RLAB_DECLARE(name) decltype(&::name) name = nullptr;
   RLAB_NVRTC_FUNCTIONS(RLAB_DECLARE)
 #undef RLAB_DECLARE
