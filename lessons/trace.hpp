@@ -66,6 +66,7 @@ struct Trace {
   std::string backend;   // "sim" or "gpu": the one that ran
   std::string device;    // GPU name, capability and memory, or the simulator and its schedule
   std::string fallback;  // --backend auto found no usable GPU: why (the simulator ran instead)
+  std::string exercise;  // the learner's kernel of this exercise ran, not the lesson's
   bool traced = false;   // false: steps were not recorded (n too large)
   std::vector<StepSnapshot> steps;  // steps[0] is the input
   double result = 0;

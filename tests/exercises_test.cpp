@@ -8,6 +8,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -302,6 +303,64 @@ TEST_CASE("shared memory is poisoned in the first block of the first launch of a
   const ExerciseReport r = runOnce("one-queue", kFixtures + "reads_shared_first.cu", p);
   REQUIRE(r.hasResult);
   CHECK(r.result == 2139062143);
+}
+
+TEST_CASE("a run of the learner's kernel has its steps: each barrier of each block, each launch") {
+  Params p;
+  p.n = 8;
+  p.block = 8;
+  p.data = "iota";
+  auto valuesOf = [](const ExerciseReport& r) {
+    std::vector<std::vector<double>> values;
+    for (const StepSnapshot& s : r.trace->steps) values.push_back(s.values);
+    return values;
+  };
+  using V = std::vector<std::vector<double>>;
+  auto solution = [](const std::string& id) {
+    return std::make_shared<TextFile>("rlab-steps-" + id + ".cu",
+                                      solutionFile(exerciseOrThrow(id)));
+  };
+  SUBCASE("a tree in __shared__ memory: the block's s[] at each barrier, then out[]") {
+    const ExerciseReport r = runOnce("tree-in-shared", solution("tree-in-shared")->path, p);
+    REQUIRE(r.trace);
+    CHECK(r.trace->exercise == "tree-in-shared");
+    CHECK(valuesOf(r) == V{{1, 2, 3, 4, 5, 6, 7, 8},
+                           {1, 2, 3, 4, 5, 6, 7, 8},
+                           {6, 8, 10, 12, 5, 6, 7, 8},
+                           {16, 20, 10, 12, 5, 6, 7, 8},
+                           {36, 20, 10, 12, 5, 6, 7, 8},
+                           {36}});
+    CHECK(r.trace->steps[1].label == "launch 1, block 0, barrier 1: __shared__ s[] of block 0");
+    CHECK(r.trace->steps[5].label == "after launch 1: out[]");
+  }
+  SUBCASE("a tree in global memory: a[] at each barrier") {
+    const ExerciseReport r =
+        runOnce("put-the-barrier-back", solution("put-the-barrier-back")->path, p);
+    REQUIRE(r.trace);
+    CHECK(valuesOf(r) == V{{1, 2, 3, 4, 5, 6, 7, 8},
+                           {3, 2, 7, 4, 11, 6, 15, 8},
+                           {10, 2, 7, 4, 26, 6, 15, 8},
+                           {36, 2, 7, 4, 26, 6, 15, 8},
+                           {36, 2, 7, 4, 26, 6, 15, 8}});
+    CHECK(r.trace->steps[1].label == "launch 1, block 0, barrier 1: a[]");
+  }
+  SUBCASE("two blocks: each block's barriers, counted per block") {
+    p.n = 12;
+    p.block = 4;
+    const ExerciseReport r = runOnce("tree-in-shared", solution("tree-in-shared")->path, p);
+    REQUIRE(r.trace);
+    // input, 3 blocks x 3 barriers, out[] of pass 1; then pass 2 over 3 totals in one block.
+    CHECK(r.trace->steps[4].label == "launch 1, block 1, barrier 1: __shared__ s[] of block 1");
+    CHECK(r.trace->steps[4].values == std::vector<double>{5, 6, 7, 8});
+    CHECK(r.trace->steps[10].values == std::vector<double>{10, 26, 42});
+    CHECK(r.result == 78);
+  }
+  SUBCASE("a run over the step limit has a result and no steps") {
+    p.n = 4097;
+    const ExerciseReport r = runOnce("tree-in-shared", solution("tree-in-shared")->path, p);
+    CHECK(r.hasResult);
+    CHECK_FALSE(r.trace);
+  }
 }
 
 TEST_CASE("what the kernel prints reaches the report; a file that is not there is refused") {

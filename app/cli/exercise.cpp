@@ -78,10 +78,14 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
   const ExerciseReport report = checkExercise(e, request);
   if (colour) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
   if (report.verdict == ExerciseVerdict::NotRun) throw std::runtime_error(report.problem);
-  if (c.format == Format::Json)
-    out << exerciseReportJson(e, report).dump() << "\n";
-  else
+  if (c.format == Format::Json) {
+    nlohmann::json j = exerciseReportJson(e, report);
+    if (report.trace) j["run"] = traceJson(*report.trace);
+    out << j.dump() << "\n";
+  } else {
+    if (report.trace) printTraceText(*report.trace, out, colour);
     printExerciseReport(e, report, out, colour);
+  }
   return report.passed() ? 0 : 1;
 }
 

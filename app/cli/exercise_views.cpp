@@ -84,7 +84,7 @@ void printExerciseReport(const Exercise& e, const ExerciseReport& r, std::ostrea
     out << (colour ? kReset : "");
   }
   for (const std::string& f : r.failures) out << "\n" << f << "\n";
-  if (r.hasResult)
+  if (r.hasResult && !r.trace)  // else printed under the run's steps
     out << "\nresult " << formatValue(r.result, ElementType::Int) << "   expected "
         << formatValue(r.expected, ElementType::Int) << "\n";
   for (const std::string& note : r.notes) out << "\n" << note << "\n";

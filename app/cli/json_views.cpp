@@ -36,6 +36,7 @@ json traceJson(const Trace& t) {
   json j;
   j["lesson"] = p.lesson;
   j["variant"] = p.variant;
+  if (!t.exercise.empty()) j["exercise"] = t.exercise;  // the learner's kernel ran
   j["backend"] = t.backend;
   j["device"] = t.device;
   j["n"] = p.n;

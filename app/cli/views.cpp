@@ -29,9 +29,13 @@ const char* const kRight = "\033[1;32m";
 
 void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
   const Params& p = t.params;
-  out << p.lesson << " (" << p.variant << ")  n=" << p.n << "  block=" << p.block << "  "
-      << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel;
-  if (findLesson(p.lesson)->switchableBarrier)
+  if (t.exercise.empty())
+    out << p.lesson << " (" << p.variant << ")";
+  else
+    out << "exercise " << t.exercise << " (your kernel)";
+  out << "  n=" << p.n << "  block=" << p.block << "  " << name(p.op) << "  " << name(p.type)
+      << "  data=" << (t.dataLabel.empty() ? p.data : t.dataLabel);
+  if (t.exercise.empty() && findLesson(p.lesson)->switchableBarrier)
     out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
         << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
   out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";

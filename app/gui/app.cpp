@@ -12,6 +12,7 @@
 #include "app/gui/theme.hpp"
 #include "lessons/distribution.hpp"
 #include "lessons/race.hpp"
+#include "lessons/registry.hpp"
 #include "lessons/witness.hpp"
 #include "lessons/run.hpp"
 #include "lessons/backends.hpp"
@@ -121,9 +122,40 @@ void App::waitForWork() {
   runner_.wait();
   longWork_.wait();
   exerciseWork_.wait();
+  liveRate_.wait();
   runner_.poll(ui);
   longWork_.poll(ui);
   exerciseWork_.poll(ui);
+  liveRate_.poll(ui);
+}
+
+void App::followLiveRaceRate() {
+  const std::shared_ptr<const Trace> run = ui.trace;
+  const bool wanted = run && run->backend == "gpu" && run->exercise.empty() &&
+                      !run->params.barrier && findLesson(run->params.lesson) &&
+                      findLesson(run->params.lesson)->switchableBarrier;
+  if (!wanted || liveRateFor_ == run) {  // once per run: measured, under way, or it failed
+    if (!wanted && liveRate_.busy()) liveRate_.cancel();
+    return;
+  }
+  if (liveRate_.busy()) {  // for a run no longer on screen
+    liveRate_.cancel();
+    return;
+  }
+  liveRateFor_ = run;
+  liveRate_.start("race rate", [run](JobThread::Job& job) -> JobThread::Apply {
+    const RaceResult race = runRace(
+        run->params, kLiveRaceRuns, 0,
+        [&job](int done) {
+          job.progress = float(done) / float(kLiveRaceRuns);
+          return !job.cancel.load();
+        },
+        RaceSchedules::AsGiven);
+    if (race.runs < kLiveRaceRuns) return [](UiState&) {};  // cancelled: a newer run wants it
+    return [run, race](UiState& ui) {
+      ui.liveRate = LiveRaceRate{run, race.runs, race.wrong, race.device};
+    };
+  });
 }
 
 void App::startRace() {
@@ -314,12 +346,34 @@ void App::frame(float seconds) {
   runner_.poll(ui);
   longWork_.poll(ui);
   exerciseWork_.poll(ui);
+  liveRate_.poll(ui);
+  followLiveRaceRate();
   watchExerciseFile(seconds);
   if (ui.rerunWanted && !runner_.busy()) {
     validate();
     // Small runs follow every control at once, on either backend; larger ones wait for Run.
     if (ui.paramError.empty() && ui.params.n <= kAutoRunLimit) requestRun();
   }
+
+  // An open exercise with a run of the learner's kernel: the keys, the player and the array
+  // view work on that run for this frame; the lesson's run comes back at the frame's end.
+  struct LearnerRunOnScreen {
+    UiState& ui;
+    bool swapped;
+    explicit LearnerRunOnScreen(UiState& u)
+        : ui(u), swapped(!u.exercise.id.empty() && u.exercise.trace) {
+      if (swapped) swap();
+    }
+    ~LearnerRunOnScreen() {
+      if (swapped) swap();
+    }
+    void swap() {
+      std::swap(ui.trace, ui.exercise.trace);
+      std::swap(ui.step, ui.exercise.step);
+      std::swap(ui.playing, ui.exercise.playing);
+      std::swap(ui.stepClock, ui.exercise.stepClock);
+    }
+  } learnerRun(ui);
 
   ImGuiIO& io = ImGui::GetIO();
   if (!io.WantTextInput) {
@@ -373,8 +427,19 @@ void App::frame(float seconds) {
   window(trId("Lessons"), {0, 0}, {left, h}, drawLessonsPanel);
   if (!ui.exercise.id.empty()) {  // an exercise: the learner's kernel and its checks
     const float editorWidth = std::floor((w - left) * 0.58f);
-    window("Your kernel", {left, 0}, {editorWidth, h}, drawExerciseEditor,
+    // Under the editor, once the kernel has run: its steps in the player and the array view.
+    const float stepsHeight = learnerRun.swapped ? std::floor(h * 0.42f) : 0.f;
+    window("Your kernel", {left, 0}, {editorWidth, h - stepsHeight}, drawExerciseEditor,
            ImGuiWindowFlags_NoScrollbar);
+    if (learnerRun.swapped) {  // no lesson text speaks of the learner's steps: no narration
+      const float bareHeight =
+          std::floor(ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() * 2 +
+                     ImGui::GetStyle().WindowPadding.y * 2);
+      window(trId("Step player"), {left, h - stepsHeight}, {editorWidth, bareHeight},
+             drawPlayerPanel, ImGuiWindowFlags_NoScrollbar);
+      window(trId("Array"), {left, h - stepsHeight + bareHeight},
+             {editorWidth, stepsHeight - bareHeight}, drawArrayPanel);
+    }
     window("Run and check", {left + editorWidth, 0}, {w - left - editorWidth, h},
            drawExerciseCheck);
     return;

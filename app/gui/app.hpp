@@ -33,6 +33,9 @@ class App {
   float longWorkProgress() const { return longWork_.progress(); }
   std::string longWorkLabel() const { return longWork_.label(); }
   bool runBusy() const { return runner_.busy(); }
+  // The live race rate of the run on screen: being measured, and how far.
+  bool liveRateBusy() const { return liveRate_.busy(); }
+  float liveRateProgress() const { return liveRate_.progress(); }
   void waitForWork();
 
   // Every control, presenter mode, text size and language back to how the app starts.
@@ -67,12 +70,18 @@ class App {
                   Result (*measure)(const Params&, int, const std::function<bool(float)>&));
   void watchExerciseFile(float seconds);
   void startExerciseWork(bool oneRun);
-  JobThread runner_, longWork_, exerciseWork_;
+  // After each GPU run with the barrier off, kLiveRaceRuns more runs of it in the background.
+  void followLiveRaceRate();
+  JobThread runner_, longWork_, exerciseWork_, liveRate_;
+  std::shared_ptr<const Trace> liveRateFor_;  // the run the measurement under way is for
 };
 
 // Where the learner's exercise files live unless told: $RLAB_EXERCISE_DIR, else
 // $XDG_DATA_HOME/reduction-lab/exercises, else ~/.local/share/reduction-lab/exercises.
 std::string defaultExerciseFolder();
+
+// Runs of the live race rate beside a GPU run with the barrier off.
+inline constexpr int kLiveRaceRuns = 100;
 
 // Largest n that re-runs at once when a control changes.
 inline constexpr int64_t kAutoRunLimit = 65536;

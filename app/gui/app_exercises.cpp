@@ -153,6 +153,11 @@ void App::startExerciseWork(bool oneRun) {
                           ex.passed = ex.passed || (report.passed() && !oneRun);
                           ex.report = report;
                           ex.reportIsRun = oneRun;
+                          if (oneRun) {  // the new run's steps, from the start
+                            ex.trace = report.trace;
+                            ex.step = 0;
+                            ex.playing = false;
+                          }
                         };
                       });
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -178,6 +179,11 @@ int main(int argc, char** argv) {
         app.reloadExercise();
       }
       app.ui.exercise.hintsOpen = hints;
+      // --n, --block and --schedule are the exercise's Run options too.
+      rlab::Params& run = app.ui.exercise.runOptions;
+      if (n) run.n = n;
+      if (block) run.block = block;
+      if (!schedule.empty()) run.schedule = schedule;
     }
 
     if (!screenshot.empty()) {
@@ -194,6 +200,10 @@ int main(int argc, char** argv) {
       if (exerciseAction == "check") app.startExerciseCheck();
       if (exerciseAction == "run") app.startExerciseRun();
       app.waitForWork();
+      if (rlab::gui::ExerciseState& ex = app.ui.exercise; ex.trace) {  // the learner's run
+        const int count = int(ex.trace->steps.size());
+        ex.step = step < 0 ? count / 2 : std::clamp(step, 0, count - 1);
+      }
       // The job refused or failed: say why.
       if (app.ui.statusIsError && view != "lesson" && view != "text") {
         std::cerr << "reduction-lab: " << app.ui.status << "\n";

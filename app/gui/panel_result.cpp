@@ -25,6 +25,16 @@ void drawResultPanel(App& app) {
   if (!howFarOff(t).empty())
     ImGui::TextColored(verdictColour, t.result < t.expected ? tr("%s short") : tr("%s over"),
                        formatValue(std::fabs(t.expected - t.result), t.params.type).c_str());
+  // Barrier off on a GPU: this run is one draw; how often the setting goes wrong here.
+  if (ui.liveRate && ui.liveRate->forRun == ui.trace) {
+    const LiveRaceRate& rate = *ui.liveRate;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(rate.wrong > 0 ? pal.wrong : pal.right),
+                       tr("wrong in %d of %d runs on this GPU"), rate.wrong, rate.runs);
+  } else if (app.liveRateBusy()) {
+    const std::string label = printed(tr("measuring on this GPU: %d of %d runs"),
+                                      int(app.liveRateProgress() * kLiveRaceRuns), kLiveRaceRuns);
+    ImGui::ProgressBar(app.liveRateProgress(), ImVec2(-1, 0), label.c_str());
+  }
   wrappedText(t.device, true);
   const Timings& m = t.timings;
   if (m.measured) {

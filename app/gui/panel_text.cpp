@@ -363,7 +363,7 @@ void drawMarkdown(App& app, const std::string& markdown) {
 
 void drawNarration(App& app) {
   UiState& ui = app.ui;
-  if (!ui.trace) return;
+  if (!ui.trace || !ui.trace->exercise.empty()) return;  // the learner's kernel: no narration
   const text::Block* steps =
       narrationFor(ui.trace->params, ui.trace->backend != "gpu", ui.language);
   if (!steps || ui.step >= int(steps->items.size())) return;

@@ -66,6 +66,12 @@ struct ExerciseState {
   Params runOptions;            // Run: n, block, data, schedule (the rest is the exercise's)
   std::string runOptionsError;  // why they are refused
   int scrollToLine = 0;         // the editor scrolls there on the next frame (a clicked error)
+  // The last Run's steps on the simulator, for the step player and the array view. While the
+  // exercise is open they trade places with the lesson's run (App::frame), which waits.
+  std::shared_ptr<const Trace> trace;
+  int step = 0;
+  bool playing = false;
+  double stepClock = 0;
 };
 
 struct ViewOptions {
@@ -81,6 +87,14 @@ struct Prediction {
   bool waiting = false;           // its run has been asked for
   std::string verdict;            // the run's answer, once it came
   bool right = false;
+};
+
+// A GPU run of a lesson with its barrier off: how often that setting goes wrong on this GPU,
+// measured in the background after the run (App::followLiveRaceRate).
+struct LiveRaceRate {
+  std::shared_ptr<const Trace> forRun;  // shown while this run is on screen
+  int runs = 0, wrong = 0;
+  std::string device;
 };
 
 struct UiState {
@@ -102,6 +116,7 @@ struct UiState {
 
   int raceRuns = 200;
   RaceOutcome race;
+  std::optional<LiveRaceRate> liveRate;
   BenchOutcome bench;
   int requestTab = -1;                    // a tab to bring to the front on the next frame
   std::optional<RaceTab> requestRaceTab;  // the same, in the race explorer

@@ -138,6 +138,7 @@ namespace {
 struct ByteRange {
   unsigned char* begin = nullptr;
   unsigned char* end = nullptr;
+  std::string name;  // the variable's name in the source ("s"); empty when not known
 };
 
 // Where the kernel's module lives in this process, and the worker's copy of its TLS.
@@ -197,6 +198,16 @@ std::optional<LoadedModule> moduleHolding(const void* address) {
   return search.found;
 }
 
+// The source name in what follows a static local's prefix: "1s" is `s`, "5total_0" the second
+// `total` of the function (the Itanium ABI's <source-name> and discriminator).
+std::string sourceName(std::string_view rest) {
+  size_t digits = 0, length = 0;
+  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9')
+    length = length * 10 + size_t(rest[digits++] - '0');
+  if (digits == 0 || digits + length > rest.size()) return "";
+  return std::string(rest.substr(digits, length));
+}
+
 // The symbols of one ELF file that matter here: functions (to name a kernel by its address)
 // and thread-local variables (offsets into the module's TLS block).
 class SymbolTable {
@@ -228,11 +239,16 @@ class SymbolTable {
   }
 
   // The thread-local variables whose names start with `prefix`: (offset in the TLS block, size).
-  std::vector<std::pair<uint64_t, uint64_t>> threadLocalsNamed(std::string_view prefix) const {
-    std::vector<std::pair<uint64_t, uint64_t>> found;
+  struct Found {
+    uint64_t offset, size;
+    std::string name;  // as the source spells it
+  };
+  std::vector<Found> threadLocalsNamed(std::string_view prefix) const {
+    std::vector<Found> found;
     for (const auto& v : threadLocals_)
       if (std::string_view(v.name).substr(0, prefix.size()) == prefix)
-        found.emplace_back(v.offset, v.size);
+        found.push_back(
+            {v.offset, v.size, sourceName(std::string_view(v.name).substr(prefix.size()))});
     return found;
   }
 
@@ -303,12 +319,12 @@ class SharedMemoryMap {
     const std::string* name =
         table->second.functionAt(reinterpret_cast<uintptr_t>(kernel) - module->bias);
     if (!name) {  // no symbols: every zero-initialised thread-local of the module
-      ranges.push_back({module->tls + module->tlsFileBytes, module->tls + module->tlsBytes});
+      ranges.push_back({module->tls + module->tlsFileBytes, module->tls + module->tlsBytes, ""});
       return ranges;
     }
-    for (auto [offset, size] : table->second.threadLocalsNamed(staticLocalPrefix(*name)))
-      if (offset + size <= module->tlsBytes)
-        ranges.push_back({module->tls + offset, module->tls + offset + size});
+    for (const auto& v : table->second.threadLocalsNamed(staticLocalPrefix(*name)))
+      if (v.offset + v.size <= module->tlsBytes)
+        ranges.push_back({module->tls + v.offset, module->tls + v.offset + v.size, v.name});
     return ranges;
   }
 
@@ -784,7 +800,8 @@ bool BlockRun::releaseWaiters() {
   if (options_.onBarrier) {
     std::vector<SharedSpan> spans;
     if (shared_)
-      for (const ByteRange& r : *shared_) spans.push_back({r.begin, size_t(r.end - r.begin)});
+      for (const ByteRange& r : *shared_)
+        spans.push_back({r.begin, size_t(r.end - r.begin), r.name});
     options_.onBarrier(blockLinear_, spans);
   }
   for (State& s : state_)

@@ -49,6 +49,7 @@ struct AtomicEvent {
 struct SharedSpan {
   unsigned char* bytes = nullptr;
   size_t size = 0;
+  std::string name;  // as the kernel's source spells it ("s"); empty when not known
 };
 
 struct LaunchOptions {

@@ -243,6 +243,9 @@ struct RunnerEvents {
   std::vector<std::string> fault;  // the @crash or @hang fields
   bool hasOutcome = false, outcomePassed = false;
   double result = 0, expected = 0;
+  std::vector<StepSnapshot> steps;
+  long long stepsLeft = 0;
+  double simSeconds = 0;  // the run itself, in the runner
 };
 
 void readEvent(const std::string& line, RunnerEvents& ev) {
@@ -277,6 +280,44 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     ev.diagnostics.push_back(d);
   }
   if (tag == "@speed" && f.size() > 2) ev.speed.emplace_back(f[1] == "1", f[2]);
+  if (tag == "@step" && f.size() > 2) {
+    StepSnapshot step;
+    step.label = f[1];
+    for (size_t at = 0; at < f[2].size();) {
+      size_t end = f[2].find(',', at);
+      if (end == std::string::npos) end = f[2].size();
+      step.values.push_back(std::atof(f[2].substr(at, end - at).c_str()));
+      at = end + 1;
+    }
+    ev.steps.push_back(std::move(step));
+  }
+  if (tag == "@steps-left" && f.size() > 1) ev.stepsLeft = std::atoll(f[1].c_str());
+  if (tag == "@seconds" && f.size() > 1) ev.simSeconds = std::atof(f[1].c_str());
+}
+
+// The learner's run as the step player shows it.
+std::shared_ptr<const Trace> learnerTrace(const Exercise& e, const Params& params,
+                                          RunnerEvents& ev) {
+  auto t = std::make_shared<Trace>();
+  t->params = resolve(params).params;
+  t->exercise = e.id;
+  t->backend = "sim";
+  t->device = "the simulator, schedule " + t->params.schedule;
+  t->traced = true;
+  t->steps = std::move(ev.steps);
+  t->result = ev.result;
+  t->expected = ev.expected;
+  t->correct = ev.hasOutcome && ev.outcomePassed;
+  t->timings.simSeconds = ev.simSeconds;
+  t->notes.push_back(
+      "Your kernel's steps, taken by the simulator without a trace call in your code: one each "
+      "time a block's __syncthreads() opens (the kernel's largest __shared__ array, or the "
+      "global array it works in), and one after each launch. 2139062143 in a __shared__ cell: "
+      "never written (the simulator's poison).");
+  if (ev.stepsLeft > 0)
+    t->notes.push_back("Only the first " + std::to_string(t->steps.size()) + " steps are kept; " +
+                       std::to_string(ev.stepsLeft) + " more were not recorded.");
+  return t;
 }
 
 }  // namespace
@@ -346,6 +387,7 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
                                    std::to_string(request.caseSeconds)};
   if (onGpu) argv.push_back("--gpu");
   if (request.oneRun) appendOneRun(argv, cases.front().params);
+  if (request.oneRun && !onGpu) argv.push_back("--steps");
   RunnerEvents ev;
   ChildOptions options;
   // The runner stops a case itself after caseSeconds and says where; this is for a runner
@@ -410,6 +452,7 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
     report.result = ev.result;
     report.expected = ev.expected;
   }
+  if (request.oneRun && !ev.steps.empty()) report.trace = learnerTrace(e, cases.front().params, ev);
   for (const auto& [met, sentence] : ev.speed)
     (met ? report.notes : report.failures).push_back(sentence);
   report.verdict = report.failures.empty() ? ExerciseVerdict::Passed : ExerciseVerdict::Failed;

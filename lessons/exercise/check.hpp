@@ -5,11 +5,13 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "lessons/exercise/compile.hpp"
 #include "lessons/exercises.hpp"
+#include "lessons/trace.hpp"
 
 namespace rlab {
 
@@ -52,6 +54,9 @@ struct ExerciseReport {
   // oneRun
   bool hasResult = false;
   double result = 0, expected = 0;
+  // oneRun on the simulator with n up to kExerciseStepLimit: the run as the step player shows
+  // it, a step at each barrier of each block and after each launch (also when it crashed).
+  std::shared_ptr<const Trace> trace;
   std::vector<std::string> notes;
 
   bool passed() const { return verdict == ExerciseVerdict::Passed; }

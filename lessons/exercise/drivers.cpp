@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 
@@ -42,6 +43,13 @@ std::string threadName(long long thread, long long block) {
 
 long long blocksFor(long long threads, long long block) {
   return (threads + block - 1) / block;
+}
+
+// An int whose bytes are all the simulator's poison: a __shared__ cell never written.
+int poisonInt() {
+  int v;
+  std::memset(&v, sim::kSharedPoisonByte, sizeof v);
+  return v;
 }
 
 std::unique_ptr<FencedBuffer> inputBuffer(const std::vector<double>& input) {
@@ -190,8 +198,46 @@ std::string sharedMemoryRuleBroken(const Exercise& e, size_t bytes) {
 
 namespace {
 
+// What runs each time a block's barrier opens: the exercise's `rule` (may be empty) and, with
+// `steps`, the step: block b's largest __shared__ array, or, for a kernel without one, `global`
+// (its first `count` ints).
+using BarrierHook = std::function<void(unsigned, const std::vector<sim::SharedSpan>&)>;
+void atBarriers(sim::LaunchOptions& options, const BarrierHook& rule, StepRecorder* steps,
+                int launch, const int* global, long long count, const std::string& globalName) {
+  options.onBarrier = rule;
+  if (!steps) return;
+  steps->newLaunch();
+  options.onBarrier = [=](unsigned b, const std::vector<sim::SharedSpan>& shared) {
+    if (rule) rule(b, shared);
+    const sim::SharedSpan* largest = nullptr;
+    for (const auto& span : shared)
+      if (span.size >= sizeof(int) && (!largest || span.size > largest->size)) largest = &span;
+    const std::string label = steps->barrierLabel(launch, b);
+    if (largest) {
+      // Cells at the end that no thread has written yet (a kernel declares s[1024] and uses
+      // blockDim.x of them) are left out.
+      const int* cells = reinterpret_cast<const int*>(largest->bytes);
+      size_t written = largest->size / sizeof(int);
+      while (written > 1 && cells[written - 1] == poisonInt()) --written;
+      steps->add(label + ": __shared__ " + (largest->name.empty() ? "array" : largest->name) +
+                     "[] of block " + std::to_string(b),
+                 cells, written);
+    } else {
+      steps->add(label + ": " + globalName + "[]", global, size_t(count));
+    }
+  };
+}
+
+void recordLaunchEnd(StepRecorder* steps, int launch, const int* values, long long count,
+                     const std::string& name) {
+  if (steps)
+    steps->add("after launch " + std::to_string(launch) + ": " + name + "[]", values,
+               size_t(count));
+}
+
 double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
-                       const std::vector<double>& input, sim::LaunchOptions options) {
+                       const std::vector<double>& input, sim::LaunchOptions options,
+                       StepRecorder* steps) {
   const auto run = reinterpret_cast<ResultKernel>(kernel);
   auto in = inputBuffer(input);
   FencedBuffer result("result", 1);
@@ -202,10 +248,12 @@ double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
   if (e.gridStride)
     blocks = std::min(blocks, kSimMultiprocessors * kThreadSlotsPerMultiprocessor / p.block);
   options.recordAtomics = true;
+  atBarriers(options, {}, steps, 1, in->data(), n, "in");
   const sim::LaunchStats stats =
       sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
                   (const int*)in->data(), n, result.data());
   long long atomics = 0;
+  recordLaunchEnd(steps, 1, result.data(), 1, "result");
   checkAtomicsOnly(stats, result.data(), identity, result.data()[0], atomics);
   checkAtomicCount(e, atomics, blocks, p.block);
   return result.data()[0];
@@ -213,7 +261,8 @@ double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
 
 // Passes over the block totals until one is left, as the lessons' runTreePasses.
 double runBlockPartials(const Exercise& e, const void* kernel, const Params& p,
-                        const std::vector<double>& input, sim::LaunchOptions options) {
+                        const std::vector<double>& input, sim::LaunchOptions options,
+                        StepRecorder* steps) {
   const auto run = reinterpret_cast<ResultKernel>(kernel);
   std::unique_ptr<FencedBuffer> source = inputBuffer(input);
   long long len = p.n;
@@ -221,12 +270,15 @@ double runBlockPartials(const Exercise& e, const void* kernel, const Params& p,
     const long long blocks = blocksFor(len, p.block);
     auto out = std::make_unique<FencedBuffer>("out", size_t(blocks));
     SequentialAddressingWatch watch(source->data(), len, p.block, blocks);
+    BarrierHook rule;
     if (e.sequentialAddressing)
-      options.onBarrier = [&watch](unsigned b, const std::vector<sim::SharedSpan>& shared) {
+      rule = [&watch](unsigned b, const std::vector<sim::SharedSpan>& shared) {
         watch.atBarrier(b, shared);
       };
+    atBarriers(options, rule, steps, pass, source->data(), len, pass == 1 ? "in" : "x");
     sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
                 (const int*)source->data(), len, out->data());
+    recordLaunchEnd(steps, pass, out->data(), blocks, "out");
     if (e.sequentialAddressing) watch.check(pass);
     if (blocks == 1) return out->data()[0];
     out->rename("in (the block totals of pass " + std::to_string(pass) + ")");
@@ -236,42 +288,46 @@ double runBlockPartials(const Exercise& e, const void* kernel, const Params& p,
 }
 
 double runFoldSteps(const void* kernel, const Params& p, const std::vector<double>& input,
-                    const sim::LaunchOptions& options) {
+                    sim::LaunchOptions options, StepRecorder* steps) {
   const auto run = reinterpret_cast<FoldKernel>(kernel);
   auto a = inputBuffer(input);
   a->rename("a");
-  for (long long len = p.n; len > 1; len -= len / 2) {
+  int launch = 1;
+  for (long long len = p.n; len > 1; len -= len / 2, ++launch) {
     const long long threads = len - len / 2;
+    atBarriers(options, {}, steps, launch, a->data(), len, "a");
     sim::launch(dim3(unsigned(blocksFor(threads, p.block))), dim3(unsigned(p.block)), options, run,
                 a->data(), len);
+    recordLaunchEnd(steps, launch, a->data(), len - len / 2, "a");
   }
   return a->data()[0];
 }
 
 double runOneBlock(const void* kernel, const Params& p, const std::vector<double>& input,
-                   const sim::LaunchOptions& options) {
+                   sim::LaunchOptions options, StepRecorder* steps) {
   const auto run = reinterpret_cast<OneBlockKernel>(kernel);
   auto a = inputBuffer(input);
   a->rename("a");
+  atBarriers(options, {}, steps, 1, a->data(), p.n, "a");
   sim::launch(dim3(1), dim3(unsigned(p.block)), options, run, a->data(), int(p.n));
+  recordLaunchEnd(steps, 1, a->data(), p.n, "a");
   return a->data()[0];
 }
 
 // Every thread i < n must end with its group's total; the result is the groups' totals
 // combined.
 double runAllReduce(const Exercise& e, const void* kernel, const Params& p,
-                    const std::vector<double>& input, const sim::LaunchOptions& options) {
+                    const std::vector<double>& input, sim::LaunchOptions options,
+                    StepRecorder* steps) {
   const auto run = reinterpret_cast<ResultKernel>(kernel);
   auto in = inputBuffer(input);
   FencedBuffer out("out", input.size());
-  const int poison = [] {
-    int v;
-    std::memset(&v, sim::kSharedPoisonByte, sizeof v);
-    return v;
-  }();
+  const int poison = poisonInt();
   std::fill(out.data(), out.data() + out.count(), poison);
+  atBarriers(options, {}, steps, 1, out.data(), p.n, "out");
   sim::launch(dim3(unsigned(blocksFor(p.n, p.block))), dim3(unsigned(p.block)), options, run,
               (const int*)in->data(), (long long)p.n, out.data());
+  recordLaunchEnd(steps, 1, out.data(), p.n, "out");
   return allReduceResult(e, input, out.data(), p.block, poison);
 }
 
@@ -304,21 +360,44 @@ double allReduceResult(const Exercise& e, const std::vector<double>& input, cons
   return reference(e.op, ElementType::Int, totals).expected;
 }
 
-double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p) {
+void StepRecorder::add(const std::string& label, const int* values, size_t count) {
+  if (taken_ >= limit_) {
+    ++left_;
+    return;
+  }
+  ++taken_;
+  StepSnapshot step;
+  step.label = label;
+  step.values.assign(values, values + count);
+  sink_(step);
+}
+
+std::string StepRecorder::barrierLabel(int launch, unsigned block) {
+  const int k = ++barriers_[block];
+  return "launch " + std::to_string(launch) + ", block " + std::to_string(block) + ", barrier " +
+         std::to_string(k);
+}
+
+double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
+                         StepRecorder* steps) {
   const std::vector<double> input = makeInput(resolve(p));
+  if (steps) {
+    const std::vector<int> ints(input.begin(), input.end());
+    steps->add("the input", ints.data(), ints.size());
+  }
   sim::LaunchOptions options;
   options.schedule = sim::Schedule::parse(p.schedule);
   switch (e.shape) {
     case ExerciseShape::AtomicResult:
-      return runAtomicResult(e, kernel, p, input, options);
+      return runAtomicResult(e, kernel, p, input, options, steps);
     case ExerciseShape::BlockPartials:
-      return runBlockPartials(e, kernel, p, input, options);
+      return runBlockPartials(e, kernel, p, input, options, steps);
     case ExerciseShape::FoldStep:
-      return runFoldSteps(kernel, p, input, options);
+      return runFoldSteps(kernel, p, input, options, steps);
     case ExerciseShape::OneBlock:
-      return runOneBlock(kernel, p, input, options);
+      return runOneBlock(kernel, p, input, options, steps);
     case ExerciseShape::AllReduce:
-      return runAllReduce(e, kernel, p, input, options);
+      return runAllReduce(e, kernel, p, input, options, steps);
   }
   return 0;
 }

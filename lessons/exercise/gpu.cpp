@@ -115,14 +115,15 @@ struct Driver {
 #undef RLAB_DRIVER_FUNCTIONS
 
 struct Nvrtc {
-#define RLAB_NVRTC_FUNCTIONS(X)                                                       \
-  X(nvrtcCreateProgram)                                                               \
-  X(nvrtcAddNameExpression)                                                           \
-  X(nvrtcCompileProgram)                                                              \
-  X(nvrtcGetProgramLogSize)                                                           \
-  X(nvrtcGetProgramLog) X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)  \
-      X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) \
-          X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
+#define RLAB_NVRTC_FUNCTIONS(X)                                                                  \
+  X(nvrtcCreateProgram)                                                                          \
+  X(nvrtcAddNameExpression)                                                                      \
+  X(nvrtcCompileProgram)                                                                         \
+  X(nvrtcGetProgramLogSize)                                                                      \
+  X(nvrtcGetProgramLog)                                                                          \
+  X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) \
+      X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcGetNumSupportedArchs)                 \
+          X(nvrtcGetSupportedArchs)
 #define RLAB_DECLARE(name) decltype(&::name) name = nullptr;
   RLAB_NVRTC_FUNCTIONS(RLAB_DECLARE)
 #undef RLAB_DECLARE

@@ -30,6 +30,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -297,9 +298,10 @@ int runnerMain(int argc, char** argv) {
   if (fcntl(g_report, F_GETFD) < 0) g_report = dup(STDOUT_FILENO);  // run by hand
   setvbuf(stdout, nullptr, _IOLBF, 0);
   if (argc < 5) {
-    std::fprintf(stderr,
-                 "usage: rlab-exercise-runner EXERCISE LIBRARY REPLAY-COMMAND CASE-SECONDS "
-                 "[--one [--n N] [--block B] [--data D] [--values V] [--schedule S]]\n");
+    std::fprintf(
+        stderr,
+        "usage: rlab-exercise-runner EXERCISE LIBRARY REPLAY-COMMAND CASE-SECONDS "
+        "[--gpu] [--one [--steps] [--n N] [--block B] [--data D] [--values V] [--schedule S]]\n");
     return 2;
   }
   const Exercise* e = findExercise(argv[1]);
@@ -309,14 +311,14 @@ int runnerMain(int argc, char** argv) {
   }
   const std::string library = argv[2], replayWith = argv[3];
   g_caseSeconds = std::max(0.05, std::atof(argv[4]));
-  bool one = false, gpu = false;
+  bool one = false, gpu = false, steps = false;
   Params options;
   std::string values;
   for (int k = 5; k < argc; ++k) {
     const std::string flag = argv[k];
     const std::string value = k + 1 < argc ? argv[k + 1] : "";
-    if (flag == "--one" || flag == "--gpu") {
-      (flag == "--one" ? one : gpu) = true;
+    if (flag == "--one" || flag == "--gpu" || flag == "--steps") {
+      (flag == "--one" ? one : flag == "--gpu" ? gpu : steps) = true;
       continue;
     }
     ++k;
@@ -361,9 +363,26 @@ int runnerMain(int argc, char** argv) {
       c.replayWith = replayWith;
       report("@cases\t1");
       report("@case\t0");
+      // @step LABEL VALUES: one line per step, sent as it is taken.
+      StepRecorder recorder([](const StepSnapshot& step) {
+        std::string values;
+        for (double v : step.values) {
+          if (!values.empty()) values += ',';
+          values += std::to_string((long long)v);
+        }
+        report("@step\t" + clean(step.label) + "\t" + values);
+      });
+      steps = steps && resolve(c.params).params.n <= kExerciseStepLimit;
       startCaseTimer(0);
-      const VerifyOutcome o = verify(c, runKernel);
+      const auto start = std::chrono::steady_clock::now();
+      const VerifyOutcome o = verify(c, [&](const Params& p) {
+        return runExerciseKernel(*e, kernel, p, steps ? &recorder : nullptr);
+      });
       stopCaseTimer();
+      report("@seconds\t" +
+             std::to_string(
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+      if (recorder.left() > 0) report("@steps-left\t" + std::to_string(recorder.left()));
       char numbers[80];
       std::snprintf(numbers, sizeof numbers, "%.17g\t%.17g", o.result, o.expected);
       report("@outcome\t" + std::string(o.passed ? "1" : "0") + "\t" + numbers + "\t" +
