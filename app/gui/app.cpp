@@ -373,9 +373,9 @@ void App::frame(float seconds) {
   window(trId("Lessons"), {0, 0}, {left, h}, drawLessonsPanel);
   if (!ui.exercise.id.empty()) {  // an exercise: the learner's kernel and its checks
     const float editorWidth = std::floor((w - left) * 0.58f);
-    window("Your kernel", {left, 0}, {editorWidth, h}, drawExerciseEditor,
+    window(trId("Your kernel"), {left, 0}, {editorWidth, h}, drawExerciseEditor,
            ImGuiWindowFlags_NoScrollbar);
-    window("Run and check", {left + editorWidth, 0}, {w - left - editorWidth, h},
+    window(trId("Run and check"), {left + editorWidth, 0}, {w - left - editorWidth, h},
            drawExerciseCheck);
     return;
   }
