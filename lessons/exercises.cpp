@@ -168,14 +168,19 @@ const std::string& solutionFile(const Exercise& e) {
   return embeddedOrThrow(e.folder + "/solution.cu");
 }
 
-// en.md: "# Title", the statement, then each hint as
+// <language>.md: "# Title", the statement, then each hint as
 //   <details><summary>Hint 1</summary>
 //   ...
 //   </details>
 // which a Markdown viewer (GitHub's too) shows closed, one at a time.
-ExerciseText exerciseText(const Exercise& e) {
+ExerciseText exerciseText(const Exercise& e, Language language) {
   ExerciseText t;
-  const std::string* md = embeddedFile(e.folder + "/en.md");
+  t.language = language;
+  const std::string* md = embeddedFile(e.folder + "/" + code(language) + ".md");
+  if (!md && language != Language::En) {
+    t.language = Language::En;
+    md = embeddedFile(e.folder + "/en.md");
+  }
   if (!md) {
     t.title = e.id;
     return t;

@@ -1,6 +1,7 @@
 // Exercises: the learner writes the kernel. Each one lives with its lesson, in
 // lessons/<lesson>/exercises/<id>/: start.cu (the kernel's signature and a TODO), solution.cu
-// (ours) and en.md (the statement, then hints in <details> blocks that open one at a time).
+// (ours) and en.md, ja.md, zh.md (the statement, then hints in <details> blocks that open one at
+// a time; each language's file has the same hints in the same order, which a test checks).
 // Everything else about an exercise is one descriptor here: which kernel the learner writes,
 // how the host runs it (its shape), the operator, and the rules its checks add to the result.
 // The files are embedded at build time, like the lessons' texts.
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "lessons/params.hpp"
+#include "lessons/texts.hpp"
 #include "lessons/verify.hpp"
 
 namespace rlab {
@@ -45,7 +47,7 @@ struct Exercise {
   std::string id;       // "fold-any-length": fixed, tests and the CLI use it
   std::string lesson;   // the lesson it belongs to
   std::string variant;  // the lesson variant whose limits its runs respect (n, block sizes)
-  std::string title;    // the statement's heading
+  std::string title;    // the English statement's heading
   std::string kernel;   // the __global__ function the learner writes
   ExerciseShape shape = ExerciseShape::AtomicResult;
   Op op = Op::Sum;
@@ -79,13 +81,15 @@ std::vector<const Exercise*> exercisesOf(const std::string& lesson);
 const std::string& startFile(const Exercise& e);
 const std::string& solutionFile(const Exercise& e);
 
-// en.md, split: the statement (without the heading) and the hints in order.
+// <language>.md, split: the statement (without the heading) and the hints in order. Where the
+// language's file is missing, the English one, and `language` says so.
 struct ExerciseText {
   std::string title;
   std::string statement;
   std::vector<std::string> hints;
+  Language language = Language::En;  // the language the text is in
 };
-ExerciseText exerciseText(const Exercise& e);
+ExerciseText exerciseText(const Exercise& e, Language language = Language::En);
 
 // The cases a learner's kernel must pass, in a fixed order: awkward sizes from 1 to 100003
 // with every block size, random and adversarial data for the exercise's operator, and on the

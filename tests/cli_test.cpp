@@ -811,6 +811,27 @@ TEST_CASE("rlab exercise list, hint and solution") {
   CHECK(solution.out.find("__global__ void foldStep(int* a, long long len)") != std::string::npos);
 }
 
+TEST_CASE("rlab exercise show, hint and list in the chosen language") {
+  const Outcome ja = rlabWith({"exercise", "show", "fold-any-length", "--lang", "ja"});
+  CHECK(ja.code == 0);
+  CHECK(ja.err.empty());
+  CHECK(ja.out.rfind("どんな長さでも折りたたむ\n", 0) == 0);
+  CHECK(ja.out.find("__global__ void foldStep(int* a, long long len)") != std::string::npos);
+  CHECK(ja.out.find("3 hints: rlab exercise hint fold-any-length 1 to 3.") != std::string::npos);
+  const Outcome en = rlabWith({"exercise", "show", "fold-any-length", "--lang", "en"});
+  CHECK(en.out.rfind("Fold any length\n", 0) == 0);
+  const Outcome zh = rlabWith({"exercise", "hint", "fold-any-length", "1", "--lang", "zh"});
+  CHECK(zh.code == 0);
+  CHECK(zh.out.rfind("Hint 1 of 3 (fold-any-length):", 0) == 0);
+  CHECK(zh.out.find("给两部分起个名字") != std::string::npos);
+  const Outcome list = rlabWith({"exercise", "list", "--lang", "zh"});
+  CHECK(list.out.find("  fold-any-length — 任意长度的折叠") != std::string::npos);
+  const Outcome bad = rlabWith({"exercise", "show", "fold-any-length", "--lang", "fr"});
+  CHECK(bad.code == 2);
+  CHECK(bad.out.empty());
+  CHECK(bad.err.find("fr") != std::string::npos);
+}
+
 TEST_CASE("rlab exercise start writes the starting file once") {
   const auto folder = std::filesystem::temp_directory_path() / "rlab-exercise-start-test";
   std::filesystem::remove_all(folder);

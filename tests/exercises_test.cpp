@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "lessons/embedded.hpp"
 #include "lessons/exercise/check.hpp"
 #include "lessons/exercises.hpp"
 #include "lessons/registry.hpp"
@@ -100,6 +101,50 @@ TEST_CASE("every exercise has its lesson, files, statement, hints and signature"
   for (const LessonInfo& lesson : lessons()) CHECK(lessonsWithOne.count(lesson.id) == 1);
   CHECK_THROWS_WITH_AS(exerciseOrThrow("nope"), doctest::Contains("one-queue, largest-element"),
                        ParamError);
+}
+
+TEST_CASE("every exercise has its statement and hints in every language, the hints matching") {
+  for (const Exercise& e : exercises()) {
+    CAPTURE(e.id);
+    const ExerciseText english = exerciseText(e, Language::En);
+    for (Language language : kLanguages) {
+      CAPTURE(code(language));
+      const std::string file = e.folder + "/" + code(language) + ".md";
+      REQUIRE_MESSAGE(embeddedFile(file) != nullptr, file << " is missing");
+      const ExerciseText text = exerciseText(e, language);
+      CHECK(text.language == language);
+      CHECK(text.title != e.id);  // the file opens with its heading
+      CHECK(text.hints.size() == english.hints.size());
+      CHECK(text.statement.size() > 150);
+      // The kernel's signature is the same code block in every language.
+      CHECK(has(text.statement, e.signature().substr(11)));
+      for (const std::string& hint : text.hints) CHECK(hint.size() > 20);
+      if (language == Language::En) continue;
+      // Written in the language: not the English left in place, and in its own script.
+      CHECK(text.title != english.title);
+      CHECK(text.statement != english.statement);
+      const std::string word = language == Language::Ja ? "スレッド" : "线程";
+      const std::string all = text.statement + text.hints.front() + text.hints.back();
+      const bool saysIt = has(all, word);
+      CHECK_MESSAGE(saysIt, file << " never says " << word);
+    }
+  }
+}
+
+TEST_CASE("an exercise's text falls back to English only where its language's file is missing") {
+  Exercise madeUp = exerciseOrThrow("one-queue");
+  madeUp.folder = "lessons/atomic/exercises/no-such-exercise";
+  const ExerciseText none = exerciseText(madeUp, Language::Ja);
+  CHECK(none.title == madeUp.id);  // no file in any language
+  CHECK(none.hints.empty());
+  const ExerciseText ja = exerciseText(exerciseOrThrow("one-queue"), Language::Ja);
+  CHECK(ja.language == Language::Ja);
+  CHECK(ja.title == "どのスレッドも自分の要素を足す");
+  CHECK(ja.hints.size() == 3);
+  CHECK(has(ja.hints[1], "atomicAdd(result, in[i])"));
+  const ExerciseText zh = exerciseText(exerciseOrThrow("fold-any-length"), Language::Zh);
+  CHECK(zh.title == "任意长度的折叠");
+  CHECK(has(zh.hints[0], "reduce = len / 2"));
 }
 
 TEST_CASE("exercise cases: awkward sizes, every block size, adversarial data, many schedules") {

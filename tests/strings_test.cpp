@@ -14,6 +14,9 @@
 #include <vector>
 
 #include "app/gui/strings.hpp"
+#include "app/gui/theme.hpp"
+#include "lessons/embedded.hpp"
+#include "lessons/exercises.hpp"
 
 namespace {
 
@@ -160,4 +163,62 @@ TEST_CASE("strings: a strings file's lines, and what tr() and trId() answer") {
   CHECK(std::string(trId("Run")) == "Run###Run");
   rlab::gui::setUiLanguage(before);
   CHECK(rlab::gui::printed("%d of %s", 3, "8") == "3 of 8");
+}
+
+namespace {
+
+// The code points of a UTF-8 text.
+std::vector<unsigned> codePoints(const std::string& utf8) {
+  std::vector<unsigned> points;
+  for (size_t i = 0; i < utf8.size();) {
+    const unsigned char c = static_cast<unsigned char>(utf8[i]);
+    const int length = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    unsigned point = length == 1 ? c : c & (0x7F >> length);
+    for (int k = 1; k < length && i + k < utf8.size(); ++k)
+      point = (point << 6) | (static_cast<unsigned char>(utf8[i + k]) & 0x3F);
+    points.push_back(point);
+    i += size_t(length);
+  }
+  return points;
+}
+
+bool inRanges(const ImVector<ImWchar>& ranges, unsigned point) {
+  for (int k = 0; k + 1 < ranges.Size && ranges[k]; k += 2)
+    if (point >= ranges[k] && point <= ranges[k + 1]) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("strings: every character of the course, the exercises and the app's words has a glyph") {
+  const bool ownContext = ImGui::GetCurrentContext() == nullptr;
+  if (ownContext) ImGui::CreateContext();
+  for (Language language : {Language::Ja, Language::Zh}) {
+    const std::string lang = rlab::code(language);
+    CAPTURE(lang);
+    ImVector<ImWchar> ranges;
+    rlab::gui::cjkGlyphRanges(language, rlab::gui::glyphText(language), ranges);
+    // What the app shows in this language, file by file, so that a failure names the file.
+    std::vector<std::string> files = {"app/gui/strings/" + lang + ".txt"};
+    for (const std::string& id : rlab::chapterIds())
+      files.push_back("lessons/" + id + "/" + lang + ".md");
+    for (const rlab::Exercise& e : rlab::exercises())
+      files.push_back(e.folder + "/" + lang + ".md");
+    for (const std::string& file : files) {
+      CAPTURE(file);
+      const std::string* text = file.rfind("app/", 0) == 0 ? rlab::gui::embeddedStringsFile(file)
+                                                           : rlab::embeddedFile(file);
+      REQUIRE(text != nullptr);
+      std::string missing;
+      for (unsigned point : codePoints(*text))
+        if (point >= 0x20 && !inRanges(ranges, point) && missing.size() < 40)
+          missing += std::to_string(point) + " ";
+      CHECK_MESSAGE(missing.empty(), "code points without a glyph: " << missing);
+    }
+    // A character outside the language's common ranges gets its glyph only from the texts.
+    ImVector<ImWchar> without;
+    rlab::gui::cjkGlyphRanges(language, "", without);
+    CHECK_FALSE(inRanges(without, 0x9F98));  // 龘, in no text
+  }
+  if (ownContext) ImGui::DestroyContext();
 }

@@ -27,9 +27,9 @@ struct Command {
   int reps = 20;                                  // bench
   SanitizerTool tool = SanitizerTool::Racecheck;  // check
   int delayMs = 700;                              // tour: pause between steps
-  Language language = Language::En;               // run, tour, lesson: the texts' language
-  std::string chapter;                            // lesson: which chapter to print
-  // exercise: the action (list, start, check, hint, solution, run) and what it names; run
+  Language language = Language::En;  // run, tour, lesson, exercise: the texts' language
+  std::string chapter;               // lesson: which chapter to print
+  // exercise: the action (list, show, start, check, hint, solution, run) and what it names; run
   // takes its n, block, data or values and schedule from params
   std::string exerciseAction;
   std::string exerciseId, exerciseFile, exerciseFolder;

@@ -1,5 +1,6 @@
-// rlab exercise: list the exercises, write a starting file, check a learner's file (or run it
-// once, as a failed check's replay line does), show a hint or our solution.
+// rlab exercise: list the exercises, print one's statement, write a starting file, check a
+// learner's file (or run it once, as a failed check's replay line does), show a hint or our
+// solution. The statement and hints are in the chosen language (--lang, else the locale).
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -38,15 +39,21 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
     if (c.format == Format::Json)
       out << exercisesJson().dump(2) << "\n";
     else
-      printExerciseList(out);
+      printExerciseList(out, c.language);
     return 0;
   }
   const Exercise& e = exerciseOrThrow(c.exerciseId);
   if (c.exerciseAction == "start") return startExercise(e, c.exerciseFolder, out);
-  if (c.exerciseAction == "hint") {
-    const ExerciseText text = exerciseText(e);
-    out << "Hint " << c.hint << " of " << text.hints.size() << " (" << e.id << "):\n\n"
-        << text.hints[size_t(c.hint - 1)] << "\n";
+  if (c.exerciseAction == "show" || c.exerciseAction == "hint") {
+    const ExerciseText text = exerciseText(e, c.language);
+    if (text.language != c.language)  // every exercise has every language (a test checks)
+      err << "rlab: exercise " << e.id << " has no text in " << nativeName(c.language)
+          << " yet; here it is in English.\n";
+    if (c.exerciseAction == "show")
+      printExerciseStatement(e, text, out);
+    else
+      out << "Hint " << c.hint << " of " << text.hints.size() << " (" << e.id << "):\n\n"
+          << text.hints[size_t(c.hint - 1)] << "\n";
     return 0;
   }
   if (c.exerciseAction == "solution") {

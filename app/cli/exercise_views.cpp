@@ -46,15 +46,27 @@ const char* verdictName(ExerciseVerdict v) {
 
 }  // namespace
 
-void printExerciseList(std::ostream& out) {
+void printExerciseList(std::ostream& out, Language language) {
   for (const LessonInfo& lesson : lessons()) {
     const auto mine = exercisesOf(lesson.id);
     if (mine.empty()) continue;
-    out << lesson.id << " — " << lesson.title << "\n";
-    for (const Exercise* e : mine) out << "  " << e->id << " — " << e->title << "\n";
+    const text::Document* chapter = text::chapter(lesson.id, language);
+    out << lesson.id << " — " << (chapter ? chapter->title : lesson.title) << "\n";
+    for (const Exercise* e : mine)
+      out << "  " << e->id << " — " << exerciseText(*e, language).title << "\n";
   }
-  out << "\nrlab exercise start ID [DIR] writes the starting file; rlab exercise check ID FILE "
-         "checks it;\nrlab exercise hint ID K shows a hint, rlab exercise solution ID ours.\n";
+  out << "\nrlab exercise show ID prints the statement; rlab exercise start ID [DIR] writes the "
+         "starting file;\nrlab exercise check ID FILE checks it; rlab exercise hint ID K shows a "
+         "hint, rlab exercise solution ID ours.\n";
+}
+
+void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out) {
+  const text::Document doc = text::parse("# " + text.title + "\n\n" + text.statement + "\n");
+  printChapterText(doc, e.lesson, out);
+  out << "\nrlab exercise start " << e.id << " [DIR] writes the starting file; "
+      << text.hints.size() << (text.hints.size() == 1 ? " hint: " : " hints: ")
+      << "rlab exercise hint " << e.id << " 1"
+      << (text.hints.size() > 1 ? " to " + std::to_string(text.hints.size()) : "") << ".\n";
 }
 
 void printExerciseReport(const Exercise& e, const ExerciseReport& r, std::ostream& out,

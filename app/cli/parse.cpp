@@ -129,10 +129,10 @@ struct LessonOptions {
 
 // rlab exercise and its actions. The exercise id is checked here; the file by the core.
 struct ExerciseOptions {
-  CLI::App *list = nullptr, *start = nullptr, *check = nullptr, *hint = nullptr,
+  CLI::App *list = nullptr, *show = nullptr, *start = nullptr, *check = nullptr, *hint = nullptr,
            *solution = nullptr, *run = nullptr;
   std::string id, file, folder = ".", hint_ = "", format = "text", caseSeconds = "5", n, block,
-                        data, values, schedule, backend = "sim";
+                        data, values, schedule, backend = "sim", language;
   CLI::Option *nGiven = nullptr, *blockGiven = nullptr, *dataGiven = nullptr,
               *valuesGiven = nullptr, *scheduleGiven = nullptr;
 
@@ -140,6 +140,10 @@ struct ExerciseOptions {
     const std::string idHelp = "exercise id (rlab exercise list shows them)";
     list = exercise->add_subcommand("list", "the exercises, lesson by lesson");
     list->add_option("--format", format, "text or json");
+    addLanguageOption(list, language);
+    show = exercise->add_subcommand("show", "print the exercise's statement");
+    show->add_option("id", id, idHelp)->required();
+    addLanguageOption(show, language);
     start = exercise->add_subcommand("start", "write the starting file, ID.cu, into DIR");
     start->add_option("id", id, idHelp)->required();
     start->add_option("dir", folder, "folder to write it into (default: here)");
@@ -153,6 +157,7 @@ struct ExerciseOptions {
     hint = exercise->add_subcommand("hint", "show hint K of the exercise");
     hint->add_option("id", id, idHelp)->required();
     hint->add_option("k", hint_, "which hint, from 1")->required();
+    addLanguageOption(hint, language);
     solution = exercise->add_subcommand("solution", "show our solution");
     solution->add_option("id", id, idHelp)->required();
     run = exercise->add_subcommand("run",
@@ -172,16 +177,17 @@ struct ExerciseOptions {
 
   void fill(Command& c) const {
     c.name = "exercise";
-    for (CLI::App* action : {list, start, check, hint, solution, run})
+    for (CLI::App* action : {list, show, start, check, hint, solution, run})
       if (action->parsed()) c.exerciseAction = action->get_name();
     c.format = parseFormat(format, false);
+    c.language = languageOrLocale(language);
     if (c.exerciseAction == "list") return;
     const Exercise& e = exerciseOrThrow(id);
     c.exerciseId = e.id;
     c.exerciseFile = file;
     c.exerciseFolder = folder;
     if (c.exerciseAction == "hint") {
-      const int hints = int(exerciseText(e).hints.size());
+      const int hints = int(exerciseText(e, c.language).hints.size());
       c.hint = int(parseInteger("hint", hint_, 1, hints,
                                 "exercise " + e.id + " has " + std::to_string(hints) +
                                     " hints; give a number from 1 to " + std::to_string(hints)));
@@ -269,7 +275,8 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   lesson->add_option("chapter", chapter, "chapter id: " + chapterList())->required();
   addLanguageOption(lesson, lessonLanguage);
 
-  // exercise list | start ID [DIR] | check ID FILE | hint ID K | solution ID | run ID FILE
+  // exercise list | show ID | start ID [DIR] | check ID FILE | hint ID K | solution ID |
+  // run ID FILE
   auto* exercise =
       app.add_subcommand("exercise", "write the kernel yourself: exercises and checks");
   exercise->require_subcommand(1);

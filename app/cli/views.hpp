@@ -37,7 +37,10 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour);
 void printBenchText(const BenchTable& bench, std::ostream& out);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
 void printSanitizerText(const SanitizerReport& report, std::ostream& out);
-void printExerciseList(std::ostream& out);
+// The exercises lesson by lesson, their titles in `language` (English where a file is missing).
+void printExerciseList(std::ostream& out, Language language);
+// The statement as `rlab lesson` prints a chapter, then how to start and where the hints are.
+void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out);
 // A check or run: compile errors with the line they point at, failures, timings.
 void printExerciseReport(const Exercise& e, const ExerciseReport& report, std::ostream& out,
                          bool colour);

@@ -429,7 +429,7 @@ void App::frame(float seconds) {
     const float editorWidth = std::floor((w - left) * 0.58f);
     // Under the editor, once the kernel has run: its steps in the player and the array view.
     const float stepsHeight = learnerRun.swapped ? std::floor(h * 0.42f) : 0.f;
-    window("Your kernel", {left, 0}, {editorWidth, h - stepsHeight}, drawExerciseEditor,
+    window(trId("Your kernel"), {left, 0}, {editorWidth, h - stepsHeight}, drawExerciseEditor,
            ImGuiWindowFlags_NoScrollbar);
     if (learnerRun.swapped) {  // no lesson text speaks of the learner's steps: no narration
       const float bareHeight =
@@ -440,7 +440,7 @@ void App::frame(float seconds) {
       window(trId("Array"), {left, h - stepsHeight + bareHeight},
              {editorWidth, stepsHeight - bareHeight}, drawArrayPanel);
     }
-    window("Run and check", {left + editorWidth, 0}, {w - left - editorWidth, h},
+    window(trId("Run and check"), {left + editorWidth, 0}, {w - left - editorWidth, h},
            drawExerciseCheck);
     return;
   }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "app/gui/app.hpp"
+#include "app/gui/strings.hpp"
 #include "lessons/exercises.hpp"
 
 namespace rlab::gui {
@@ -67,7 +68,7 @@ void App::closeExercise() {
 void App::reloadExercise() {
   ExerciseState& ex = ui.exercise;
   if (!readText(ex.file, ex.text)) {
-    ui.status = "Could not read " + ex.file + ".";
+    ui.status = printed(tr("Could not read %s."), ex.file.c_str());
     ui.statusIsError = true;
     return;
   }
@@ -89,7 +90,7 @@ bool App::saveExercise() {
   out << ex.text;
   out.close();
   if (!out) {
-    ui.status = "Could not write " + ex.file + ".";
+    ui.status = printed(tr("Could not write %s."), ex.file.c_str());
     ui.statusIsError = true;
     return false;
   }
@@ -114,7 +115,7 @@ void App::watchExerciseFile(float seconds) {
     return;
   }
   reloadExercise();
-  ui.status = "Reloaded " + ex.file + ": it changed on disk.";
+  ui.status = printed(tr("Reloaded %s: it changed on disk."), ex.file.c_str());
   ui.statusIsError = false;
 }
 

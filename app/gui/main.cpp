@@ -31,21 +31,6 @@ std::string fontsList(const char* argv0) {
   return self.substr(0, self.find_last_of('/') + 1) + "assets/fonts.txt";
 }
 
-// Every character the course and the app's own labels show in a language, so that the font
-// atlas has each glyph.
-std::string courseText(rlab::Language language) {
-  std::string all;
-  for (const std::string& id : rlab::chapterIds())
-    if (const std::string* text =
-            rlab::embeddedFile("lessons/" + id + "/" + rlab::code(language) + ".md"))
-      all += *text;
-  if (const std::string* labels = rlab::gui::embeddedStringsFile(
-          "app/gui/strings/" + std::string(rlab::code(language)) + ".txt"))
-    all += *labels;
-  for (rlab::Language other : rlab::kLanguages) all += rlab::nativeName(other);  // the menu
-  return all;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -145,8 +130,8 @@ int main(int argc, char** argv) {
       rlab::gui::setDisplayScale(platform.contentScale(), app.ui.view.textScale);
       rlab::gui::setFontPixels(13, false);  // textPixels' base for a loaded font
       const float pixels = std::round(rlab::gui::textPixels(app.ui.view.presenter));
-      const bool loaded =
-          rlab::gui::loadFonts(fonts, pixels, app.ui.language, courseText(app.ui.language));
+      const bool loaded = rlab::gui::loadFonts(fonts, pixels, app.ui.language,
+                                               rlab::gui::glyphText(app.ui.language));
       rlab::gui::setFontPixels(loaded ? pixels : 13, !loaded);
       platform.reloadFontTexture();
       rlab::gui::applyStyle(app.ui.view.presenter);

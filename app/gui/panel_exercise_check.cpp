@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "lessons/exercises.hpp"
 
 namespace rlab::gui {
@@ -16,17 +17,17 @@ namespace {
 const char* verdictWord(ExerciseVerdict v, bool run) {
   switch (v) {
     case ExerciseVerdict::Passed:
-      return run ? "CORRECT" : "PASSED";
+      return run ? tr("CORRECT") : tr("PASSED");
     case ExerciseVerdict::Failed:
-      return run ? "WRONG" : "FAILED";
+      return run ? tr("WRONG") : tr("FAILED");
     case ExerciseVerdict::CompileError:
-      return "COMPILE ERROR";
+      return tr("COMPILE ERROR");
     case ExerciseVerdict::Cancelled:
-      return "CANCELLED";
+      return tr("CANCELLED");
     case ExerciseVerdict::NotRun:
       break;
   }
-  return "NOT RUN";
+  return tr("NOT RUN");
 }
 
 void runOptions(ExerciseState& ex) {
@@ -40,7 +41,7 @@ void runOptions(ExerciseState& ex) {
   ImGui::SameLine();
   ImGui::InputText("schedule", &p.schedule);
   ImGui::PopItemWidth();
-  ImGui::TextDisabled("n 0 and block 0: the exercise's defaults; data iota, ones or random:SEED");
+  wrappedText(tr("n 0 and block 0: the exercise's defaults; data iota, ones or random:SEED"), true);
 }
 
 void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
@@ -50,11 +51,11 @@ void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(good ? pal.right : pal.wrong), "%s",
                      verdictWord(r.verdict, ex.reportIsRun));
   ImGui::SetWindowFontScale(1.0f);
-  ImGui::TextWrapped("%s", r.summary().c_str());
+  wrappedText(r.summary());
   if (good && !ex.reportIsRun)
-    ImGui::TextDisabled("Compare with ours: Show our solution, under the statement.");
+    wrappedText(tr("Compare with ours: Show our solution, under the statement."), true);
   if (r.hasResult)
-    ImGui::Text("result %s   expected %s", formatValue(r.result, ElementType::Int).c_str(),
+    ImGui::Text(tr("result %s   expected %s"), formatValue(r.result, ElementType::Int).c_str(),
                 formatValue(r.expected, ElementType::Int).c_str());
 
   const std::string fileName = r.file.substr(r.file.find_last_of('/') + 1);
@@ -63,36 +64,36 @@ void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s", d.text(fileName).c_str());
     if (d.line <= 0) continue;
     if (ImGui::IsItemClicked()) ex.scrollToLine = d.line;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click: show line %d", d.line);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(tr("Click: show line %d"), d.line);
   }
 
   int k = 0;
   for (const std::string& failure : r.failures) {
     ImGui::Separator();
     const size_t replay = failure.find(" Replay: ");
-    ImGui::TextWrapped("%s", failure.substr(0, replay).c_str());
+    wrappedText(failure.substr(0, replay));
     if (replay == std::string::npos) continue;
     // The replay line runs the learner's file on this case from a terminal; a long list of
     // values is cut here and copied whole.
     const std::string line = failure.substr(replay + 9);
     const size_t shown = 150;
-    ImGui::TextDisabled("Replay: %s%s", line.substr(0, shown).c_str(),
+    ImGui::TextDisabled(tr("Replay: %s%s"), line.substr(0, shown).c_str(),
                         line.size() > shown ? " ..." : "");
     ImGui::PushID(k++);
-    if (ImGui::SmallButton("Copy the replay line")) ImGui::SetClipboardText(line.c_str());
+    if (ImGui::SmallButton(trId("Copy the replay line"))) ImGui::SetClipboardText(line.c_str());
     ImGui::PopID();
   }
-  for (const std::string& note : r.notes) ImGui::TextDisabled("%s", note.c_str());
-  if (!r.printed.empty() && ImGui::CollapsingHeader("What the kernel printed")) {
+  for (const std::string& note : r.notes) wrappedText(note, true);
+  if (!r.printed.empty() && ImGui::CollapsingHeader(trId("What the kernel printed"))) {
     if (ImFont* code = codeFont()) ImGui::PushFont(code);
     ImGui::TextUnformatted(r.printed.c_str());
     if (codeFont()) ImGui::PopFont();
   }
   ImGui::Separator();
   if (r.verdict == ExerciseVerdict::CompileError)
-    ImGui::TextDisabled("compiled in %.2f s", r.compileSeconds);
+    ImGui::TextDisabled(tr("compiled in %.2f s"), r.compileSeconds);
   else
-    ImGui::TextDisabled("compiled in %.2f s, ran in %.2f s on the simulator", r.compileSeconds,
+    ImGui::TextDisabled(tr("compiled in %.2f s, ran in %.2f s on the simulator"), r.compileSeconds,
                         r.runSeconds);
 }
 
@@ -107,37 +108,36 @@ void drawExerciseCheck(App& app) {
   ImGui::PushTextWrapPos(0);
   if (app.exerciseBusy()) {
     const std::string stage = app.exerciseStage();
-    const std::string label =
-        stage == "checking" ? "checking: " + std::to_string(int(app.exerciseProgress() * 100)) + "%"
-                            : "compiling ...";
+    const std::string label = stage == "checking"
+                                  ? printed(tr("checking: %d%%"), int(app.exerciseProgress() * 100))
+                                  : std::string(tr("compiling ..."));
     ImGui::ProgressBar(stage == "checking" ? app.exerciseProgress() : 0.f,
                        ImVec2(ImGui::GetFontSize() * 14, 0), label.c_str());
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) app.cancelExerciseWork();
+    if (ImGui::Button(trId("Cancel"))) app.cancelExerciseWork();
     noteWidget(ui, "exercise:cancel");
   } else {
-    if (ImGui::Button("Check")) app.startExerciseCheck();
+    if (ImGui::Button(trId("Check"))) app.startExerciseCheck();
     noteWidget(ui, "exercise:check");
     ImGui::SameLine();
-    if (ImGui::Button("Run once")) app.startExerciseRun();
+    if (ImGui::Button(trId("Run once"))) app.startExerciseRun();
     noteWidget(ui, "exercise:run");
     helpMarker(
-        "Check: save, compile, and run your kernel through every case (awkward sizes, every "
-        "block size, random and adversarial data, random and stalling schedules). Run once: "
-        "save, compile and run it on the case below, as a failed check's replay line does.");
+        tr("Check: save, compile, and run your kernel through every case (awkward sizes, every "
+           "block size, random and adversarial data, random and stalling schedules). Run once: "
+           "save, compile and run it on the case below, as a failed check's replay line does."));
   }
   runOptions(ex);
-  if (!ex.runOptionsError.empty())
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "%s", ex.runOptionsError.c_str());
-  ImGui::TextDisabled("%s", ui.gpuUsable ? "Your kernel runs on the simulator."
-                                         : "No GPU here: your kernel runs on the simulator.");
+  if (!ex.runOptionsError.empty()) wrappedText(ex.runOptionsError, pal.wrong);
+  wrappedText(ui.gpuUsable ? tr("Your kernel runs on the simulator.")
+                           : tr("No GPU here: your kernel runs on the simulator."),
+              true);
   ImGui::Separator();
   if (ex.report)
     reportView(app, *ex.report, pal);
   else
-    ImGui::TextDisabled("Not checked yet.");
-  if (!ui.status.empty() && ui.statusIsError)
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "%s", ui.status.c_str());
+    ImGui::TextDisabled("%s", tr("Not checked yet."));
+  if (!ui.status.empty() && ui.statusIsError) wrappedText(ui.status, pal.wrong);
   ImGui::PopTextWrapPos();
 }
 

@@ -14,6 +14,7 @@
 #include <map>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "lessons/exercises.hpp"
 
 namespace rlab::gui {
@@ -80,15 +81,17 @@ void drawExerciseEditor(App& app) {
   const Palette& pal = palette(ui.view.presenter);
   if (!findExercise(ex.id)) return;
 
-  ImGui::TextDisabled("%s%s", ex.file.c_str(),
-                      ex.dirty ? "   (edited: saved before each run)" : "");
+  if (ex.dirty)
+    ImGui::TextDisabled(tr("%s   (edited: saved before each run)"), ex.file.c_str());
+  else
+    ImGui::TextDisabled("%s", ex.file.c_str());
   if (ex.changedOnDisk) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong),
-                       "The file changed on disk while you edited it here.");
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "%s",
+                       tr("The file changed on disk while you edited it here."));
     ImGui::SameLine();
-    if (ImGui::SmallButton("Load the file")) app.reloadExercise();
+    if (ImGui::SmallButton(trId("Load the file"))) app.reloadExercise();
     ImGui::SameLine();
-    if (ImGui::SmallButton("Keep mine")) app.saveExercise();
+    if (ImGui::SmallButton(trId("Keep mine"))) app.saveExercise();
   }
 
   ImFont* font = codeFont();

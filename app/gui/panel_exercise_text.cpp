@@ -1,8 +1,10 @@
 // The open exercise's statement, its hints one at a time, and our solution: open after a
-// passing check, or on a second click that says the learner wants it anyway.
+// passing check, or on a second click that says the learner wants it anyway. The statement
+// and hints are in the UI's language (English where the exercise lacks that file).
 #include <sstream>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "lessons/exercises.hpp"
 
 namespace rlab::gui {
@@ -13,26 +15,30 @@ void drawExerciseText(App& app) {
   const Palette& pal = palette(ui.view.presenter);
   const Exercise* e = findExercise(ex.id);
   if (!e) return;
-  const ExerciseText text = exerciseText(*e);
+  const ExerciseText text = exerciseText(*e, ui.language);
   ImGui::PushTextWrapPos(0);
+  if (text.language != ui.language)
+    wrappedText(printed(tr("This exercise has no text in %s yet; here it is in English."),
+                        nativeName(ui.language)),
+                true);
   drawMarkdown(app, "# " + text.title);
   drawMarkdown(app, text.statement);
 
   for (int k = 0; k < ex.hintsOpen && k < int(text.hints.size()); ++k) {
     ImGui::Separator();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "Hint %d", k + 1);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), tr("Hint %d"), k + 1);
     drawMarkdown(app, text.hints[size_t(k)]);
   }
   if (ex.hintsOpen < int(text.hints.size())) {
-    const std::string label = "Show hint " + std::to_string(ex.hintsOpen + 1) + " of " +
-                              std::to_string(text.hints.size());
+    const std::string label =
+        printed(tr("Show hint %d of %zu"), ex.hintsOpen + 1, text.hints.size()) + "###hint";
     if (ImGui::Button(label.c_str())) ++ex.hintsOpen;
     noteWidget(ui, "exercise:hint");
   }
 
   ImGui::Separator();
   if (!ex.solutionShown) {
-    if (ImGui::Button("Show our solution")) {
+    if (ImGui::Button(trId("Show our solution"))) {
       if (ex.passed || ex.solutionAsked)
         ex.solutionShown = true;
       else
@@ -40,11 +46,10 @@ void drawExerciseText(App& app) {
     }
     noteWidget(ui, "exercise:solution");
     if (ex.solutionAsked && !ex.passed)
-      ImGui::TextDisabled(
-          "Your kernel has not passed the check yet. Click again to see ours "
-          "anyway.");
+      wrappedText(tr("Your kernel has not passed the check yet. Click again to see ours anyway."),
+                  true);
   } else {
-    ImGui::TextDisabled("Our solution (%s/solution.cu):", e->folder.c_str());
+    ImGui::TextDisabled(tr("Our solution (%s/solution.cu):"), e->folder.c_str());
     if (ImFont* code = codeFont()) ImGui::PushFont(code);
     std::istringstream lines(solutionFile(*e));
     for (std::string line; std::getline(lines, line);) drawCodeLine(line, pal);

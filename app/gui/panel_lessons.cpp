@@ -48,11 +48,17 @@ void drawLessonsPanel(App& app) {
     // The lesson's exercises under it: the learner writes the kernel.
     ImGui::Indent();
     for (const Exercise* e : exercisesOf(lesson.id)) {
-      const std::string title = "Exercise: " + withoutBackticks(e->title);
+      const std::string title =
+          printed(tr("Exercise: %s"),
+                  withoutBackticks(exerciseText(*e, ui.language).title).c_str()) +
+          "##" + e->id;
       const bool open = ui.exercise.id == e->id;
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       if (ImGui::Selectable(title.c_str(), open) && !open) app.openExercise(e->id);
       ImGui::PopStyleColor();
+      // Titles run past a narrow panel, in Japanese and Chinese more often: all of it on hover.
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", title.substr(0, title.find("##")).c_str());
       noteWidget(ui, "exercise:" + e->id);
     }
     ImGui::Unindent();

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/registry.hpp"
 
@@ -34,56 +35,49 @@ std::string shortPath(const std::string& file) {
 
 void drawRacecheckReport(UiState& ui, const SanitizerReport& report, const Palette& pal) {
   ImGui::Separator();
-  const Params& p = report.params;
-  const std::string run = p.lesson + " " + p.variant + (p.barrier ? "" : ", barrier off") +
-                          (p.perturb ? ", perturbed" : "");
   const ImVec4 good = ImGui::ColorConvertU32ToFloat4(pal.right);
   const ImVec4 bad = ImGui::ColorConvertU32ToFloat4(pal.wrong);
   if (report.clean)
-    ImGui::TextColored(good, "racecheck: clean");
+    ImGui::TextColored(good, "%s", tr("racecheck: clean"));
   else if (!report.runError.empty())
-    ImGui::TextColored(bad, "racecheck: the run failed");
+    ImGui::TextColored(bad, "%s", tr("racecheck: the run failed"));
+  else if (report.hazards.size() == 1)
+    ImGui::TextColored(bad, tr("racecheck: %zu hazard"), report.hazards.size());
   else
-    ImGui::TextColored(bad, "racecheck: %zu %s", report.hazards.size(),
-                       report.hazards.size() == 1 ? "hazard" : "hazards");
+    ImGui::TextColored(bad, tr("racecheck: %zu hazards"), report.hazards.size());
   noteWidget(ui, "racecheck report");
   ImGui::SameLine();
-  ImGui::TextDisabled("on %s", run.c_str());
-  if (!report.runError.empty()) ImGui::TextWrapped("%s", report.runError.c_str());
+  ImGui::TextDisabled(tr("on %s"), runSetup(report.params, false).c_str());
+  if (!report.runError.empty()) wrappedText(report.runError);
   for (size_t k = 0; k < report.hazards.size() && k < kShownHazards; ++k) {
     const SanitizerHazard& h = report.hazards[k];
     ImGui::Bullet();
     std::string headline = (h.severity.empty() ? "" : h.severity + ": ") + h.kind;
     if (h.count > 0)
-      headline += " (" + std::to_string(h.count) + (h.count == 1 ? " hazard)" : " hazards)");
-    ImGui::TextWrapped("%s", headline.c_str());
+      headline += " " + printed(h.count == 1 ? tr("(%d hazard)") : tr("(%d hazards)"), h.count);
+    wrappedText(headline);
     ImGui::Indent();
-    if (!h.kernel.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-      ImGui::TextWrapped("in %s", h.kernel.c_str());
-      ImGui::PopStyleColor();
-    }
+    if (!h.kernel.empty()) wrappedText(printed(tr("in %s"), h.kernel.c_str()), true);
     bool located = false;
     for (const SanitizerSite& site : h.sites) {
       if (site.file.empty()) continue;
       located = true;
-      ImGui::Text("%s%sat %s:%d", site.access.c_str(), site.access.empty() ? "" : " ",
-                  shortPath(site.file).c_str(), site.line);
+      const std::string file = shortPath(site.file);
+      if (site.access.empty())
+        ImGui::Text(tr("at %s:%d"), file.c_str(), site.line);
+      else
+        ImGui::Text(tr("%s at %s:%d"), site.access.c_str(), file.c_str(), site.line);
     }
     if (!h.sites.empty() && !located)
-      ImGui::TextDisabled("no source line: the kernels were built without -lineinfo");
-    if (!h.thread.empty()) ImGui::Text("by %s", h.thread.c_str());
+      ImGui::TextDisabled("%s", tr("no source line: the kernels were built without -lineinfo"));
+    if (!h.thread.empty()) ImGui::Text(tr("by %s"), h.thread.c_str());
     ImGui::Unindent();
   }
   if (report.hazards.size() > kShownHazards)
-    ImGui::TextDisabled("... and %zu more (rlab check lists them all)",
+    ImGui::TextDisabled(tr("... and %zu more (rlab check lists them all)"),
                         report.hazards.size() - kShownHazards);
   if (!report.summary.empty()) ImGui::TextDisabled("%s", report.summary.c_str());
-  for (const auto& note : report.notes) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("%s", note.c_str());
-    ImGui::PopStyleColor();
-  }
+  for (const auto& note : report.notes) wrappedText(note, true);
   ImGui::Separator();
 }
 
@@ -95,21 +89,19 @@ void drawResults(App& app, const Palette& pal) {
   UiState& ui = app.ui;
   const RaceResult& race = ui.race.result;
   if (app.longWorkBusy() && app.longWorkLabel() == "racecheck")
-    ImGui::TextDisabled("racecheck is running...");
+    ImGui::TextDisabled("%s", tr("racecheck is running..."));
   if (ui.race.racecheck) drawRacecheckReport(ui, *ui.race.racecheck, pal);
   if (race.runs == 0) {
-    ImGui::TextDisabled("Switch the barrier off in the barrier lesson, then race it.");
+    wrappedText(tr("Switch the barrier off in the barrier lesson, then race it."), true);
     return;
   }
   const ElementType type = race.params.type;
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(race.wrong ? pal.wrong : pal.right),
-                     "%d of %d runs wrong (%.0f%%)", race.wrong, race.runs,
+                     tr("%d of %d runs wrong (%.0f%%)"), race.wrong, race.runs,
                      100.0 * race.wrong / race.runs);
   ImGui::SameLine();
-  ImGui::TextDisabled("on %s", race.device.c_str());
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s", race.schedules.c_str());
-  ImGui::PopTextWrapPos();
+  ImGui::TextDisabled(tr("on %s"), race.device.c_str());
+  wrappedText(race.schedules, true);
 
   const OffsetHistogram& bins = ui.race.bins;
   const bool listed = race.histogram.size() <= kListedResults;
@@ -118,19 +110,19 @@ void drawResults(App& app, const Palette& pal) {
                       (race.wrongRuns.empty() ? 0 : 3 * ImGui::GetFrameHeightWithSpacing());
   const float chart =
       std::max(ImGui::GetTextLineHeight() * 8, ImGui::GetContentRegionAvail().y - below - lineH);
-  const std::string rightLabel = "right: " + formatValue(race.expected, type);
-  drawOffsetHistogram(bins, pal, chart, "how far off: result - " + formatValue(race.expected, type),
-                      {{0, rightLabel, pal.right}});
+  const std::string expected = formatValue(race.expected, type);
+  drawOffsetHistogram(bins, pal, chart, printed(tr("how far off: result - %s"), expected.c_str()),
+                      {{0, printed(tr("right: %s"), expected.c_str()), pal.right}});
   if (bins.notFinite)
-    ImGui::TextDisabled("%d runs gave no finite result (off the axis)", bins.notFinite);
+    ImGui::TextDisabled(tr("%d runs gave no finite result (off the axis)"), bins.notFinite);
   if (listed) {
     // Few results: each one exactly, side by side while they fit, the right one in its colour.
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     const float gap = 3 * ImGui::GetStyle().ItemSpacing.x;
     bool first = true;
     for (const auto& [value, count] : race.histogram) {
-      const std::string item = formatValue(value, type) + " in " + std::to_string(count) +
-                               (count == 1 ? " run" : " runs");
+      const std::string item = printed(count == 1 ? tr("%s in %d run") : tr("%s in %d runs"),
+                                       formatValue(value, type).c_str(), count);
       const float width = ImGui::CalcTextSize(item.c_str()).x;
       if (!first && ImGui::GetItemRectMax().x + gap + width < right) ImGui::SameLine(0, gap);
       first = false;
@@ -139,17 +131,19 @@ void drawResults(App& app, const Palette& pal) {
           item.c_str());
     }
   } else {
-    ImGui::TextDisabled("%zu different results, from %s to %s off; each bar spans %s",
+    wrappedText(printed(tr("%zu different results, from %s to %s off; each bar spans %s"),
                         race.histogram.size(), formatValue(bins.smallest, type).c_str(),
                         formatValue(bins.largest, type).c_str(),
-                        formatValue(bins.width, ElementType::Float).c_str());
+                        formatValue(bins.width, ElementType::Float).c_str()),
+                true);
   }
   if (!race.wrongRuns.empty()) {
-    ImGui::TextUnformatted("Open a wrong run in the player:");
+    ImGui::TextUnformatted(tr("Open a wrong run in the player:"));
     for (size_t k = 0; k < race.wrongRuns.size(); ++k) {
       const auto& run = race.wrongRuns[k];
       const std::string label =
-          "result " + formatValue(run->result, run->params.type) + "##" + std::to_string(k);
+          printed(tr("result %s"), formatValue(run->result, run->params.type).c_str()) + "##" +
+          std::to_string(k);
       if (ImGui::Button(label.c_str())) {
         ui.trace = run;
         ui.step = int(run->steps.size()) - 1;
@@ -161,9 +155,14 @@ void drawResults(App& app, const Palette& pal) {
   }
 }
 
-bool raceJob(const std::string& label) {
-  return label == "race" || label == "witness" || label == "by block" || label == "float sums" ||
-         label == "racecheck";
+// The worker's jobs that belong to the explorer, and what their progress bar says.
+const char* raceJobName(const std::string& label) {
+  if (label == "race") return tr("Race it");
+  if (label == "witness") return tr("Find a witness");
+  if (label == "by block") return tr("By block size");
+  if (label == "float sums") return tr("Float sums");
+  if (label == "racecheck") return "racecheck";
+  return nullptr;
 }
 
 }  // namespace
@@ -177,61 +176,63 @@ void drawRacePanel(App& app) {
   const Palette& pal = palette(ui.view.presenter);
   const LessonInfo* lesson = findLesson(ui.params.lesson);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  ImGui::InputInt("runs", &ui.raceRuns, 50, 500);
+  ImGui::InputInt(trId("runs"), &ui.raceRuns, 50, 500);
   ui.raceRuns = std::clamp(ui.raceRuns, 1, 100000);
   helpMarker(
-      "Race it: the same kernel K times (on the simulator, K random schedules); races show as "
-      "results that differ from run to run. Find a witness: the smallest stall schedule that makes "
-      "this run wrong, searched on the simulator (K random schedules first). By block size: K runs "
-      "at each block size, with and without perturb. Float sums: K float sums in ulps from the "
-      "exact sum, beside the fastest kernel's.");
-  if (app.longWorkBusy() && raceJob(app.longWorkLabel())) {
-    ImGui::ProgressBar(app.longWorkProgress(), ImVec2(ImGui::GetFontSize() * 10, 0),
-                       app.longWorkLabel().c_str());
+      tr("Race it: the same kernel K times (on the simulator, K random schedules); races show as "
+         "results that differ from run to run. Find a witness: the smallest stall schedule that "
+         "makes this run wrong, searched on the simulator (K random schedules first). By block "
+         "size: K runs at each block size, with and without perturb. Float sums: K float sums in "
+         "ulps from the exact sum, beside the fastest kernel's."));
+  const char* job = app.longWorkBusy() ? raceJobName(app.longWorkLabel()) : nullptr;
+  if (job) {
+    ImGui::ProgressBar(app.longWorkProgress(), ImVec2(ImGui::GetFontSize() * 10, 0), job);
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) app.cancelLongWork();
+    if (ImGui::Button(trId("Cancel"))) app.cancelLongWork();
     noteWidget(ui, "race cancel");
   } else {
     ImGui::BeginDisabled(app.longWorkBusy());  // the timing chart's job holds the worker
-    if (ImGui::Button("Race it")) app.startRace();
+    if (ImGui::Button(trId("Race it"))) app.startRace();
     noteWidget(ui, "race");
     ImGui::SameLine();
-    if (ImGui::Button("Find a witness")) app.startWitness();
+    if (ImGui::Button(trId("Find a witness"))) app.startWitness();
     noteWidget(ui, "witness");
     if (lesson && lesson->switchableBarrier) {
       ImGui::SameLine();
-      if (ImGui::Button("By block size")) app.startRateByBlock();
+      if (ImGui::Button(trId("By block size"))) app.startRateByBlock();
       noteWidget(ui, "by block");
     }
     if (ui.params.type == ElementType::Float) {
       ImGui::SameLine();
-      if (ImGui::Button("Float sums")) app.startFloatSums();
+      if (ImGui::Button(trId("Float sums"))) app.startFloatSums();
       noteWidget(ui, "float sums");
     }
     if (ui.params.backend == BackendChoice::Gpu && ui.gpuUsable) {
       ImGui::SameLine();
       if (ImGui::Button("racecheck")) app.startRacecheck();
       helpMarker(
-          "One run under compute-sanitizer's racecheck. It watches shared memory only: "
-          "use the barrier lesson's shared variant to see the race named.");
+          tr("One run under compute-sanitizer's racecheck. It watches shared memory only: use the "
+             "barrier lesson's shared variant to see the race named."));
     }
     ImGui::EndDisabled();
   }
 
   if (!ImGui::BeginTabBar("race views")) return;
   struct View {
-    const char* name;
+    const char* name;   // the tests' name for it
+    const char* label;  // in the UI's language, the name as its ImGui ID
     RaceTab tab;
     bool shown;
   };
-  const View views[] = {{"Results", RaceTab::Results, true},
-                        {"Witness", RaceTab::Witness, ui.race.witness.has_value()},
-                        {"By block size", RaceTab::ByBlock, ui.race.byBlock.has_value()},
-                        {"Float sums", RaceTab::FloatSums, ui.race.floatSums.has_value()}};
+  const View views[] = {
+      {"Results", trId("Results"), RaceTab::Results, true},
+      {"Witness", trId("Witness"), RaceTab::Witness, ui.race.witness.has_value()},
+      {"By block size", trId("By block size"), RaceTab::ByBlock, ui.race.byBlock.has_value()},
+      {"Float sums", trId("Float sums"), RaceTab::FloatSums, ui.race.floatSums.has_value()}};
   for (const View& v : views) {
     if (!v.shown) continue;
     const ImGuiTabItemFlags flags = ui.requestRaceTab == v.tab ? ImGuiTabItemFlags_SetSelected : 0;
-    if (ImGui::BeginTabItem(v.name, nullptr, flags)) {
+    if (ImGui::BeginTabItem(v.label, nullptr, flags)) {
       switch (v.tab) {
         case RaceTab::Results:
           drawResults(app, pal);

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 
 namespace rlab::gui {
@@ -108,18 +109,18 @@ void drawOffsetHistogram(const OffsetHistogram& h, const Palette& pal, float hei
 
 void drawRateByBlock(const RateByBlock& rate, const Palette& pal) {
   const Params& p = rate.params;
-  ImGui::TextWrapped("Share of wrong runs against the block size: %s %s, n = block, %s",
-                     p.lesson.c_str(), p.variant.c_str(), p.barrier ? "barrier on" : "barrier off");
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  wrappedText(printed(tr("Share of wrong runs against the block size: %s %s, n = block, %s"),
+                      p.lesson.c_str(), p.variant.c_str(),
+                      p.barrier ? tr("barrier on") : tr("barrier off")));
   if (rate.onGpu)
-    ImGui::TextWrapped("Measured on %s. %s", rate.device.c_str(), rate.schedules.c_str());
+    wrappedText(printed(tr("Measured on %s. %s"), rate.device.c_str(), rate.schedules.c_str()),
+                true);
   else
-    ImGui::TextWrapped(
-        "On the CPU SIMT simulator over random schedules in which a warp's lanes move together, "
-        "not on a GPU. At every point: %s",
-        rate.schedules.c_str());
-  if (rate.cancelled) ImGui::TextUnformatted("Cancelled: the points measured before it.");
-  ImGui::PopStyleColor();
+    wrappedText(printed(tr("On the CPU SIMT simulator over random schedules in which a warp's "
+                           "lanes move together, not on a GPU. At every point: %s"),
+                        rate.schedules.c_str()),
+                true);
+  if (rate.cancelled) wrappedText(tr("Cancelled: the points measured before it."), true);
   if (rate.points.empty()) return;
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -148,7 +149,7 @@ void drawRateByBlock(const RateByBlock& rate, const Palette& pal) {
     draw->AddText(ImVec2(xOf(block) - ImGui::CalcTextSize(label.c_str()).x / 2, base + 4),
                   pal.muted, label.c_str());
   }
-  const char* axis = "threads in the block (n = block)";
+  const char* axis = tr("threads in the block (n = block)");
   draw->AddText(ImVec2(x0 + (plotW - ImGui::CalcTextSize(axis).x) / 2, base + line + 8), pal.text,
                 axis);
   struct Series {
@@ -156,8 +157,8 @@ void drawRateByBlock(const RateByBlock& rate, const Palette& pal) {
     ImU32 colour;
     bool perturbed;
   };
-  const Series series[] = {{"without perturb", pal.bar, false},
-                           {"with perturb (every third thread pauses)", pal.accent, true}};
+  const Series series[] = {{tr("without perturb"), pal.bar, false},
+                           {tr("with perturb (every third thread pauses)"), pal.accent, true}};
   float legendX = x0;
   for (const Series& s : series) {
     draw->AddRectFilled(ImVec2(legendX, origin.y + 4), ImVec2(legendX + 12, origin.y + 14),
@@ -192,39 +193,39 @@ void drawRateByBlock(const RateByBlock& rate, const Palette& pal) {
 
 void drawFloatSums(const FloatSumSpread& s, const Palette& pal) {
   const Params& p = s.params;
-  ImGui::TextWrapped("Float sums of %s (n = %lld, data %s) in ulps from the exact sum %.9g",
-                     p.lesson.c_str(), (long long)p.n, p.values.empty() ? p.data.c_str() : "values",
-                     s.exact);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped(
-      "One ulp there is %g, the gap between neighbouring floats. The exact sum is computed exactly "
-      "(partials that carry no rounding). %d runs on %s. %s",
-      s.ulp, s.runs, s.device.c_str(), s.schedules.c_str());
-  if (s.cancelled) ImGui::TextUnformatted("Cancelled before the fastest runs.");
-  ImGui::PopStyleColor();
+  wrappedText(printed(tr("Float sums of %s (n = %lld, data %s) in ulps from the exact sum %.9g"),
+                      p.lesson.c_str(), (long long)p.n,
+                      p.values.empty() ? p.data.c_str() : "values", s.exact));
+  wrappedText(
+      printed(tr("One ulp there is %g, the gap between neighbouring floats. The exact sum "
+                 "is computed exactly (partials that carry no rounding). %d runs on %s. %s"),
+              s.ulp, s.runs, s.device.c_str(), s.schedules.c_str()),
+      true);
+  if (s.cancelled) wrappedText(tr("Cancelled before the fastest runs."), true);
   std::vector<ChartMarker> markers;
   if (s.fastestSums.size() == 1)
     markers.push_back({s.fastestUlps.front(),
-                       "fastest: " + signedNumber(s.fastestUlps.front()) + " ulps", pal.accent});
+                       printed(tr("fastest: %s ulps"), signedNumber(s.fastestUlps.front()).c_str()),
+                       pal.accent});
   const float chart =
       std::max(ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 3,
                ImGui::GetTextLineHeight() * 7);
-  drawOffsetHistogram(s.ulps, pal, chart, "ulps from the exact sum", markers);
-  ImGui::TextWrapped("%s: %zu different float sums in %d runs, from %s to %s ulps",
-                     p.lesson.c_str(), s.sums.size(), s.runs, signedNumber(s.ulps.smallest).c_str(),
-                     signedNumber(s.ulps.largest).c_str());
+  drawOffsetHistogram(s.ulps, pal, chart, tr("ulps from the exact sum"), markers);
+  wrappedText(printed(tr("%s: %zu different float sums in %d runs, from %s to %s ulps"),
+                      p.lesson.c_str(), s.sums.size(), s.runs,
+                      signedNumber(s.ulps.smallest).c_str(), signedNumber(s.ulps.largest).c_str()));
   if (s.fastestRuns > 0) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.accent));
     char sum[32];
     std::snprintf(sum, sizeof sum, "%.9g", s.fastestSums.front().first);
     if (s.fastestSums.size() == 1)
-      ImGui::TextWrapped(
-          "fastest: the same sum %s in all %d runs (%s ulps): its order of additions is fixed", sum,
-          s.fastestRuns, signedNumber(s.fastestUlps.front()).c_str());
+      wrappedText(printed(tr("fastest: the same sum %s in all %d runs (%s ulps): its order of "
+                             "additions is fixed"),
+                          sum, s.fastestRuns, signedNumber(s.fastestUlps.front()).c_str()),
+                  pal.accent);
     else
-      ImGui::TextWrapped("fastest: %zu different sums in %d runs", s.fastestSums.size(),
-                         s.fastestRuns);
-    ImGui::PopStyleColor();
+      wrappedText(printed(tr("fastest: %zu different sums in %d runs"), s.fastestSums.size(),
+                          s.fastestRuns),
+                  pal.accent);
   }
 }
 

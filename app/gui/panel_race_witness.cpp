@@ -3,30 +3,16 @@
 // be the smallest, the rlab line that replays it, and the same failure as a pause on a GPU. The
 // witness run itself is in the step player, its cells marked in the array view and its lines in
 // the source panel.
+#include <cmath>
 #include <cstdio>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 
 namespace rlab::gui {
 
 namespace {
-
-void wrappedDisabled(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
-}
-
-void wrappedColoured(ImU32 colour, const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
-}
-
-std::string plural(int count, const char* one, const char* many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
-}
 
 // A line of text the learner can select and copy (a read-only input field).
 void copyableLine(const char* id, const std::string& text) {
@@ -36,17 +22,48 @@ void copyableLine(const char* id, const std::string& text) {
   ImGui::InputText(id, buffer.data(), buffer.size(), ImGuiInputTextFlags_ReadOnly);
 }
 
+// Sentences one after another: a space after Latin text, none after Japanese or Chinese.
+void addSentence(std::string& text, const std::string& sentence) {
+  if (!text.empty() && static_cast<unsigned char>(text.back()) < 0x80) text += ' ';
+  text += sentence;
+}
+
+// How the witness was shown to be small: the search, the schedules one step smaller, and
+// whether every smaller one was run.
+std::string howItWasShown(const Witness& w) {
+  const StallSchedule& s = w.stall;
+  std::string how = printed(w.searched == 1 ? tr("First wrong under %s (after %d schedule).")
+                                            : tr("First wrong under %s (after %d schedules)."),
+                            w.firstWrong.c_str(), w.searched);
+  if (s.rounds == 0) return how;
+  std::string smaller = s.rounds == 1 ? "lockstep" : "";
+  for (const StallSchedule& o : w.oneStepSmaller)
+    smaller += (smaller.empty() ? "" : ", ") + o.str();
+  addSentence(how, printed(tr("One step smaller, each right: %s."), smaller.c_str()));
+  if (w.smallest && w.smallerTotal == 0)
+    addSentence(how, tr("The smallest: no stall schedule is smaller but lockstep."));
+  else if (w.smallest)
+    addSentence(how, printed(tr("The smallest: all %d stall schedules of a smaller size were run, "
+                                "and none is wrong."),
+                             w.smallerChecked));
+  else
+    addSentence(how, printed(tr("Not shown to be the smallest: the %lld stall schedules of a "
+                                "smaller size are more than the search runs."),
+                             w.smallerTotal));
+  return how;
+}
+
 }  // namespace
 
 void drawWitness(App& app, const Witness& w, const Palette& pal) {
   UiState& ui = app.ui;
   const Params& p = w.params;
-  wrappedDisabled(p.lesson + " " + p.variant + ", n = " + std::to_string(p.n) +
-                  (p.barrier ? ", barrier on" : ", barrier off") +
-                  (p.perturb ? ", perturbed" : "") + ": searched on the simulator, " +
-                  plural(w.tried, "run", "runs") + " in all.");
+  wrappedText(printed(w.tried == 1 ? tr("%s: searched on the simulator, %d run in all.")
+                                   : tr("%s: searched on the simulator, %d runs in all."),
+                      runSetup(p).c_str(), w.tried),
+              true);
   if (!w.found) {
-    wrappedColoured(w.cancelled ? pal.muted : pal.right, "No witness. " + w.why);
+    wrappedText(printed(tr("No witness. %s"), w.why.c_str()), w.cancelled ? pal.muted : pal.right);
     return;
   }
   const StallSchedule& s = w.stall;
@@ -56,79 +73,76 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
   noteWidget(ui, "witness schedule");
   ImGui::SameLine();
   if (s.rounds == 0)
-    ImGui::TextWrapped("No thread need be late: the run is wrong under lockstep as it stands.");
+    wrappedText(tr("No thread need be late: the run is wrong under lockstep as it stands."));
   else
-    ImGui::TextWrapped("thread %d sits out %s from round %d; every other thread runs in lockstep.",
-                       s.thread, plural(s.rounds, "round", "rounds").c_str(), s.from);
+    wrappedText(printed(s.rounds == 1 ? tr("thread %d sits out %d round from round %d; every "
+                                           "other thread runs in lockstep.")
+                                      : tr("thread %d sits out %d rounds from round %d; every "
+                                           "other thread runs in lockstep."),
+                        s.thread, s.rounds, s.from));
 
   if (w.readFound) {
     const EarlyRead& r = w.read;
-    ImGui::TextWrapped("The read that came too early, in step %d (%s):", r.step,
-                       r.stepLabel.c_str());
-    wrappedColoured(pal.wrong, "  " + r.text);
+    wrappedText(
+        printed(tr("The read that came too early, in step %d (%s):"), r.step, r.stepLabel.c_str()));
+    wrappedText("  " + r.text, pal.wrong);
     std::string lines;
     if (w.readLine.line)
-      lines += w.readLine.file + ":" + std::to_string(w.readLine.line) + " the read";
+      lines += printed(tr("%s:%d the read"), w.readLine.file.c_str(), w.readLine.line);
     if (w.barrierLine.line)
-      lines += std::string(lines.empty() ? "" : ",  ") + "line " +
-               std::to_string(w.barrierLine.line) + " the barrier it needed (" +
-               (p.barrier ? "on" : "off") + ")";
-    if (!lines.empty()) wrappedDisabled("  " + lines + ": marked in the kernel source.");
+      lines += std::string(lines.empty() ? "" : ",  ") +
+               printed(p.barrier ? tr("line %d the barrier it needed (on)")
+                                 : tr("line %d the barrier it needed (off)"),
+                       w.barrierLine.line);
+    if (!lines.empty())
+      wrappedText("  " + printed(tr("%s: marked in the kernel source."), lines.c_str()), true);
   } else {
-    wrappedDisabled("The witness run shows no read that came too early in its steps.");
+    wrappedText(tr("The witness run shows no read that came too early in its steps."), true);
   }
   if (w.trace) {
     const Trace& t = *w.trace;
-    const std::string off = howFarOff(t);
-    ImGui::Text("result %s, expected %s%s", formatValue(t.result, p.type).c_str(),
-                formatValue(t.expected, p.type).c_str(), off.empty() ? "" : (": " + off).c_str());
+    // The core says when a sum is off ("15 short"); the words are the UI's.
+    const std::string off =
+        howFarOff(t).empty()
+            ? ""
+            : printed(t.result < t.expected ? tr("%s short") : tr("%s over"),
+                      formatValue(std::fabs(t.expected - t.result), p.type).c_str());
+    const std::string result = formatValue(t.result, p.type);
+    const std::string expected = formatValue(t.expected, p.type);
+    if (off.empty())
+      ImGui::Text(tr("result %s, expected %s"), result.c_str(), expected.c_str());
+    else
+      ImGui::Text(tr("result %s, expected %s: %s"), result.c_str(), expected.c_str(), off.c_str());
     if (!app.witnessOnScreen()) {
       ImGui::SameLine();
-      if (ImGui::SmallButton("Show in the player")) app.showWitness();
+      if (ImGui::SmallButton(trId("Show in the player"))) app.showWitness();
       noteWidget(ui, "show witness");
     }
   }
 
-  // How it was shown to be small.
-  std::string how = "First wrong under " + w.firstWrong + " (after " +
-                    plural(w.searched, "schedule", "schedules") + ").";
-  if (s.rounds > 0) {
-    std::string smaller = s.rounds == 1 ? "lockstep" : "";
-    for (const StallSchedule& o : w.oneStepSmaller)
-      smaller += (smaller.empty() ? "" : ", ") + o.str();
-    how += " One step smaller, each right: " + smaller + ".";
-    how += w.smallest && w.smallerTotal == 0
-               ? " The smallest: no stall schedule is smaller but lockstep."
-           : w.smallest ? " The smallest: all " + std::to_string(w.smallerChecked) +
-                              " stall schedules of a smaller size were run, and none is wrong."
-                        : " Not shown to be the smallest: the " + std::to_string(w.smallerTotal) +
-                              " stall schedules of a smaller size are more than the search runs.";
-  }
-  wrappedDisabled(how);
-  ImGui::TextUnformatted("Replay:");
+  wrappedText(howItWasShown(w), true);
+  ImGui::TextUnformatted(tr("Replay:"));
   ImGui::SameLine();
   copyableLine("##replay", w.replay);
 
   // The same failure as a pause, on the simulator and on a GPU.
   const Params& d = w.delayed;
   if (d.delayThread >= 0) {
-    ImGui::TextWrapped(
-        "As a pause: thread %d waits before level %d (--delay %s). On the simulator, lockstep "
-        "with it gives %s: %s.",
-        d.delayThread, d.delayLevel, delayText(d).c_str(),
-        formatValue(w.delayResultOnSimulator, p.type).c_str(),
-        w.delayWrongOnSimulator ? "wrong, as the witness" : "right");
+    wrappedText(printed(tr("As a pause: thread %d waits before level %d (--delay %s). On the "
+                           "simulator, lockstep with it gives %s: %s."),
+                        d.delayThread, d.delayLevel, delayText(d).c_str(),
+                        formatValue(w.delayResultOnSimulator, p.type).c_str(),
+                        w.delayWrongOnSimulator ? tr("wrong, as the witness") : tr("right")));
     const GpuForcing& g = w.gpu;
     if (g.ran)
-      wrappedColoured(g.wrongDelayed ? pal.wrong : pal.right,
-                      "Forced on this GPU (" + g.device + "): wrong in " +
-                          std::to_string(g.wrongDelayed) + " of " + std::to_string(g.runs) +
-                          " runs, against " + std::to_string(g.wrongPlain) + " of " +
-                          std::to_string(g.runs) + " without the delay.");
+      wrappedText(printed(tr("Forced on this GPU (%s): wrong in %d of %d runs, against %d of %d "
+                             "without the delay."),
+                          g.device.c_str(), g.wrongDelayed, g.runs, g.wrongPlain, g.runs),
+                  g.wrongDelayed ? pal.wrong : pal.right);
     else if (!g.why.empty())
-      wrappedDisabled("Not forced on a GPU: " + g.why);
+      wrappedText(printed(tr("Not forced on a GPU: %s"), g.why.c_str()), true);
     else {
-      ImGui::TextUnformatted("On a GPU:");
+      ImGui::TextUnformatted(tr("On a GPU:"));
       ImGui::SameLine();
       copyableLine("##delay", w.delayCommand);
     }

@@ -44,8 +44,13 @@ void helpMarker(const char* text);
 void noteWidget(UiState& ui, const std::string& name);  // remember where it was drawn
 // Text wrapped to the window, in the current text colour (or the disabled one): Latin breaks
 // at spaces, Japanese and Chinese between characters, where ImGui's own wrapping breaks them
-// only after 、 and 。 and lets the rest run past the edge.
-void wrappedText(const std::string& text, bool disabled = false);
+// only after 、 and 。 and lets the rest run past the edge. `wrapWidth` 0: the space left in the
+// window (a tooltip, which has none yet, names its width).
+void wrappedText(const std::string& text, bool disabled = false, float wrapWidth = 0);
+void wrappedText(const std::string& text, ImU32 colour);  // the same, in this colour
+// "barrier global, n = 8, barrier off, perturbed": the run a race view measured, in the UI's
+// language where it has words (the lesson, variant and parameters keep their names).
+std::string runSetup(const Params& p, bool withN = true);
 
 // Kernel source, coloured the same way everywhere: CUDA words in the accent colour, comments
 // muted, the rest plain. A line's pieces, as byte ranges.

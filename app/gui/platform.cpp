@@ -155,24 +155,12 @@ bool loadFonts(const std::string& fontsList, float pixels, Language language,
     atlas.AddFontDefault();
     return false;
   }
-  // Latin with the punctuation, arrows, maths and box signs the texts and labels use.
-  static const ImWchar latin[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2190,
-                                  0x21FF, 0x2200, 0x22FF, 0x2500, 0x25FF, 0};
+  const ImWchar* latin = kLatinGlyphRanges;
   static ImVector<ImWchar> cjkRanges;  // must outlive the atlas build
   cjkRanges.clear();
   const auto cjk = files.find(language == Language::Zh ? "cjk-zh" : "cjk-ja");
-  // English takes from the CJK font only the characters its text has (the language menu's
-  // 日本語 and 中文); Japanese and Chinese their common ranges as well.
   const bool wantsCjk = cjk != files.end();
-  if (wantsCjk) {
-    ImFontGlyphRangesBuilder builder;
-    if (language != Language::En)
-      builder.AddRanges(language == Language::Zh ? atlas.GetGlyphRangesChineseSimplifiedCommon()
-                                                 : atlas.GetGlyphRangesJapanese());
-    builder.AddRanges(latin);  // CJK fonts draw the punctuation the Latin font lacks
-    builder.AddText(text.c_str());
-    builder.BuildRanges(&cjkRanges);
-  }
+  if (wantsCjk) cjkGlyphRanges(language, text, cjkRanges);
   auto addWithCjk = [&](const FontFile& file) -> ImFont* {
     ImFont* font = atlas.AddFontFromFileTTF(file.path.c_str(), pixels, nullptr, latin);
     if (font && wantsCjk) {

@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <iterator>
 
+#include "lessons/embedded.hpp"
+#include "lessons/exercises.hpp"
+
 namespace rlab::gui {
 
 namespace {
@@ -83,6 +86,19 @@ const char* trId(const char* english) {
   if (found == built.end())
     found = built.emplace(english, std::string(tr(english)) + "###" + english).first;
   return found->second.c_str();
+}
+
+std::string glyphText(Language language) {
+  const std::string lang = code(language);
+  std::string all;
+  for (const std::string& id : chapterIds())
+    if (const std::string* text = embeddedFile("lessons/" + id + "/" + lang + ".md")) all += *text;
+  for (const Exercise& e : exercises())
+    if (const std::string* text = embeddedFile(e.folder + "/" + lang + ".md")) all += *text;
+  if (const std::string* labels = embeddedStringsFile("app/gui/strings/" + lang + ".txt"))
+    all += *labels;
+  for (Language other : kLanguages) all += nativeName(other);  // the language menu
+  return all;
 }
 
 std::string printed(const char* format, ...) {

@@ -50,4 +50,9 @@ const UiStrings& uiStrings(Language language);
 // "app/gui/strings/ja.txt": the file's text as built in, or nullptr.
 const std::string* embeddedStringsFile(const std::string& path);
 
+// Every character the app shows in a language: the course's chapters, the exercises'
+// statements and hints, the app's own words and the language menu, so that the font atlas
+// has a glyph for each (theme.hpp's cjkGlyphRanges).
+std::string glyphText(Language language);
+
 }  // namespace rlab::gui

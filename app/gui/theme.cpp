@@ -37,6 +37,22 @@ float textPixels(bool presenter) {
   return (g_builtInFont ? 13.f : 16.f) * uiScale(presenter) * g_contentScale * g_textScale;
 }
 
+// Latin with the punctuation, arrows, maths and box signs the texts and labels use.
+const ImWchar kLatinGlyphRanges[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2190,
+                                     0x21FF, 0x2200, 0x22FF, 0x2500, 0x25FF, 0};
+
+void cjkGlyphRanges(Language language, const std::string& text, ImVector<ImWchar>& ranges) {
+  ImFontGlyphRangesBuilder builder;
+  ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  if (language != Language::En)
+    builder.AddRanges(language == Language::Zh ? atlas.GetGlyphRangesChineseSimplifiedCommon()
+                                               : atlas.GetGlyphRangesJapanese());
+  builder.AddRanges(kLatinGlyphRanges);
+  builder.AddText(text.c_str());
+  ranges.clear();
+  builder.BuildRanges(&ranges);
+}
+
 void setCodeFont(ImFont* font) {
   g_codeFont = font;
 }

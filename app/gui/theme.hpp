@@ -3,6 +3,10 @@
 
 #include <imgui.h>
 
+#include <string>
+
+#include "lessons/texts.hpp"
+
 namespace rlab::gui {
 
 struct Palette {
@@ -20,6 +24,13 @@ void setDisplayScale(float contentScale, float textScale);
 // HiDPI monitor and at a larger text size. Fonts are rasterised at this size to stay sharp.
 float textPixels(bool presenter);
 float uiScale(bool presenter);
+// The glyphs the atlas takes from the CJK font for `language`: Japanese and Chinese their
+// common ranges (Chinese's full range makes a 64 MB atlas), every character of `text` (see
+// glyphText) and the Latin ranges, whose punctuation the Latin font lacks in part; English only
+// the characters of `text` (the language menu's 日本語 and 中文). Zero-terminated pairs.
+extern const ImWchar kLatinGlyphRanges[];
+void cjkGlyphRanges(Language language, const std::string& text, ImVector<ImWchar>& ranges);
+
 // The monospace font for code (nullptr: the UI font).
 void setCodeFont(ImFont* font);
 ImFont* codeFont();

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "lessons/texts.hpp"
 
 namespace rlab::gui {
@@ -12,9 +13,7 @@ void helpMarker(const char* text) {
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
+    wrappedText(text, false, ImGui::GetFontSize() * 30.0f);
     ImGui::EndTooltip();
   }
 }
@@ -24,10 +23,11 @@ void noteWidget(UiState& ui, const std::string& name) {
   ui.widgetRects[name] = ImVec4(min.x, min.y, max.x, max.y);
 }
 
-void wrappedText(const std::string& text, bool disabled) {
+void wrappedText(const std::string& text, bool disabled, float wrapWidth) {
   if (disabled)
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4);
+  const float width = std::max(wrapWidth > 0 ? wrapWidth : ImGui::GetContentRegionAvail().x,
+                               ImGui::GetFontSize() * 4);
   const char* s = text.c_str();
   size_t begin = 0, end = 0;  // the line so far
   for (const text::Word& word : text::words(text)) {
@@ -45,6 +45,20 @@ void wrappedText(const std::string& text, bool disabled) {
   }
   ImGui::TextUnformatted(s + begin, s + end);
   if (disabled) ImGui::PopStyleColor();
+}
+
+void wrappedText(const std::string& text, ImU32 colour) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
+  wrappedText(text);
+  ImGui::PopStyleColor();
+}
+
+std::string runSetup(const Params& p, bool withN) {
+  std::string setup = p.lesson + " " + p.variant;
+  if (withN) setup += ", n = " + std::to_string(p.n);
+  setup += std::string(", ") + (p.barrier ? tr("barrier on") : tr("barrier off"));
+  if (p.perturb) setup += std::string(", ") + tr("perturbed");
+  return setup;
 }
 
 namespace {
