@@ -10,6 +10,7 @@
 #include "app/gui/app.hpp"
 #include "lessons/backends.hpp"
 #include "lessons/registry.hpp"
+#include "tests/app_driver.hpp"
 #include "tests/headless_imgui.hpp"
 
 using rlab::gui::App;
@@ -100,6 +101,17 @@ TEST_CASE("gpu app: racecheck from the app names the shared-memory race and its 
   for (const auto& hazard : report.hazards)
     for (const auto& site : hazard.sites) named |= site.file == "barrier.cuh" && site.line > 0;
   CHECK(named);
+
+  // A click on the first hazard's line marks that line in the source panel.
+  app.ui.requestTab = 3;  // the race explorer, where the report is
+  frames(app);
+  click(app, "hazard site 0");
+  const auto& first = report.hazards.front();
+  auto site = first.sites.begin();
+  while (site != first.sites.end() && site->file.empty()) ++site;
+  REQUIRE(site != first.sites.end());
+  CHECK(app.ui.markedSourceFile == site->file);
+  CHECK(app.ui.markedSourceLine == site->line);
 }
 
 int main(int argc, char** argv) {

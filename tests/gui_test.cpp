@@ -22,41 +22,12 @@
 #include "lessons/run.hpp"
 #include "lessons/texts.hpp"
 #include "lessons/exercises.hpp"
+#include "tests/app_driver.hpp"
 #include "tests/headless_imgui.hpp"
 
 using rlab::gui::App;
 
 namespace {
-
-void frame(App& app, ImVec2 mouse = ImVec2(-1, -1), bool down = false, int key = -1) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.DeltaTime = 1.0f / 60;
-  io.MousePos = mouse;
-  io.MouseDown[0] = down;
-#if IMGUI_VERSION_NUM >= 18700
-  static int held = -1;  // the new key API takes events: release last frame's key
-  if (held >= 0) io.AddKeyEvent(ImGuiKey(held), false);
-  if (key >= 0) io.AddKeyEvent(ImGuiKey(key), true);
-  held = key;
-#else
-  for (bool& k : io.KeysDown) k = false;
-  if (key >= 0) io.KeysDown[key] = true;
-#endif
-  ImGui::NewFrame();
-  app.frame(io.DeltaTime);
-  ImGui::Render();
-}
-
-void click(App& app, const std::string& widget) {
-  frame(app);
-  const auto found = app.ui.widgetRects.find(widget);
-  REQUIRE_MESSAGE(found != app.ui.widgetRects.end(), "no widget named " << widget);
-  const ImVec4 r = found->second;
-  const ImVec2 centre((r.x + r.z) / 2, (r.y + r.w) / 2);
-  frame(app, centre, false);  // hover
-  frame(app, centre, true);   // press
-  frame(app, centre, false);  // release: a click
-}
 
 void settle(App& app) {
   for (int k = 0; k < 3; ++k) {

@@ -61,12 +61,22 @@ void drawRacecheckReport(UiState& ui, const SanitizerReport& report, const Palet
     bool located = false;
     for (const SanitizerSite& site : h.sites) {
       if (site.file.empty()) continue;
-      located = true;
       const std::string file = shortPath(site.file);
-      if (site.access.empty())
-        ImGui::Text(tr("at %s:%d"), file.c_str(), site.line);
-      else
-        ImGui::Text(tr("%s at %s:%d"), site.access.c_str(), file.c_str(), site.line);
+      const std::string text =
+          site.access.empty()
+              ? printed(tr("at %s:%d"), file.c_str(), site.line)
+              : printed(tr("%s at %s:%d"), site.access.c_str(), file.c_str(), site.line);
+      ImGui::PushID(int(k * 16 + size_t(&site - h.sites.data())));
+      const bool marked = ui.markedSourceFile == site.file && ui.markedSourceLine == site.line;
+      if (ImGui::Selectable(text.c_str(), marked)) {
+        ui.markedSourceFile = site.file;
+        ui.markedSourceLine = site.line;
+      }
+      ImGui::PopID();
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("Click: mark this line in the kernel source"));
+      if (!located) noteWidget(ui, "hazard site " + std::to_string(k));
+      located = true;
     }
     if (!h.sites.empty() && !located)
       ImGui::TextDisabled("%s", tr("no source line: the kernels were built without -lineinfo"));

@@ -1,7 +1,7 @@
 // The kernel that ran: kernels/<id>.cuh as embedded at build time, CUDA words coloured, the
 // lines that combine values in this step highlighted, the switchable barrier marked on/off. With
 // a race witness in the player, its two lines stand out: the read that came too early and the
-// barrier that would have made it wait.
+// barrier that would have made it wait; so does a racecheck hazard's line the learner clicked.
 #include <sstream>
 
 #include "app/gui/panels.hpp"
@@ -33,8 +33,16 @@ void drawSourcePanel(App& app) {
     witnessRead = ui.race.witness->readLine.line;
     witnessBarrier = ui.race.witness->barrierLine.line;
   }
-  const std::string scrollTarget =
-      witnessRead ? function + ":" + std::to_string(witnessRead) : function;
+  // A racecheck hazard's line, clicked in the race explorer (the sanitizer names the file
+  // "barrier.cuh", the lesson "kernels/barrier.cuh").
+  const std::string& marked = ui.markedSourceFile;
+  const bool markedHere = !marked.empty() && lesson->kernelFile.size() >= marked.size() &&
+                          lesson->kernelFile.compare(lesson->kernelFile.size() - marked.size(),
+                                                     marked.size(), marked) == 0;
+  const int hazardLine = markedHere ? ui.markedSourceLine : 0;
+  const std::string scrollTarget = hazardLine    ? "hazard:" + std::to_string(hazardLine)
+                                   : witnessRead ? function + ":" + std::to_string(witnessRead)
+                                                 : function;
   std::istringstream lines(*source);
   bool inFunction = false;
   int depth = 0, number = 0;
@@ -43,13 +51,13 @@ void drawSourcePanel(App& app) {
     if (!inFunction && line.find(" " + function + "(") != std::string::npos &&
         line.find("__global__") != std::string::npos) {
       inFunction = true;
-      if (ui.sourceScrolledTo != scrollTarget && !witnessRead) {
+      if (ui.sourceScrolledTo != scrollTarget && !witnessRead && !hazardLine) {
         ImGui::SetScrollHereY(0.1f);  // to the kernel when another is chosen
         ui.sourceScrolledTo = scrollTarget;
       }
     }
-    if (number == witnessRead && ui.sourceScrolledTo != scrollTarget) {
-      ImGui::SetScrollHereY(0.3f);  // to the witness's read when its run comes on screen
+    if ((number == witnessRead || number == hazardLine) && ui.sourceScrolledTo != scrollTarget) {
+      ImGui::SetScrollHereY(0.3f);  // to the witness's read, or to a clicked hazard's line
       ui.sourceScrolledTo = scrollTarget;
     }
     bool highlight = false;
@@ -60,7 +68,8 @@ void drawSourcePanel(App& app) {
       if (depth == 0 && line.find('}') != std::string::npos) inFunction = false;
     }
     const bool barrierLine = line.find("switchableBarrier(barrierOn)") != std::string::npos;
-    const bool witnessLine = number == witnessRead || number == witnessBarrier;
+    const bool witnessLine =
+        number == witnessRead || number == witnessBarrier || number == hazardLine;
     if (highlight || barrierLine || witnessLine) {
       const ImVec2 at = ImGui::GetCursorScreenPos();
       const ImU32 back = witnessLine   ? pal.wrong
@@ -81,6 +90,11 @@ void drawSourcePanel(App& app) {
     if (number == witnessRead) {
       ImGui::SameLine();
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "  <- read too early");
+    }
+    if (number == hazardLine) {
+      ImGui::SameLine(0, ImGui::GetFontSize());
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "%s",
+                         tr("<- racecheck hazard"));
     }
     if (barrierLine) {
       ImGui::SameLine(0, ImGui::GetFontSize());

@@ -129,6 +129,9 @@ struct UiState {
   ExerciseState exercise;
   std::string exerciseFolder;    // where the learner's files live (one per exercise)
   std::string sourceScrolledTo;  // the kernel function the source panel last scrolled to
+  // A racecheck hazard's line the learner clicked: marked in the source panel.
+  std::string markedSourceFile;  // as the sanitizer names it ("barrier.cuh")
+  int markedSourceLine = 0;
 
   // Where named widgets were last drawn: lets tests click them like a person would.
   std::map<std::string, ImVec4> widgetRects;
