@@ -68,11 +68,11 @@ std::string chapterList() {
 // with an empty value is refused like any other bad value, never taken as "not given".
 struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
-                                         backend = "sim", format = "text", language, delay;
+                                         backend = "auto", format = "text", language, delay;
   bool noBarrier = false, perturb = false, noTimings = false;
   CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
               *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr,
-              *delayGiven = nullptr;
+              *delayGiven = nullptr, *backendGiven = nullptr;
 
   void addTo(CLI::App* app) {
     app->add_option("lesson", lesson, "lesson id: " + lessonIds())->required();
@@ -91,7 +91,10 @@ struct LessonOptions {
         "--delay", delay, "barrier lesson: THREAD:LEVEL, that thread pauses before that level");
     scheduleGiven = app->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
-    app->add_option("--backend", backend, "sim, gpu or auto");
+    backendGiven = app->add_option(
+        "--backend", backend,
+        "sim, gpu or auto (the default: the GPU where one works, else the simulator; with "
+        "--schedule, the simulator)");
     app->add_option("--format", format, "text or json");
     app->add_flag("--no-timings", noTimings, "GPU: run once, skip the timing repetitions");
     addLanguageOption(app, language);
@@ -122,6 +125,8 @@ struct LessonOptions {
     p.backend = parseBackend(backend);
     if (given(scheduleGiven) && p.backend == BackendChoice::Gpu)
       throw UsageError("--schedule is for the simulator; a GPU schedules its threads itself.");
+    // A schedule is the simulator's: asking for one, and for no backend, chooses it.
+    if (given(scheduleGiven) && !given(backendGiven)) p.backend = BackendChoice::Sim;
     resolve(p);  // every other check, with the lesson's own limits
     return p;
   }
