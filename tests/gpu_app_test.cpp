@@ -6,9 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include "app/gui/app.hpp"
 #include "lessons/backends.hpp"
+#include "lessons/exercises.hpp"
 #include "lessons/registry.hpp"
 #include "tests/app_driver.hpp"
 #include "tests/headless_imgui.hpp"
@@ -112,6 +114,28 @@ TEST_CASE("gpu app: racecheck from the app names the shared-memory race and its 
   REQUIRE(site != first.sites.end());
   CHECK(app.ui.markedSourceFile == site->file);
   CHECK(app.ui.markedSourceLine == site->line);
+}
+
+TEST_CASE("gpu app: an exercise checked on the GPU from the app: our solution passes there") {
+  HeadlessImGui imgui(ImVec2(1280, 1600));
+  App app;
+  const auto folder = std::filesystem::temp_directory_path() / "rlab-gpu-app-exercises";
+  std::filesystem::remove_all(folder);
+  app.ui.exerciseFolder = folder.string();
+  frames(app);
+  app.openExercise("one-queue");
+  app.setExerciseText(rlab::solutionFile(rlab::exerciseOrThrow("one-queue")));
+  frames(app);
+  click(app, "exercise:gpu");
+  CHECK(app.ui.exercise.onGpu);
+  click(app, "exercise:check");
+  frames(app);
+  REQUIRE(app.ui.exercise.report);
+  const auto& r = *app.ui.exercise.report;
+  CHECK_MESSAGE(r.passed(), r.summary() << " " << r.problem << " "
+                                        << (r.failures.empty() ? "" : r.failures.front()));
+  CHECK(app.ui.exercise.reportOnGpu);
+  std::filesystem::remove_all(folder);
 }
 
 int main(int argc, char** argv) {

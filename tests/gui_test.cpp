@@ -388,6 +388,31 @@ std::string fixture(const char* name) {
 
 }  // namespace
 
+TEST_CASE("gui: Run once puts the learner's own steps in the player under the editor") {
+  ExerciseApp t;
+  App& app = t.app;
+  settle(app);
+  const auto lessonRun = app.ui.trace;
+  const int lessonStep = app.ui.step;
+  REQUIRE(lessonRun);
+  app.openExercise("tree-in-shared");
+  app.setExerciseText(rlab::solutionFile(rlab::exerciseOrThrow("tree-in-shared")));
+  app.ui.exercise.runOptions.n = 8;
+  app.ui.exercise.runOptions.block = 8;
+  click(app, "exercise:run");
+  settle(app);
+  REQUIRE(app.ui.exercise.trace);
+  CHECK(app.ui.exercise.trace->steps.size() == 6);  // input, 4 barriers, out[]
+  click(app, "forward");
+  click(app, "forward");
+  CHECK(app.ui.exercise.step == 2);
+  CHECK(app.ui.step != 2);           // the lesson's player did not move ...
+  CHECK(app.ui.trace == lessonRun);  // ... and its run waits behind the exercise
+  app.closeExercise();
+  settle(app);
+  CHECK(app.ui.trace == lessonRun);
+}
+
 TEST_CASE("gui: an exercise opens in the editor with its starting file, and passes once solved") {
   ExerciseApp t;
   App& app = t.app;

@@ -127,6 +127,8 @@ void App::startExerciseWork(bool oneRun) {
   request.file = ex.file;
   request.oneRun = oneRun;
   request.options = ex.runOptions;
+  const bool onGpu = ex.onGpu && ui.gpuUsable;
+  request.backend = onGpu ? BackendChoice::Gpu : BackendChoice::Sim;
   if (oneRun) {
     try {
       exerciseRunParams(*e, request.options);
@@ -137,29 +139,31 @@ void App::startExerciseWork(bool oneRun) {
     }
   }
   exerciseWork_.start(oneRun ? "run" : "check",
-                      [e, request, oneRun](JobThread::Job& job) mutable -> JobThread::Apply {
+                      [e, request, oneRun, onGpu](JobThread::Job& job) mutable -> JobThread::Apply {
                         request.progress = [&job](const std::string& stage, int done, int total) {
                           job.stage = stage == "compiling" ? "compiling" : "checking";
                           job.progress = total > 0 ? float(done) / float(total) : 0.f;
                           return !job.cancel.load();
                         };
                         ExerciseReport report = checkExercise(*e, request);
-                        return [report = std::move(report), oneRun, id = e->id](UiState& ui) {
-                          ExerciseState& ex = ui.exercise;
-                          if (ex.id != id) return;  // another exercise was opened meanwhile
-                          if (report.verdict == ExerciseVerdict::NotRun) {
-                            ui.status = report.problem;
-                            ui.statusIsError = true;
-                          }
-                          ex.passed = ex.passed || (report.passed() && !oneRun);
-                          ex.report = report;
-                          ex.reportIsRun = oneRun;
-                          if (oneRun) {  // the new run's steps, from the start
-                            ex.trace = report.trace;
-                            ex.step = 0;
-                            ex.playing = false;
-                          }
-                        };
+                        return
+                            [report = std::move(report), oneRun, onGpu, id = e->id](UiState& ui) {
+                              ExerciseState& ex = ui.exercise;
+                              if (ex.id != id) return;  // another exercise was opened meanwhile
+                              if (report.verdict == ExerciseVerdict::NotRun) {
+                                ui.status = report.problem;
+                                ui.statusIsError = true;
+                              }
+                              ex.passed = ex.passed || (report.passed() && !oneRun);
+                              ex.report = report;
+                              ex.reportIsRun = oneRun;
+                              ex.reportOnGpu = onGpu;
+                              if (oneRun) {  // the new run's steps, from the start
+                                ex.trace = report.trace;
+                                ex.step = 0;
+                                ex.playing = false;
+                              }
+                            };
                       });
 }
 

@@ -93,8 +93,9 @@ void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
   if (r.verdict == ExerciseVerdict::CompileError)
     ImGui::TextDisabled(tr("compiled in %.2f s"), r.compileSeconds);
   else
-    ImGui::TextDisabled(tr("compiled in %.2f s, ran in %.2f s on the simulator"), r.compileSeconds,
-                        r.runSeconds);
+    ImGui::TextDisabled(ex.reportOnGpu ? tr("compiled in %.2f s, ran in %.2f s on the GPU")
+                                       : tr("compiled in %.2f s, ran in %.2f s on the simulator"),
+                        r.compileSeconds, r.runSeconds);
 }
 
 }  // namespace
@@ -129,9 +130,22 @@ void drawExerciseCheck(App& app) {
   }
   runOptions(ex);
   if (!ex.runOptionsError.empty()) wrappedText(ex.runOptionsError, pal.wrong);
-  wrappedText(ui.gpuUsable ? tr("Your kernel runs on the simulator.")
-                           : tr("No GPU here: your kernel runs on the simulator."),
-              true);
+  if (ui.gpuUsable) {  // the simulator's schedules find races; the GPU runs the real thing
+    bool onGpu = ex.onGpu;
+    if (ImGui::RadioButton(trId("simulator"), !onGpu)) onGpu = false;
+    noteWidget(ui, "exercise:sim");
+    ImGui::SameLine();
+    if (ImGui::RadioButton(trId("GPU"), onGpu)) onGpu = true;
+    noteWidget(ui, "exercise:gpu");
+    ex.onGpu = onGpu;
+    wrappedText(onGpu ? tr("On the GPU: compiled by NVRTC, the GPU's cases (no schedules, sums of "
+                           "2^24 + 3), and the speed goal where the exercise has one. No steps.")
+                      : tr("On the simulator: many schedules, so a missing barrier fails even "
+                           "where the GPU happens to hide it; Run once shows every step."),
+                true);
+  } else {
+    wrappedText(tr("No GPU here: your kernel runs on the simulator."), true);
+  }
   ImGui::Separator();
   if (ex.report)
     reportView(app, *ex.report, pal);

@@ -63,6 +63,8 @@ struct ExerciseState {
   bool solutionShown = false;
   std::optional<ExerciseReport> report;  // the last check or run
   bool reportIsRun = false;
+  bool onGpu = false;           // check and run on the GPU (where one works), not the simulator
+  bool reportOnGpu = false;     // where the report's check or run ran
   Params runOptions;            // Run: n, block, data, schedule (the rest is the exercise's)
   std::string runOptionsError;  // why they are refused
   int scrollToLine = 0;         // the editor scrolls there on the next frame (a clicked error)
