@@ -116,6 +116,31 @@ TEST_CASE("gpu app: racecheck from the app names the shared-memory race and its 
   CHECK(app.ui.markedSourceLine == site->line);
 }
 
+TEST_CASE("gpu app: a GPU run with the barrier off is followed by its live race rate") {
+  HeadlessImGui imgui;
+  App app;
+  app.ui.params.lesson = "barrier";
+  app.ui.params.variant = "global";
+  app.ui.params.n = 256;
+  app.ui.params.barrier = false;
+  app.ui.params.perturb = true;
+  app.ui.rerunWanted = true;
+  frames(app, 6);  // the run, then the rate in the background, then applied
+  REQUIRE(app.ui.trace);
+  CHECK(app.ui.trace->backend == "gpu");
+  REQUIRE(app.ui.liveRate);
+  CHECK(app.ui.liveRate->forRun == app.ui.trace);
+  CHECK(app.ui.liveRate->runs == rlab::gui::kLiveRaceRuns);
+  MESSAGE("perturbed, barrier off: wrong in " << app.ui.liveRate->wrong << " of "
+                                              << app.ui.liveRate->runs << " runs");
+  CHECK(app.ui.liveRate->wrong > 0);
+  // The barrier back on: no rate is measured for that run.
+  app.ui.params.barrier = true;
+  app.ui.rerunWanted = true;
+  frames(app, 6);
+  CHECK_FALSE(app.ui.liveRate->forRun == app.ui.trace);
+}
+
 TEST_CASE("gpu app: an exercise checked on the GPU from the app: our solution passes there") {
   HeadlessImGui imgui(ImVec2(1280, 1600));
   App app;
