@@ -83,6 +83,7 @@ std::vector<LessonInfo> describeLessons() {
   barrier.defaultN = 8;
   barrier.switchableBarrier = true;
   barrier.oneBlock = true;
+  barrier.timeline = true;
   barrier.timed = false;  // the lesson is the race, not the speed
   barrier.kernelFile = "kernels/barrier.cuh";
   barrier.picture = LessonPicture::Barrier;

@@ -52,6 +52,7 @@ struct LessonInfo {
   bool switchableBarrier = false;  // takes --no-barrier and --perturb
   bool oneBlock = false;           // the block must cover n
   bool timed = true;               // GPU runs are timed and rlab bench measures it
+  bool timeline = false;           // its kernels stamp when each combine read and wrote
   std::string kernelFile;          // kernels/<id>.cuh
   std::string textFolder;          // lessons/<id>: en.md (ja.md, zh.md)
   std::vector<TourStop> tour;      // at least one stop

@@ -25,6 +25,9 @@ struct CombineRead {
   int thread = 0;
   ValueRead target, source;
   double wrote = 0;
+  // When it read and when it had written, where the kernel stamps them (-1: not stamped):
+  // the simulator's logical clock (exact order) or a GPU's clock64() (measured, per SM).
+  long long readClock = -1, wroteClock = -1;
 };
 
 struct StepSnapshot {

@@ -4,6 +4,7 @@
 
 #include "app/cli/views.hpp"
 #include "lessons/registry.hpp"
+#include "lessons/timeline.hpp"
 
 namespace rlab::cli {
 
@@ -29,6 +30,45 @@ json jsonNumber(double v) {
 json jsonValue(double v, ElementType type) {
   if (type == ElementType::Int && std::isfinite(v)) return int64_t(v);
   return jsonNumber(v);
+}
+
+json timelineJson(const Trace& t) {
+  const Timeline tl = buildTimeline(t);
+  if (!tl.available) return {{"available", false}, {"why", tl.why}};
+  json rows = json::array();
+  for (const TimelineRow& r : tl.rows) {
+    json cells = json::array();
+    for (const TimelineCell& c : r.cells)
+      cells.push_back({{"level", c.level},
+                       {"column", c.column + 1},
+                       {"read_tick", c.readTick},
+                       {"write_tick", c.writeTick},
+                       {"read_clock", c.readClock},
+                       {"wrote_clock", c.wroteClock},
+                       {"late", c.late},
+                       {"stale_read", c.staleRead},
+                       {"text", cellText(c, t.params.op, t.params.type)}});
+    rows.push_back({{"thread", r.thread}, {"cells", cells}});
+  }
+  json early = json::array();
+  for (const TimelineEarlyRead& e : tl.earlyReads)
+    early.push_back(
+        {{"reader", tl.rows[size_t(e.readerRow)].thread},
+         {"writer", e.writerRow >= 0 ? json(tl.rows[size_t(e.writerRow)].thread) : json(nullptr)},
+         {"element", e.element},
+         {"value", jsonValue(e.value, t.params.type)},
+         {"missed", jsonValue(e.missed, t.params.type)},
+         {"read_tick", e.readTick},
+         {"write_tick", e.writeTick},
+         {"text", e.text}});
+  return {{"available", true},
+          {"measured", tl.measured},
+          {"clock", tl.clockText},
+          {"columns", tl.columns},
+          {"rows", rows},
+          {"early_reads", early},
+          {"reads_after_their_write", tl.readsAfterTheirWrite},
+          {"reads_before_their_write", tl.readsBeforeTheirWrite}};
 }
 
 json traceJson(const Trace& t) {
@@ -79,6 +119,10 @@ json traceJson(const Trace& t) {
         json combine = {
             {"thread", c.thread}, {"target", read(c.target)}, {"wrote", value(c.wrote)}};
         if (c.source.element >= 0) combine["source"] = read(c.source);
+        if (c.readClock >= 0) {
+          combine["read_clock"] = c.readClock;
+          combine["wrote_clock"] = c.wroteClock;
+        }
         combines.push_back(combine);
       }
       step["combines"] = combines;

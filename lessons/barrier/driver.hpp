@@ -9,7 +9,7 @@ namespace rlab {
 template <class B, class T, class Kernel>
 void runBarrierTree(B& b, const Params& p, typename B::template Buffer<T>& a, bool trace,
                     Kernel kernel, int levels, Trace& out) {
-  Recording<B, T> rec(b, trace, levels, 0, p.block);
+  Recording<B, T> rec(b, trace, levels, 0, p.block, /*clocks=*/true);  // for the timeline
   const auto initial = trace ? downloadAsDoubles<B, T>(b, a, size_t(p.n)) : std::vector<double>{};
   // The kernel counts levels from 0; --delay counts them as the steps do, from 1.
   b.launch(dim3(1), dim3(unsigned(p.block)), kernel, a.get(), int(p.n), p.barrier, p.perturb,
