@@ -2,6 +2,9 @@
 // verdict a lost addition cannot pass, and step labels with the operator that ran.
 #include <doctest/doctest.h>
 
+#include "kernels/sim/shim.hpp"
+// (the shim before any kernel source)
+#include "lessons/atomic/driver.hpp"
 #include "lessons/race.hpp"
 #include "lessons/reference.hpp"
 #include "lessons/run.hpp"
@@ -144,4 +147,37 @@ TEST_CASE("a race says how its runs were scheduled, and repeats a schedule it wa
   CHECK(varied.histogram.size() > 1);
   CHECK(varied.schedules.find("random:1 to random:40") != std::string::npos);
   CHECK(varied.device == "the CPU SIMT simulator");
+}
+
+TEST_CASE(
+    "atomic, float: the landing order is the simulator's record of the atomics, every one "
+    "of them, where rounding makes it impossible to rebuild from the totals they found") {
+  Params p;
+  p.lesson = "atomic";
+  p.type = ElementType::Float;
+  p.values = {100000000, 1, -100000000, 1};
+  p.schedule = "reverse";
+  const Trace t = runLesson(p);
+  REQUIRE(t.atomicOrder.size() == 4);
+  const int threads[] = {3, 2, 1, 0};  // reverse: the highest thread runs to its end first
+  float total = 0;
+  for (size_t k = 0; k < 4; ++k) {
+    CAPTURE(k);
+    CHECK(t.atomicOrder[k].thread == threads[k]);
+    CHECK(t.atomicOrder[k].before == double(total));
+    CHECK(t.atomicOrder[k].value == p.values[size_t(threads[k])]);
+    total += float(t.atomicOrder[k].value);
+  }
+  CHECK(t.result == double(total));
+  CHECK(t.steps.size() == 5);  // the input, then one step per landing
+  for (const std::string& note : t.notes)
+    CHECK(note.find("could not be rebuilt") == std::string::npos);
+  // The rebuild from the totals found stops where 1 - 100000000 rounds to -100000000: the GPU's
+  // way, kept for the GPU, would have shown 3 of the 4.
+  bool complete = true;
+  const std::vector<float> in(p.values.begin(), p.values.end());
+  const std::vector<float> found = {float(t.atomicOrder[3].before), float(t.atomicOrder[2].before),
+                                    float(t.atomicOrder[1].before), float(t.atomicOrder[0].before)};
+  CHECK(orderOfLanding<float, SumOp>(in, found, complete).size() < 4);
+  CHECK_FALSE(complete);
 }
