@@ -137,6 +137,32 @@ TEST_CASE("step labels write the operator that ran") {
   CHECK(runLesson(p).steps[2].label == "level 2: a[tid] += a[tid + 2] where tid % 4 == 0");
 }
 
+TEST_CASE("step labels name the array the kernel combines in: s[] in the shared barrier tree") {
+  for (int64_t n : {1, 2, 7, 8, 33, 1024})
+    for (const char* variant : {"global", "shared"}) {
+      CAPTURE(n);
+      CAPTURE(variant);
+      Params p;
+      p.lesson = "barrier";
+      p.variant = variant;
+      p.n = n;
+      p.op = Op::Max;
+      const Trace t = runLesson(p);
+      const std::string own = std::string(variant) == "shared" ? "s[" : "a[";
+      const std::string other = std::string(variant) == "shared" ? "a[" : "s[";
+      for (size_t k = 1; k < t.steps.size(); ++k) {
+        CHECK(t.steps[k].label.find(own + "tid] = max(" + own + "tid], " + own + "tid + ") !=
+              std::string::npos);
+        CHECK(t.steps[k].label.find(other) == std::string::npos);
+      }
+    }
+  Params p;
+  p.lesson = "barrier";
+  p.variant = "shared";
+  p.n = 8;
+  CHECK(runLesson(p).steps[3].label == "level 3: s[tid] += s[tid + 4] where tid % 8 == 0");
+}
+
 TEST_CASE("a race says how its runs were scheduled, and repeats a schedule it was given") {
   Params p = barrierRace("global", 8, "stall:4:2:1");
   const RaceResult repeated = runRace(p, 5, 0, {}, RaceSchedules::AsGiven);
