@@ -207,6 +207,15 @@ class Recording {
         }
         snap.combines.push_back(c);
       }
+      // A value the element never held before this step, which a thread of this step wrote
+      // there: read after it was overwritten.
+      for (CombineRead& c : snap.combines)
+        for (ValueRead* r : {&c.target, &c.source})
+          if (r->stale && r->writtenAt < 0)
+            for (const CombineRead& w : snap.combines)
+              if (w.thread != c.thread && w.target.element == r->element &&
+                  (w.wrote == r->value || (w.wrote != w.wrote && r->value != r->value)))
+                r->overwrittenBy = w.thread;
       for (const CombineRead& c : snap.combines) {  // this step's writes, after all its reads
         history.write(c.target.element, c.wrote, c.thread, s + 1);
         if (size_t(c.target.element) < array.size()) array[c.target.element] = c.wrote;

@@ -40,6 +40,7 @@ struct VariantInfo {
   int minBlock = 1;      // 32 where the kernel uses warp operations; 2 where each pass must halve
   bool inPlace = false;  // reduces its input in place: timing restores it before each run
   ChainLength longestChain = nullptr;
+  bool barrierSwitch = false;  // its kernel has a barrier --no-barrier switches off
 };
 
 struct LessonInfo {

@@ -8,6 +8,7 @@
 #include "lessons/race.hpp"
 #include "lessons/reference.hpp"
 #include "lessons/run.hpp"
+#include "lessons/witness.hpp"
 
 using namespace rlab;
 
@@ -206,4 +207,73 @@ TEST_CASE(
                                     float(t.atomicOrder[1].before), float(t.atomicOrder[0].before)};
   CHECK(orderOfLanding<float, SumOp>(in, found, complete).size() < 4);
   CHECK_FALSE(complete);
+}
+
+TEST_CASE(
+    "butterfly shared, the barrier between reads and writes off: a late thread reads its "
+    "partner's slot after the partner overwrote it (write after read)") {
+  Params p;
+  p.lesson = "butterfly";
+  p.variant = "shared";
+  p.n = 8;
+  p.barrier = false;
+  p.schedule = "lockstep";  // every thread reads before any writes: right by luck
+  CHECK(runLesson(p).correct);
+  // Thread 5 reads in round 3, after thread 1 (first in the round) wrote 2 + 6 into a[1]: the
+  // result, thread 0's, is right, but threads 4 to 7 end with 42, not the total.
+  p.schedule = "stall:5:2:1";
+  const Trace t = runLesson(p);
+  CHECK(t.correct);
+  CHECK(t.steps.back().values == std::vector<double>{36, 36, 36, 36, 42, 42, 42, 42});
+  std::vector<std::string> sentences;
+  for (const StepSnapshot& s : t.steps)
+    for (const CombineRead& c : s.combines)
+      if (c.source.stale) {
+        CHECK(c.source.overwrittenBy == int(c.source.element));  // the partner, in its own slot
+        sentences.push_back(staleReadText(c, c.source, t.params.type));
+      }
+  REQUIRE(sentences.size() == 1);
+  CHECK(sentences[0] ==
+        "thread 5 read a[1] = 8 too late: thread 1 had already overwritten it in the same step; it "
+        "should have read 2 (the input), a write after read");
+  // The smallest stall schedule that makes the result wrong: thread 0 late enough to read a[4]
+  // after thread 4 overwrote it.
+  const Witness w = findWitness(p);
+  REQUIRE(w.found);
+  CHECK(w.stall.str() == "stall:0:2:2");
+  CHECK(w.smallest);
+  REQUIRE(w.readFound);
+  CHECK(w.read.text.find("thread 0 read a[4] = 6 too late: thread 4 had already overwritten it") !=
+        std::string::npos);
+  CHECK(w.barrierLine.text.find("switchableBarrier(barrierOn)") != std::string::npos);
+  p.schedule = "stall:0:2:2";
+  CHECK(runLesson(p).result == 37);
+
+  for (const char* schedule : {"lockstep", "sequential", "reverse", "random:1", "random:7",
+                               "warps-random:3", "stall:1:2:1", "stall:5:2:2"})
+    for (int64_t n : {8, 33, 100}) {
+      CAPTURE(schedule);
+      CAPTURE(n);
+      Params on = p;
+      on.barrier = true;
+      on.n = n;
+      on.block = 32;
+      on.schedule = schedule;
+      const Trace right = runLesson(on);
+      CHECK(right.correct);
+      for (const StepSnapshot& s : right.steps)
+        for (const CombineRead& c : s.combines) CHECK_FALSE(c.source.stale);
+    }
+  int wrong = 0;
+  for (int seed = 1; seed <= 20; ++seed) {
+    p.schedule = "random:" + std::to_string(seed);
+    wrong += !runLesson(p).correct;
+  }
+  CHECK(wrong > 0);
+
+  Params shuffle = p;
+  shuffle.variant = "shuffle";
+  shuffle.block = 32;
+  CHECK_THROWS_WITH_AS(resolve(shuffle), doctest::Contains("butterfly shuffle has none"),
+                       ParamError);
 }

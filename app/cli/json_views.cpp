@@ -14,6 +14,14 @@ namespace {
 
 constexpr size_t kJsonValues = 4096;  // per step; values_total says how many there were
 
+// The variants whose kernel has a barrier --no-barrier switches off.
+json barrierSwitchVariants(const LessonInfo& l) {
+  json ids = json::array();
+  for (const VariantInfo& v : l.variants)
+    if (v.barrierSwitch) ids.push_back(v.id);
+  return ids;
+}
+
 json delayJson(const Params& p) {
   if (p.delayThread < 0) return nullptr;
   return {{"thread", p.delayThread}, {"level", p.delayLevel}};
@@ -112,6 +120,7 @@ json traceJson(const Trace& t) {
           j.update({{"missed", value(r.missed)},
                     {"missed_writer", r.missedWriter},
                     {"missed_step", r.missedStep}});
+        if (r.overwrittenBy >= 0) j["overwritten_by"] = r.overwrittenBy;
         return j;
       };
       json combines = json::array();
@@ -180,6 +189,7 @@ json lessonsJson() {
         {"block", {{"power_of_two", true}, {"max", 1024}, {"min", l.variants.back().minBlock}}},
         {"one_block", l.oneBlock},
         {"switchable_barrier", l.switchableBarrier},
+        {"barrier_switch_variants", barrierSwitchVariants(l)},
         {"kernel_file", l.kernelFile}};
     all.push_back(lesson);
   }

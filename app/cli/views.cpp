@@ -32,7 +32,8 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
   const Params& p = t.params;
   out << p.lesson << " (" << p.variant << ")  n=" << p.n << "  block=" << p.block << "  "
       << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel;
-  if (findLesson(p.lesson)->switchableBarrier)
+  const LessonInfo& lesson = *findLesson(p.lesson);
+  if (lesson.switchableBarrier || lesson.findVariant(p.variant)->barrierSwitch)
     out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
         << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
   out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
@@ -181,7 +182,11 @@ void printLessonList(std::ostream& out) {
     out << l.variantIds();
     out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
         << (l.oneBlock ? ", one block: block >= n" : "")
-        << (l.switchableBarrier ? ", --no-barrier, --perturb, --delay" : "") << "\n";
+        << (l.switchableBarrier ? ", --no-barrier, --perturb, --delay" : "");
+    if (!l.switchableBarrier)
+      for (const VariantInfo& v : l.variants)
+        if (v.barrierSwitch) out << ", --no-barrier (" << v.id << ")";
+    out << "\n";
   }
   out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data iota|ones|random:SEED"
          " or --values LIST,\n--block (power of two, at most 1024), --schedule "
