@@ -243,6 +243,7 @@ TEST_CASE(
   CHECK(w.stall.str() == "stall:0:2:2");
   CHECK(w.smallest);
   REQUIRE(w.readFound);
+  CHECK(w.read.afterOverwrite);
   CHECK(w.read.text.find("thread 0 read a[4] = 6 too late: thread 4 had already overwritten it") !=
         std::string::npos);
   CHECK(w.barrierLine.text.find("switchableBarrier(barrierOn)") != std::string::npos);

@@ -257,8 +257,10 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
   }
   if (w.readFound) {
     const EarlyRead& r = w.read;
-    out << "the read that came too early, in step " << r.step << " (" << r.stepLabel << "):\n  "
-        << (colour ? kWrong : "") << r.text << (colour ? kReset : "") << "\n";
+    out << (r.afterOverwrite ? "the read that came too late, after the value was overwritten"
+                             : "the read that came too early")
+        << ", in step " << r.step << " (" << r.stepLabel << "):\n  " << (colour ? kWrong : "")
+        << r.text << (colour ? kReset : "") << "\n";
     if (w.readLine.line)
       out << "  " << w.readLine.file << ":" << w.readLine.line << "  " << w.readLine.text
           << "   <- the read\n";

@@ -63,8 +63,11 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
 
   if (w.readFound) {
     const EarlyRead& r = w.read;
-    ImGui::TextWrapped("The read that came too early, in step %d (%s):", r.step,
-                       r.stepLabel.c_str());
+    ImGui::TextWrapped(r.afterOverwrite
+                           ? "The read that came too late, after the value was overwritten, in "
+                             "step %d (%s):"
+                           : "The read that came too early, in step %d (%s):",
+                       r.step, r.stepLabel.c_str());
     wrappedColoured(pal.wrong, "  " + r.text);
     std::string lines;
     if (w.readLine.line)
