@@ -23,9 +23,10 @@ __global__ void treeGlobal(T* a, int n, bool barrierOn, bool perturb, int lateTh
     if (tid == lateThread && level == lateLevel) __nanosleep(kLatePauseNs);
     if (tid % (2 * i) == 0 && tid + i < n) {
       // `other` is what the barrier protects: thread tid + i wrote it at the level below.
+      const long long readAt = trace.now();
       const T mine = a[tid], other = a[tid + i];
       a[tid] = Op::apply(mine, other);
-      trace.combine(level, tid, tid, tid + i, mine, other, a[tid]);
+      trace.combine(level, tid, tid, tid + i, mine, other, a[tid], readAt);
     }
     switchableBarrier(barrierOn);
   }
@@ -45,9 +46,10 @@ __global__ void treeShared(T* a, int n, bool barrierOn, bool perturb, int lateTh
     if (perturb && tid % 3 == 0) __nanosleep(2000);
     if (tid == lateThread && level == lateLevel) __nanosleep(kLatePauseNs);
     if (tid % (2 * i) == 0) {
+      const long long readAt = trace.now();
       const T mine = s[tid], other = s[tid + i];
       s[tid] = Op::apply(mine, other);
-      trace.combine(level, tid, tid, tid + i, mine, other, s[tid]);
+      trace.combine(level, tid, tid, tid + i, mine, other, s[tid], readAt);
     }
     switchableBarrier(barrierOn);
   }

@@ -6,9 +6,12 @@
 // a power-of-two boundary, and both partners end up holding the same pair total. After
 // log2(blockDim.x) steps every thread of the block holds the block's total — no broadcast
 // needed. In shared memory each step needs two barriers: all reads before any write, and all
-// writes before the next step's reads.
+// writes before the next step's reads. The first is the one a learner can switch off
+// (barrierOn): then a thread may overwrite its slot before its partner has read the old value
+// (write after read), and the partner adds a total that already holds its own value.
 template <class T, class Op>
-__global__ void butterflyShared(const T* in, long long n, T* result, StepRecorder<T> trace) {
+__global__ void butterflyShared(const T* in, long long n, T* result, bool barrierOn,
+                                StepRecorder<T> trace) {
   __shared__ T s[1024];
   const unsigned tid = threadIdx.x;
   const long long base = blockIdx.x * (long long)blockDim.x, i = base + tid;
@@ -19,7 +22,7 @@ __global__ void butterflyShared(const T* in, long long n, T* result, StepRecorde
     const T own = s[tid], partner = s[tid ^ b];
     const T mine = Op::apply(own, partner);
     trace.combine(step, i, i, base + (tid ^ b), own, partner, mine);
-    __syncthreads();  // everyone has read before anyone overwrites
+    switchableBarrier(barrierOn);  // everyone has read before anyone overwrites
     s[tid] = mine;
     __syncthreads();  // everyone has written before the next step reads
   }

@@ -150,26 +150,37 @@ __device__ __forceinline__ bool readPublished(unsigned long long* slot, T& value
 // (a race) shows the stale value the thread really used. value() records a thread's own
 // register value (values[step][element]) where there is no array to replay. A combine whose
 // source is its target records a thread's own value, with nothing read from another thread.
+// Where the recording has clocks, now() before the reads and combine() after the write stamp
+// when each happened: clock64() on a GPU (a measurement, one counter per SM), and on the
+// simulator a logical clock that counts every stamp, so that its order is exactly the order
+// the schedule ran the threads in.
 
 template <class T>
 struct StepRecorder {
   T* values = nullptr;
   T* written = nullptr;
-  T* readTarget = nullptr;  // what the thread read at the element it writes
-  T* readSource = nullptr;  // what it read at the element it combines in
-  int* reads = nullptr;     // the source element
-  int* writes = nullptr;    // the target element
-  long long width = 0;      // elements per step (value)
-  long long threads = 0;    // threads per step (combine)
+  T* readTarget = nullptr;          // what the thread read at the element it writes
+  T* readSource = nullptr;          // what it read at the element it combines in
+  int* reads = nullptr;             // the source element
+  int* writes = nullptr;            // the target element
+  long long* readClock = nullptr;   // when the thread began its reads (now())
+  long long* writeClock = nullptr;  // when it had written (taken in combine())
+  long long width = 0;              // elements per step (value)
+  long long threads = 0;            // threads per step (combine)
   int steps = 0;
 
   __device__ void value(int step, long long element, T v) const {
     if (values && step < steps && element < width) values[step * width + element] = v;
   }
+  __device__ long long now() const { return readClock ? (long long)clock64() : -1; }
   __device__ void combine(int step, long long thread, long long target, long long source,
-                          T targetValue, T sourceValue, T result) const {
+                          T targetValue, T sourceValue, T result, long long readAt = -1) const {
     if (writes && step < steps && thread < threads) {
       const long long k = step * threads + thread;
+      if (readClock) {
+        writeClock[k] = (long long)clock64();
+        readClock[k] = readAt;
+      }
       writes[k] = int(target);
       reads[k] = int(source);
       readTarget[k] = targetValue;

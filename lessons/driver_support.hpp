@@ -113,7 +113,8 @@ typename B::template Buffer<T> bufferHolding(B& backend, size_t count, T value) 
 template <class B, class T>
 class Recording {
  public:
-  Recording(B& backend, bool on, int steps, long long width, long long threads)
+  // `clocks`: the kernel stamps when each combine read and wrote (StepRecorder::now()).
+  Recording(B& backend, bool on, int steps, long long width, long long threads, bool clocks = false)
       : backend_(backend),
         on_(on && steps > 0),
         steps_(steps),
@@ -125,7 +126,11 @@ class Recording {
         readTarget_(bufferHolding<B, T>(backend, on_ ? size_t(steps) * threads : 0, T{})),
         readSource_(bufferHolding<B, T>(backend, on_ ? size_t(steps) * threads : 0, T{})),
         reads_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)),
-        writes_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)) {}
+        writes_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)),
+        readClock_(bufferHolding<B, long long>(backend, on_ && clocks ? size_t(steps) * threads : 0,
+                                               -1ll)),
+        writeClock_(bufferHolding<B, long long>(
+            backend, on_ && clocks ? size_t(steps) * threads : 0, -1ll)) {}
 
   StepRecorder<T> recorder() {
     StepRecorder<T> r;
@@ -136,6 +141,8 @@ class Recording {
     r.readSource = readSource_.get();
     r.reads = reads_.get();
     r.writes = writes_.get();
+    r.readClock = readClock_.get();
+    r.writeClock = writeClock_.get();
     r.width = width_;
     r.threads = threads_;
     r.steps = steps_;
@@ -165,6 +172,11 @@ class Recording {
       backend_.download(reads.data(), reads_, reads.size());
       backend_.download(writes.data(), writes_, writes.size());
     }
+    std::vector<long long> readClock(readClock_.size()), writeClock(writeClock_.size());
+    if (!readClock.empty()) {
+      backend_.download(readClock.data(), readClock_, readClock.size());
+      backend_.download(writeClock.data(), writeClock_, writeClock.size());
+    }
     std::vector<double> array = initial;
     ValueHistory history(initial);
     for (int s = 0; s < steps_; ++s) {
@@ -189,8 +201,21 @@ class Recording {
           c.target.value = readTarget[k];
         }
         c.wrote = written[k];
+        if (!readClock.empty()) {
+          c.readClock = readClock[k];
+          c.wroteClock = writeClock[k];
+        }
         snap.combines.push_back(c);
       }
+      // A value the element never held before this step, which a thread of this step wrote
+      // there: read after it was overwritten.
+      for (CombineRead& c : snap.combines)
+        for (ValueRead* r : {&c.target, &c.source})
+          if (r->stale && r->writtenAt < 0)
+            for (const CombineRead& w : snap.combines)
+              if (w.thread != c.thread && w.target.element == r->element &&
+                  (w.wrote == r->value || (w.wrote != w.wrote && r->value != r->value)))
+                r->overwrittenBy = w.thread;
       for (const CombineRead& c : snap.combines) {  // this step's writes, after all its reads
         history.write(c.target.element, c.wrote, c.thread, s + 1);
         if (size_t(c.target.element) < array.size()) array[c.target.element] = c.wrote;
@@ -213,6 +238,7 @@ class Recording {
   long long width_, threads_;
   typename B::template Buffer<T> values_, written_, readTarget_, readSource_;
   typename B::template Buffer<int> reads_, writes_;
+  typename B::template Buffer<long long> readClock_, writeClock_;
 };
 
 }  // namespace rlab

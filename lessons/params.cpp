@@ -160,9 +160,11 @@ Resolved resolve(const Params& in) {
   if (!variant)
     throw ParamError("--variant '" + p.variant + "' is not a variant of " + p.lesson + "; use " +
                      lesson->variantIds() + ".");
-  if (!lesson->switchableBarrier && !p.barrier)
-    throw ParamError("--no-barrier is only for the barrier lesson; " + p.lesson +
-                     " has no switchable barrier.");
+  if (!variant->barrierSwitch && !p.barrier)
+    throw ParamError(
+        "--no-barrier is only for kernels with a barrier to switch off (barrier "
+        "global and shared, butterfly shared); " +
+        p.lesson + " " + p.variant + " has none.");
   if (!lesson->switchableBarrier && p.perturb)
     throw ParamError("--perturb is only for the barrier lesson.");
 

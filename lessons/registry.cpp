@@ -79,10 +79,12 @@ std::vector<LessonInfo> describeLessons() {
   // The global tree runs its levels over n (i < n), the shared one over the whole block.
   barrier.variants = {{"global", "treeGlobal", 1, true, halving},
                       {"shared", "treeShared", 1, true, blockTree}};
+  for (VariantInfo& v : barrier.variants) v.barrierSwitch = true;
   barrier.maxN = 1024;
   barrier.defaultN = 8;
   barrier.switchableBarrier = true;
   barrier.oneBlock = true;
+  barrier.timeline = true;
   barrier.timed = false;  // the lesson is the race, not the speed
   barrier.kernelFile = "kernels/barrier.cuh";
   barrier.picture = LessonPicture::Barrier;
@@ -128,6 +130,7 @@ std::vector<LessonInfo> describeLessons() {
   butterfly.title = "Butterfly all-reduce";
   butterfly.variants = {{"shared", "butterflyShared", 1, false, treeThenAtomics},
                         {"shuffle", "butterflyShuffle", 32, false, treeThenAtomics}};
+  butterfly.variants[0].barrierSwitch = true;  // the barrier between reads and writes
   butterfly.maxN = kLargest;
   butterfly.defaultN = 8;
   butterfly.kernelFile = "kernels/butterfly.cuh";

@@ -40,6 +40,7 @@ struct VariantInfo {
   int minBlock = 1;      // 32 where the kernel uses warp operations; 2 where each pass must halve
   bool inPlace = false;  // reduces its input in place: timing restores it before each run
   ChainLength longestChain = nullptr;
+  bool barrierSwitch = false;  // its kernel has a barrier --no-barrier switches off
 };
 
 struct LessonInfo {
@@ -52,6 +53,7 @@ struct LessonInfo {
   bool switchableBarrier = false;  // takes --no-barrier and --perturb
   bool oneBlock = false;           // the block must cover n
   bool timed = true;               // GPU runs are timed and rlab bench measures it
+  bool timeline = false;           // its kernels stamp when each combine read and wrote
   std::string kernelFile;          // kernels/<id>.cuh
   std::string textFolder;          // lessons/<id>: en.md (ja.md, zh.md)
   std::vector<TourStop> tour;      // at least one stop

@@ -15,6 +15,13 @@ std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType 
   const std::string element = "a[" + std::to_string(r.element) + "]";
   std::string text = "thread " + std::to_string(c.thread) + " read " + element + " = " +
                      formatValue(r.value, type);
+  if (r.overwrittenBy >= 0)
+    return text + " too late: thread " + std::to_string(r.overwrittenBy) +
+           " had already overwritten it in the same step; it should have read " +
+           formatValue(r.missed, type) +
+           (r.missedStep > 0 ? " (step " + std::to_string(r.missedStep) + "'s value)"
+                             : " (the input)") +
+           ", a write after read";
   if (r.writtenAt > 0) text += " (step " + std::to_string(r.writtenAt) + "'s value)";
   if (r.writtenAt == 0) text += " (the input)";
   text += r.writtenAt < 0 ? " before it was written, " : " too early: ";

@@ -18,6 +18,9 @@ struct ValueRead {
   double missed = 0;      // stale: the value it should have read ...
   int missedWriter = -1;  // ... written by this thread (-1: the input) ...
   int missedStep = 0;     // ... in this step
+  // The value came from a write of the same step, by this thread: it read too late, after its
+  // partner had overwritten the element (write after read). -1: not so.
+  int overwrittenBy = -1;
 };
 
 // One thread's combine: target = target ⊕ source, with what it read and wrote.
@@ -25,6 +28,9 @@ struct CombineRead {
   int thread = 0;
   ValueRead target, source;
   double wrote = 0;
+  // When it read and when it had written, where the kernel stamps them (-1: not stamped):
+  // the simulator's logical clock (exact order) or a GPU's clock64() (measured, per SM).
+  long long readClock = -1, wroteClock = -1;
 };
 
 struct StepSnapshot {

@@ -123,6 +123,7 @@ bool firstEarlyRead(const Trace& t, EarlyRead& out) {
         out.missed = r->missed;
         out.missedWriter = r->missedWriter;
         out.missedStep = r->missedStep;
+        out.afterOverwrite = r->overwrittenBy >= 0;
         out.text = staleReadText(c, *r, t.params.type);
         return true;
       }

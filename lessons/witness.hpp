@@ -53,6 +53,9 @@ struct EarlyRead {
   double missed = 0;
   int missedWriter = -1;  // -1: the input
   int missedStep = 0;
+  // It read too late rather than too early: another thread of the same step had already
+  // overwritten the element (a write after read, as in the butterfly without its first barrier).
+  bool afterOverwrite = false;
   std::string text;  // as `rlab run` prints it: "thread 0 read a[4] = 11 (step 1's value) ..."
 };
 

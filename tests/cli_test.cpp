@@ -295,8 +295,11 @@ Line lessonLine(std::mt19937_64& rng) {
   }
   if (!has(line, "--values") && p.type == rlab::ElementType::Int)
     breaks.push_back({"--values", "1.5"});
+  const rlab::VariantInfo& variant =
+      p.variant.empty() ? lesson.variants.front() : *lesson.findVariant(p.variant);
+  if (!variant.barrierSwitch) breaks.push_back({"--no-barrier", ""});
   if (!lesson.switchableBarrier)
-    breaks.insert(breaks.end(), {{"--no-barrier", ""}, {"--perturb", ""}, {"--delay", "0:1"}});
+    breaks.insert(breaks.end(), {{"--perturb", ""}, {"--delay", "0:1"}});
   if (lesson.switchableBarrier)
     breaks.insert(
         breaks.end(),

@@ -12,6 +12,7 @@
 
 #include "lessons/registry.hpp"
 #include "lessons/run.hpp"
+#include "lessons/timeline.hpp"
 #include "lessons/backends.hpp"
 #include "lessons/distribution.hpp"
 #include "lessons/exercise/check.hpp"
@@ -118,6 +119,44 @@ TEST_CASE("gpu: a paused thread (--delay) never breaks the tree while the barrie
     for (int k = 0; k < 100; ++k) wrong += !runLesson(p).correct;
     CAPTURE(variant);
     CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE(
+    "gpu: the timeline is measured with clock64: a read stamped before the write it "
+    "missed, and none with the barrier on") {
+  for (const char* variant : {"global", "shared"}) {
+    CAPTURE(variant);
+    Params p = gpuParams("barrier", variant, 8);
+    p.barrier = false;
+    p.delayThread = 4;  // thread 4 late before level 2, as stall:4:2:1 on the simulator
+    p.delayLevel = 2;
+    int wrong = 0, shown = 0;
+    for (int k = 0; k < 20; ++k) {
+      const Trace t = runLesson(p);
+      const Timeline tl = buildTimeline(t);
+      REQUIRE(tl.available);
+      CHECK(tl.measured);
+      if (t.correct) continue;
+      ++wrong;
+      for (const TimelineEarlyRead& e : tl.earlyReads)
+        if (tl.rows[size_t(e.readerRow)].thread == 0 && e.value == 11 && e.missed == 26 &&
+            e.readTick < e.writeTick)
+          ++shown;
+    }
+    MESSAGE(variant << ", --delay 4:2, barrier off: " << wrong << " of 20 wrong, " << shown
+                    << " of them with thread 0's read of 11 stamped before thread 4 wrote 26");
+    CHECK(wrong > 0);
+    CHECK(shown == wrong);
+    p.barrier = true;
+    for (int k = 0; k < 20; ++k) {
+      const Trace t = runLesson(p);
+      const Timeline tl = buildTimeline(t);
+      REQUIRE(tl.available);
+      CHECK(t.correct);
+      CHECK(tl.readsBeforeTheirWrite == 0);
+      CHECK(tl.earlyReads.empty());
+    }
   }
 }
 

@@ -218,7 +218,7 @@ TEST_CASE("bad parameters are refused with one sentence") {
   CHECK(refused(p, "power of two") == "ok");
   p.block = 0;
   p.barrier = false;
-  CHECK(refused(p, "only for the barrier lesson") == "ok");
+  CHECK(refused(p, "only for kernels with a barrier to switch off") == "ok");
   Params b = paramsFor("barrier", "", 64);
   b.block = 32;
   CHECK(refused(b, "at least n") == "ok");

@@ -2,9 +2,13 @@
 // verdict a lost addition cannot pass, and step labels with the operator that ran.
 #include <doctest/doctest.h>
 
+#include "kernels/sim/shim.hpp"
+// (the shim before any kernel source)
+#include "lessons/atomic/driver.hpp"
 #include "lessons/race.hpp"
 #include "lessons/reference.hpp"
 #include "lessons/run.hpp"
+#include "lessons/witness.hpp"
 
 using namespace rlab;
 
@@ -134,6 +138,32 @@ TEST_CASE("step labels write the operator that ran") {
   CHECK(runLesson(p).steps[2].label == "level 2: a[tid] += a[tid + 2] where tid % 4 == 0");
 }
 
+TEST_CASE("step labels name the array the kernel combines in: s[] in the shared barrier tree") {
+  for (int64_t n : {1, 2, 7, 8, 33, 1024})
+    for (const char* variant : {"global", "shared"}) {
+      CAPTURE(n);
+      CAPTURE(variant);
+      Params p;
+      p.lesson = "barrier";
+      p.variant = variant;
+      p.n = n;
+      p.op = Op::Max;
+      const Trace t = runLesson(p);
+      const std::string own = std::string(variant) == "shared" ? "s[" : "a[";
+      const std::string other = std::string(variant) == "shared" ? "a[" : "s[";
+      for (size_t k = 1; k < t.steps.size(); ++k) {
+        CHECK(t.steps[k].label.find(own + "tid] = max(" + own + "tid], " + own + "tid + ") !=
+              std::string::npos);
+        CHECK(t.steps[k].label.find(other) == std::string::npos);
+      }
+    }
+  Params p;
+  p.lesson = "barrier";
+  p.variant = "shared";
+  p.n = 8;
+  CHECK(runLesson(p).steps[3].label == "level 3: s[tid] += s[tid + 4] where tid % 8 == 0");
+}
+
 TEST_CASE("a race says how its runs were scheduled, and repeats a schedule it was given") {
   Params p = barrierRace("global", 8, "stall:4:2:1");
   const RaceResult repeated = runRace(p, 5, 0, {}, RaceSchedules::AsGiven);
@@ -144,4 +174,107 @@ TEST_CASE("a race says how its runs were scheduled, and repeats a schedule it wa
   CHECK(varied.histogram.size() > 1);
   CHECK(varied.schedules.find("random:1 to random:40") != std::string::npos);
   CHECK(varied.device == "the CPU SIMT simulator");
+}
+
+TEST_CASE(
+    "atomic, float: the landing order is the simulator's record of the atomics, every one "
+    "of them, where rounding makes it impossible to rebuild from the totals they found") {
+  Params p;
+  p.lesson = "atomic";
+  p.type = ElementType::Float;
+  p.values = {100000000, 1, -100000000, 1};
+  p.schedule = "reverse";
+  const Trace t = runLesson(p);
+  REQUIRE(t.atomicOrder.size() == 4);
+  const int threads[] = {3, 2, 1, 0};  // reverse: the highest thread runs to its end first
+  float total = 0;
+  for (size_t k = 0; k < 4; ++k) {
+    CAPTURE(k);
+    CHECK(t.atomicOrder[k].thread == threads[k]);
+    CHECK(t.atomicOrder[k].before == double(total));
+    CHECK(t.atomicOrder[k].value == p.values[size_t(threads[k])]);
+    total += float(t.atomicOrder[k].value);
+  }
+  CHECK(t.result == double(total));
+  CHECK(t.steps.size() == 5);  // the input, then one step per landing
+  for (const std::string& note : t.notes)
+    CHECK(note.find("could not be rebuilt") == std::string::npos);
+  // The rebuild from the totals found stops where 1 - 100000000 rounds to -100000000: the GPU's
+  // way, kept for the GPU, would have shown 3 of the 4.
+  bool complete = true;
+  const std::vector<float> in(p.values.begin(), p.values.end());
+  const std::vector<float> found = {float(t.atomicOrder[3].before), float(t.atomicOrder[2].before),
+                                    float(t.atomicOrder[1].before), float(t.atomicOrder[0].before)};
+  CHECK(orderOfLanding<float, SumOp>(in, found, complete).size() < 4);
+  CHECK_FALSE(complete);
+}
+
+TEST_CASE(
+    "butterfly shared, the barrier between reads and writes off: a late thread reads its "
+    "partner's slot after the partner overwrote it (write after read)") {
+  Params p;
+  p.lesson = "butterfly";
+  p.variant = "shared";
+  p.n = 8;
+  p.barrier = false;
+  p.schedule = "lockstep";  // every thread reads before any writes: right by luck
+  CHECK(runLesson(p).correct);
+  // Thread 5 reads in round 3, after thread 1 (first in the round) wrote 2 + 6 into a[1]: the
+  // result, thread 0's, is right, but threads 4 to 7 end with 42, not the total.
+  p.schedule = "stall:5:2:1";
+  const Trace t = runLesson(p);
+  CHECK(t.correct);
+  CHECK(t.steps.back().values == std::vector<double>{36, 36, 36, 36, 42, 42, 42, 42});
+  std::vector<std::string> sentences;
+  for (const StepSnapshot& s : t.steps)
+    for (const CombineRead& c : s.combines)
+      if (c.source.stale) {
+        CHECK(c.source.overwrittenBy == int(c.source.element));  // the partner, in its own slot
+        sentences.push_back(staleReadText(c, c.source, t.params.type));
+      }
+  REQUIRE(sentences.size() == 1);
+  CHECK(sentences[0] ==
+        "thread 5 read a[1] = 8 too late: thread 1 had already overwritten it in the same step; it "
+        "should have read 2 (the input), a write after read");
+  // The smallest stall schedule that makes the result wrong: thread 0 late enough to read a[4]
+  // after thread 4 overwrote it.
+  const Witness w = findWitness(p);
+  REQUIRE(w.found);
+  CHECK(w.stall.str() == "stall:0:2:2");
+  CHECK(w.smallest);
+  REQUIRE(w.readFound);
+  CHECK(w.read.afterOverwrite);
+  CHECK(w.read.text.find("thread 0 read a[4] = 6 too late: thread 4 had already overwritten it") !=
+        std::string::npos);
+  CHECK(w.barrierLine.text.find("switchableBarrier(barrierOn)") != std::string::npos);
+  p.schedule = "stall:0:2:2";
+  CHECK(runLesson(p).result == 37);
+
+  for (const char* schedule : {"lockstep", "sequential", "reverse", "random:1", "random:7",
+                               "warps-random:3", "stall:1:2:1", "stall:5:2:2"})
+    for (int64_t n : {8, 33, 100}) {
+      CAPTURE(schedule);
+      CAPTURE(n);
+      Params on = p;
+      on.barrier = true;
+      on.n = n;
+      on.block = 32;
+      on.schedule = schedule;
+      const Trace right = runLesson(on);
+      CHECK(right.correct);
+      for (const StepSnapshot& s : right.steps)
+        for (const CombineRead& c : s.combines) CHECK_FALSE(c.source.stale);
+    }
+  int wrong = 0;
+  for (int seed = 1; seed <= 20; ++seed) {
+    p.schedule = "random:" + std::to_string(seed);
+    wrong += !runLesson(p).correct;
+  }
+  CHECK(wrong > 0);
+
+  Params shuffle = p;
+  shuffle.variant = "shuffle";
+  shuffle.block = 32;
+  CHECK_THROWS_WITH_AS(resolve(shuffle), doctest::Contains("butterfly shuffle has none"),
+                       ParamError);
 }

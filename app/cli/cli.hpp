@@ -22,6 +22,7 @@ struct Command {
   int runs = 100;                                 // race
   bool scheduleGiven = false;                     // race: repeat --schedule instead of varying
   bool witness = false;                           // race: find the smallest failing schedule
+  bool timeline = false;                          // run: the per-thread timeline too
   std::vector<std::string> benchLessons;          // bench: empty: every lesson that scales
   std::vector<long long> benchSizes;              // bench: empty: the default sweep
   int reps = 20;                                  // bench

@@ -4,6 +4,7 @@
 
 #include "app/cli/views.hpp"
 #include "lessons/registry.hpp"
+#include "lessons/timeline.hpp"
 
 namespace rlab::cli {
 
@@ -12,6 +13,14 @@ using nlohmann::json;
 namespace {
 
 constexpr size_t kJsonValues = 4096;  // per step; values_total says how many there were
+
+// The variants whose kernel has a barrier --no-barrier switches off.
+json barrierSwitchVariants(const LessonInfo& l) {
+  json ids = json::array();
+  for (const VariantInfo& v : l.variants)
+    if (v.barrierSwitch) ids.push_back(v.id);
+  return ids;
+}
 
 json delayJson(const Params& p) {
   if (p.delayThread < 0) return nullptr;
@@ -29,6 +38,45 @@ json jsonNumber(double v) {
 json jsonValue(double v, ElementType type) {
   if (type == ElementType::Int && std::isfinite(v)) return int64_t(v);
   return jsonNumber(v);
+}
+
+json timelineJson(const Trace& t) {
+  const Timeline tl = buildTimeline(t);
+  if (!tl.available) return {{"available", false}, {"why", tl.why}};
+  json rows = json::array();
+  for (const TimelineRow& r : tl.rows) {
+    json cells = json::array();
+    for (const TimelineCell& c : r.cells)
+      cells.push_back({{"level", c.level},
+                       {"column", c.column + 1},
+                       {"read_tick", c.readTick},
+                       {"write_tick", c.writeTick},
+                       {"read_clock", c.readClock},
+                       {"wrote_clock", c.wroteClock},
+                       {"late", c.late},
+                       {"stale_read", c.staleRead},
+                       {"text", cellText(c, t.params.op, t.params.type)}});
+    rows.push_back({{"thread", r.thread}, {"cells", cells}});
+  }
+  json early = json::array();
+  for (const TimelineEarlyRead& e : tl.earlyReads)
+    early.push_back(
+        {{"reader", tl.rows[size_t(e.readerRow)].thread},
+         {"writer", e.writerRow >= 0 ? json(tl.rows[size_t(e.writerRow)].thread) : json(nullptr)},
+         {"element", e.element},
+         {"value", jsonValue(e.value, t.params.type)},
+         {"missed", jsonValue(e.missed, t.params.type)},
+         {"read_tick", e.readTick},
+         {"write_tick", e.writeTick},
+         {"text", e.text}});
+  return {{"available", true},
+          {"measured", tl.measured},
+          {"clock", tl.clockText},
+          {"columns", tl.columns},
+          {"rows", rows},
+          {"early_reads", early},
+          {"reads_after_their_write", tl.readsAfterTheirWrite},
+          {"reads_before_their_write", tl.readsBeforeTheirWrite}};
 }
 
 json traceJson(const Trace& t) {
@@ -73,6 +121,7 @@ json traceJson(const Trace& t) {
           j.update({{"missed", value(r.missed)},
                     {"missed_writer", r.missedWriter},
                     {"missed_step", r.missedStep}});
+        if (r.overwrittenBy >= 0) j["overwritten_by"] = r.overwrittenBy;
         return j;
       };
       json combines = json::array();
@@ -80,6 +129,10 @@ json traceJson(const Trace& t) {
         json combine = {
             {"thread", c.thread}, {"target", read(c.target)}, {"wrote", value(c.wrote)}};
         if (c.source.element >= 0) combine["source"] = read(c.source);
+        if (c.readClock >= 0) {
+          combine["read_clock"] = c.readClock;
+          combine["wrote_clock"] = c.wroteClock;
+        }
         combines.push_back(combine);
       }
       step["combines"] = combines;
@@ -137,6 +190,7 @@ json lessonsJson() {
         {"block", {{"power_of_two", true}, {"max", 1024}, {"min", l.variants.back().minBlock}}},
         {"one_block", l.oneBlock},
         {"switchable_barrier", l.switchableBarrier},
+        {"barrier_switch_variants", barrierSwitchVariants(l)},
         {"kernel_file", l.kernelFile}};
     all.push_back(lesson);
   }

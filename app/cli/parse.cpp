@@ -241,6 +241,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   LessonOptions runOptions;
   auto* run = app.add_subcommand("run", "run one lesson and show every step");
   runOptions.addTo(run);
+  bool timeline = false;
+  run->add_flag("--timeline", timeline,
+                "barrier lesson: one row per thread, when each read and wrote, reads that came "
+                "before the write they needed");
 
   LessonOptions raceOptions;
   std::string runs = "100";
@@ -314,6 +318,12 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       c.params = runOptions.params();
       c.language = languageOrLocale(runOptions.language);
       c.format = parseFormat(runOptions.format, false);
+      c.timeline = timeline;
+      if (timeline && !lessonOrThrow(c.params.lesson).timeline)
+        throw UsageError(
+            "--timeline is only for lessons whose kernels stamp when each thread "
+            "read and wrote (barrier); " +
+            c.params.lesson + " has none.");
     } else if (race->parsed()) {
       c.name = "race";
       c.params = raceOptions.params();

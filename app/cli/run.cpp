@@ -9,10 +9,13 @@ namespace rlab::cli {
 
 int runCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) {
   const Trace t = runLesson(c.params);
-  if (c.format == Format::Json)
-    out << traceJson(t).dump() << "\n";
-  else
+  if (c.format == Format::Json) {
+    nlohmann::json j = traceJson(t);
+    if (c.timeline) j["timeline"] = timelineJson(t);
+    out << j.dump() << "\n";
+  } else
     printTraceText(t, out, colour, narrationFor(t.params, t.backend != "gpu", c.language));
+  if (c.timeline && c.format != Format::Json) printTimelineText(t, out, colour);
   return 0;
 }
 

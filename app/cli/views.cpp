@@ -11,6 +11,7 @@
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/registry.hpp"
+#include "lessons/timeline.hpp"
 
 namespace rlab::cli {
 
@@ -35,7 +36,9 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
     out << "exercise " << t.exercise << " (your kernel)";
   out << "  n=" << p.n << "  block=" << p.block << "  " << name(p.op) << "  " << name(p.type)
       << "  data=" << (t.dataLabel.empty() ? p.data : t.dataLabel);
-  if (t.exercise.empty() && findLesson(p.lesson)->switchableBarrier)
+  const LessonInfo& lesson = *findLesson(p.lesson);
+  if (t.exercise.empty() &&
+      (lesson.switchableBarrier || lesson.findVariant(p.variant)->barrierSwitch))
     out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
         << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
   out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
@@ -116,13 +119,79 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
   }
 }
 
+void printTimelineText(const Trace& t, std::ostream& out, bool colour) {
+  const Timeline tl = buildTimeline(t);
+  out << "\ntimeline";
+  if (!tl.available) {
+    out << ": " << tl.why << "\n";
+    return;
+  }
+  out << (tl.measured ? " (measured on the GPU)"
+                      : " (simulator, schedule " + t.params.schedule + ")")
+      << ": one row per thread, the levels as columns; #R-W: the tick it read at and the tick it "
+         "wrote at, counting every read and write in order\n";
+  out << "  " << tl.clockText << "\n";
+  const Params& p = t.params;
+  // Each column as wide as its widest cell; a late cell says so, and its row's gap is dots.
+  std::vector<std::vector<std::string>> text(tl.rows.size(),
+                                             std::vector<std::string>(tl.columns.size()));
+  std::vector<size_t> width(tl.columns.size());
+  for (size_t c = 0; c < tl.columns.size(); ++c) width[c] = tl.columns[c].size();
+  for (size_t r = 0; r < tl.rows.size(); ++r)
+    for (const TimelineCell& cell : tl.rows[r].cells) {
+      std::string& s = text[r][size_t(cell.column)];
+      if (!s.empty()) s += "; ";
+      s += "#" + std::to_string(cell.readTick) + "-" + std::to_string(cell.writeTick) + " " +
+           cellText(cell, p.op, p.type);
+      if (cell.late) s += " (level " + std::to_string(cell.level) + ", late)";
+      if (cell.staleRead) s += " !";
+      for (int gap = cell.level - 1; gap < cell.column; ++gap)
+        if (text[r][size_t(gap)].empty()) text[r][size_t(gap)] = "...waiting...";
+    }
+  for (size_t r = 0; r < tl.rows.size(); ++r)
+    for (size_t c = 0; c < tl.columns.size(); ++c) width[c] = std::max(width[c], text[r][c].size());
+  const std::string rowName = "thread " + std::to_string(tl.rows.back().thread);
+  out << "  " << std::string(rowName.size(), ' ');
+  for (size_t c = 0; c < tl.columns.size(); ++c)
+    out << "  " << tl.columns[c]
+        << std::string(c + 1 < tl.columns.size() ? width[c] - tl.columns[c].size() : 0, ' ');
+  out << "\n";
+  for (size_t r = 0; r < tl.rows.size(); ++r) {
+    const std::string name = "thread " + std::to_string(tl.rows[r].thread);
+    out << "  " << name << std::string(rowName.size() - name.size(), ' ');
+    size_t used = tl.columns.size();  // no padding after the last cell of the row
+    while (used > 0 && text[r][used - 1].empty()) --used;
+    for (size_t c = 0; c < used; ++c) {
+      const std::string& s = text[r][c];
+      const bool marked = colour && s.find(" !") != std::string::npos;
+      out << "  " << (marked ? kWrong : "") << s << (marked ? kReset : "")
+          << std::string(c + 1 < used ? width[c] - s.size() : 0, ' ');
+    }
+    out << "\n";
+  }
+  for (const TimelineEarlyRead& e : tl.earlyReads)
+    out << "  " << (colour ? kWrong : "") << "#" << e.readTick << " " << e.text << " (#"
+        << e.writeTick << ")" << (colour ? kReset : "") << ": " << e.sentence << "\n";
+  const int needed = tl.readsAfterTheirWrite + tl.readsBeforeTheirWrite;
+  if (tl.readsBeforeTheirWrite == 0)
+    out << "  every read of a value written at an earlier level (" << needed
+        << ") came after that write\n";
+  else
+    out << "  " << tl.readsBeforeTheirWrite << " of " << needed
+        << " reads of a value written at an earlier level came before that write\n";
+}
+
 void printLessonList(std::ostream& out) {
   for (const LessonInfo& l : lessons()) {
     out << l.id << " — " << l.title << "\n  variants: ";
     out << l.variantIds();
     out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
         << (l.oneBlock ? ", one block: block >= n" : "")
-        << (l.switchableBarrier ? ", --no-barrier, --perturb, --delay" : "") << "\n";
+        << (l.switchableBarrier ? ", --no-barrier, --perturb, --delay" : "");
+    if (!l.switchableBarrier)
+      for (const VariantInfo& v : l.variants)
+        if (v.barrierSwitch) out << ", --no-barrier (" << v.id << ")";
+    out << "\n";
   }
   out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data iota|ones|random:SEED"
          " or --values LIST,\n--block (power of two, at most 1024), --schedule "
@@ -193,8 +262,10 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
   }
   if (w.readFound) {
     const EarlyRead& r = w.read;
-    out << "the read that came too early, in step " << r.step << " (" << r.stepLabel << "):\n  "
-        << (colour ? kWrong : "") << r.text << (colour ? kReset : "") << "\n";
+    out << (r.afterOverwrite ? "the read that came too late, after the value was overwritten"
+                             : "the read that came too early")
+        << ", in step " << r.step << " (" << r.stepLabel << "):\n  " << (colour ? kWrong : "")
+        << r.text << (colour ? kReset : "") << "\n";
     if (w.readLine.line)
       out << "  " << w.readLine.file << ":" << w.readLine.line << "  " << w.readLine.text
           << "   <- the read\n";

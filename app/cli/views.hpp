@@ -29,6 +29,8 @@ struct BenchTable {
 // With `narration` (a Steps block of the texts), each step's sentence is printed under it.
 void printTraceText(const Trace& t, std::ostream& out, bool colour,
                     const text::Block* narration = nullptr);
+// One row per thread, the levels as columns, when each read and wrote (rlab run --timeline).
+void printTimelineText(const Trace& t, std::ostream& out, bool colour);
 void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out);
 void printNarration(const text::Inline& item, std::ostream& out);
 void printLessonList(std::ostream& out);
@@ -50,6 +52,7 @@ nlohmann::json jsonNumber(double v);
 // A value of a run's element type: int runs' values as JSON integers.
 nlohmann::json jsonValue(double v, ElementType type);
 nlohmann::json traceJson(const Trace& t);
+nlohmann::json timelineJson(const Trace& t);  // buildTimeline's rows, cells and early reads
 nlohmann::json lessonsJson();
 nlohmann::json raceJson(const RaceResult& race);
 nlohmann::json witnessJson(const Witness& w);

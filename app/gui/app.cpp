@@ -453,11 +453,13 @@ void App::frame(float seconds) {
       [](App& app) {
         if (ImGui::BeginTabBar("views")) {
           // Named in English for the tests; labelled in the UI's language.
-          const char* names[] = {"Lesson text", "Lesson view", "Timing chart", "Race explorer"};
+          const char* names[] = {"Lesson text", "Lesson view", "Timing chart", "Race explorer",
+                                 "Timeline"};
           const char* labels[] = {trId("Lesson text"), trId("Lesson view"), trId("Timing chart"),
-                                  trId("Race explorer")};
-          void (*draws[])(App&) = {drawTextPanel, drawLessonView, drawTimingPanel, drawRacePanel};
-          for (int k = 0; k < 4; ++k) {
+                                  trId("Race explorer"), trId("Timeline")};
+          void (*draws[])(App&) = {drawTextPanel, drawLessonView, drawTimingPanel, drawRacePanel,
+                                   drawTimelinePanel};
+          for (int k = 0; k < 5; ++k) {
             const ImGuiTabItemFlags flags =
                 app.ui.requestTab == k ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(labels[k], nullptr, flags)) {

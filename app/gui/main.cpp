@@ -54,10 +54,11 @@ int main(int argc, char** argv) {
   cli.add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
   cli.add_option("--schedule", schedule, "simulator schedule, e.g. stall:4:2:1");
   cli.add_option("--view", view,
-                 "screenshot: the lesson's text or view, or a finished timing chart, race, race "
-                 "witness, wrong share by block size, or float sums in ulps")
-      ->check(
-          CLI::IsMember({"text", "lesson", "timing", "race", "witness", "by-block", "float-sums"}));
+                 "screenshot: the lesson's text or view, the per-thread timeline, or a finished "
+                 "timing chart, race, race witness, wrong share by block size, or float sums in "
+                 "ulps")
+      ->check(CLI::IsMember(
+          {"text", "lesson", "timing", "race", "witness", "by-block", "float-sums", "timeline"}));
   std::string language;
   cli.add_option("--lang", language, "language of the lesson texts: en, ja or zh (default: locale)")
       ->check(CLI::IsMember({"en", "ja", "zh"}));
@@ -190,11 +191,15 @@ int main(int argc, char** argv) {
         ex.step = step < 0 ? count / 2 : std::clamp(step, 0, count - 1);
       }
       // The job refused or failed: say why.
-      if (app.ui.statusIsError && view != "lesson" && view != "text") {
+      if (app.ui.statusIsError && view != "lesson" && view != "text" && view != "timeline") {
         std::cerr << "reduction-lab: " << app.ui.status << "\n";
         return 2;
       }
-      app.ui.requestTab = view == "timing" ? 2 : view == "lesson" ? 1 : view == "text" ? 0 : 3;
+      app.ui.requestTab = view == "timing"     ? 2
+                          : view == "lesson"   ? 1
+                          : view == "text"     ? 0
+                          : view == "timeline" ? 4
+                                               : 3;
       std::vector<unsigned char> pixels;
       for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
         fontsIfWanted();

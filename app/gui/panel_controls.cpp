@@ -157,13 +157,20 @@ void drawControlsPanel(App& app) {
     }
   }
 
-  if (lesson && lesson->switchableBarrier) {
+  const VariantInfo* variant =
+      lesson ? lesson->findVariant(p.variant.empty() ? lesson->variants.front().id : p.variant)
+             : nullptr;
+  if (variant && variant->barrierSwitch) {
     ImGui::Separator();
     if (ImGui::Checkbox(trId("barrier (__syncthreads)"), &p.barrier)) changed = true;
     noteWidget(ui, "barrier");
-    helpMarker(
-        tr("Switch the barrier off and a thread may read its neighbour before the neighbour "
-           "has finished the level below."));
+    helpMarker(lesson->switchableBarrier
+                   ? tr("Switch the barrier off and a thread may read its neighbour before the "
+                        "neighbour has finished the level below.")
+                   : tr("Switch off the barrier between the reads and the writes and a thread may "
+                        "overwrite its slot before its partner has read the old value."));
+  }
+  if (lesson && lesson->switchableBarrier) {
     if (ImGui::Checkbox("perturb", &p.perturb)) changed = true;
     helpMarker(tr("Every third thread pauses each level, as printing from some threads does."));
   }

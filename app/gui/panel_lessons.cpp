@@ -88,6 +88,7 @@ void drawLessonsPanel(App& app) {
       if (ImGui::RadioButton(v.c_str(), current) && !current) {
         ui.params.variant = v;
         ui.params.block = 0;
+        if (!variant.barrierSwitch) ui.params.barrier = true;  // none to switch off there
         ui.rerunWanted = true;
       }
       noteWidget(ui, "variant:" + v);

@@ -83,8 +83,11 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
 
   if (w.readFound) {
     const EarlyRead& r = w.read;
-    wrappedText(
-        printed(tr("The read that came too early, in step %d (%s):"), r.step, r.stepLabel.c_str()));
+    wrappedText(printed(r.afterOverwrite
+                            ? tr("The read that came too late, after the value was overwritten, "
+                                 "in step %d (%s):")
+                            : tr("The read that came too early, in step %d (%s):"),
+                        r.step, r.stepLabel.c_str()));
     wrappedText("  " + r.text, pal.wrong);
     std::string lines;
     if (w.readLine.line)

@@ -18,6 +18,7 @@ void drawResultPanel(App& app);    // result, expected, verdict, timings
 void drawSourcePanel(App& app);    // the kernel that ran
 void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
 void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
+void drawTimelinePanel(App& app);  // one row per thread: when each read and wrote
 void drawTextPanel(App& app);      // the lesson's text: links, narration, predictions
 void drawNarration(App& app);      // the text's sentence for the step on screen
 

@@ -968,6 +968,7 @@ uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int wi
   return block.warpResult();
 }
 
+long long g_logicalClock = 0;
 std::vector<AtomicEvent>* g_atomicSink = nullptr;  // set by launch() when it records atomics
 unsigned g_blockLinear = 0;
 

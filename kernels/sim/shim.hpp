@@ -11,6 +11,7 @@
 //   __syncthreads, warp operations   yield points: the scheduler decides who runs next
 //   atomics                          plain read-modify-write (one thread runs at a time),
 //                                    recorded in order when the launch asks for it
+//   clock64()                        a logical clock: each reading is one tick
 #pragma once
 
 #include <cassert>
@@ -40,6 +41,7 @@ extern uint3 g_blockIdx;
 extern dim3 g_blockDim;
 extern dim3 g_gridDim;
 extern bool g_recordAtomics;
+extern long long g_logicalClock;
 
 enum class WarpOp { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All };
 
@@ -114,6 +116,11 @@ inline void __threadfence_block() {}
 inline void __nanosleep(unsigned, const char* file = __builtin_FILE(),
                         int line = __builtin_LINE()) {
   ::rlab::sim::detail::yieldPoint(file, line);
+}
+// The simulator's clock counts its readings: one thread runs at a time, so two readings never
+// tie and their order is the order the schedule ran the threads in (exact, unlike a GPU's).
+inline long long clock64() {
+  return ++::rlab::sim::detail::g_logicalClock;
 }
 [[noreturn]] inline void __trap() {
   ::rlab::sim::detail::failAssertion("__trap()", "", 0);

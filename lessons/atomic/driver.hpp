@@ -1,15 +1,18 @@
 #pragma once
-#include <map>
 #include <deque>
+#include <map>
+#include <utility>
 
 #include "kernels/atomic.cuh"
 #include "lessons/driver_support.hpp"
 
 namespace rlab {
 
-// The order the atomics landed in, rebuilt from what each one found: the first found the
-// identity, the next found identity ⊕ the first's value, and so on. Exact on both backends;
-// where values repeat, any consistent order is the true one as far as anyone can tell.
+// On a GPU, which keeps no record, the order the atomics landed in, rebuilt from what each one
+// found: the first found the identity, the next found identity ⊕ the first's value, and so on.
+// Where values repeat, any consistent order is the true one as far as anyone can tell; where
+// float rounding makes a total differ from what the atomic found, the rebuild stops there.
+// The simulator records each atomic as it lands and needs none of this.
 template <class T, class Op>
 std::vector<AtomicLanding> orderOfLanding(const std::vector<T>& in, const std::vector<T>& found,
                                           bool& complete) {
@@ -34,18 +37,34 @@ void driveAtomic(B& b, const Params& p, typename B::template Buffer<T>& input, b
                  Trace& out) {
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto found = b.template alloc<T>(trace ? size_t(p.n) : 0);
-  b.launch(dim3(unsigned(blocksFor(p.n, p.block))), dim3(unsigned(p.block)), atomicReduce<T, Op>,
-           (const T*)input.get(), (long long)p.n, result.get(), trace ? found.get() : nullptr);
+  const dim3 grid(unsigned(blocksFor(p.n, p.block))), block(unsigned(p.block));
+  std::vector<std::pair<long long, double>> recorded;  // the simulator's own record
+  if constexpr (B::kRecordsAtomics) {
+    if (trace)
+      recorded = b.launchRecordingAtomics(result.get(), grid, block, atomicReduce<T, Op>,
+                                          (const T*)input.get(), (long long)p.n, result.get(),
+                                          found.get());
+  }
+  if (!B::kRecordsAtomics || !trace)
+    b.launch(grid, block, atomicReduce<T, Op>, (const T*)input.get(), (long long)p.n, result.get(),
+             trace ? found.get() : nullptr);
   out.result = double(downloadOne<B, T>(b, result));
   if (!trace) return;
   std::vector<T> in(size_t(p.n)), before(size_t(p.n));
   b.download(in.data(), input, in.size());
   b.download(before.data(), found, before.size());
-  bool complete = false;
-  out.atomicOrder = orderOfLanding<T, Op>(in, before, complete);
-  if (!complete)
-    out.notes.push_back("The landing order could not be rebuilt past atomic " +
-                        std::to_string(out.atomicOrder.size()) + ".");
+  if (B::kRecordsAtomics) {
+    for (const auto& [thread, before] : recorded)
+      out.atomicOrder.push_back({int(thread), before, double(in[size_t(thread)])});
+  } else {
+    bool complete = false;
+    out.atomicOrder = orderOfLanding<T, Op>(in, before, complete);
+    if (!complete)
+      out.notes.push_back("The landing order could not be rebuilt past atomic " +
+                          std::to_string(out.atomicOrder.size()) +
+                          " from the totals the atomics found (values that round to the same "
+                          "total leave more than one order possible).");
+  }
   for (const AtomicLanding& a : out.atomicOrder) {
     StepSnapshot s;
     const T after = Op::apply(T(a.before), T(a.value));

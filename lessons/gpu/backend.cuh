@@ -55,6 +55,9 @@ class GpuBackend {
   GpuBackend();
   ~GpuBackend();
 
+  // A GPU keeps no record of the order its atomics landed in: drivers rebuild it from values.
+  static constexpr bool kRecordsAtomics = false;
+
   template <class T>
   Buffer<T> alloc(size_t count) {
     return Buffer<T>(count);

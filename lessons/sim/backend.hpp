@@ -6,7 +6,9 @@
 // the end is caught after its launch and named in one sentence.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <map>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -134,6 +136,35 @@ class SimBackend {
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
     rounds_ += sim::launch(grid, block, options_, kernel, args...).rounds;
     checkGuards(grid, block);
+  }
+
+  // The simulator records every atomic as it lands (thread, address, the value it found), so a
+  // driver can take the order from the record instead of rebuilding it from values.
+  static constexpr bool kRecordsAtomics = true;
+
+  // launch(), recording the atomics on `address`: each thread's landing (its last atomic
+  // there: a compare-and-swap loop's earlier tries stored nothing) as (the thread's index in the
+  // grid, the value it found), in the order they landed.
+  template <class T, class... Params, class... Args>
+  std::vector<std::pair<long long, double>> launchRecordingAtomics(const T* address, dim3 grid,
+                                                                   dim3 block,
+                                                                   void (*kernel)(Params...),
+                                                                   Args... args) {
+    sim::LaunchOptions options = options_;
+    options.recordAtomics = true;
+    const sim::LaunchStats stats = sim::launch(grid, block, options, kernel, args...);
+    rounds_ += stats.rounds;
+    checkGuards(grid, block);
+    std::map<long long, size_t> last;  // thread -> its last atomic on the address
+    for (size_t k = 0; k < stats.atomics.size(); ++k)
+      if (stats.atomics[k].address == address)
+        last[(long long)stats.atomics[k].block * block.x + stats.atomics[k].thread] = k;
+    std::vector<std::pair<size_t, long long>> byTime;
+    for (const auto& [thread, k] : last) byTime.emplace_back(k, thread);
+    std::sort(byTime.begin(), byTime.end());
+    std::vector<std::pair<long long, double>> landings;
+    for (const auto& [k, thread] : byTime) landings.emplace_back(thread, stats.atomics[k].old);
+    return landings;
   }
 
   // Scheduling rounds of every launch so far, summed over blocks (round-based schedules).
