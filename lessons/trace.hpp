@@ -27,6 +27,16 @@ struct CombineRead {
   double wrote = 0;
 };
 
+// allreduce: one copy between GPUs in a step: `count` elements from rank `from`'s buffer to rank
+// `to`, landing at [begin, end) of the receiver's buffer, either combined into it (reduce) or
+// written over it (gather).
+struct Transfer {
+  int from = 0, to = 0;
+  long long begin = 0, end = 0;  // element range, the same in sender and receiver
+  long long bytes = 0;
+  bool combined = false;  // true: receiver applies the operator; false: it overwrites
+};
+
 struct StepSnapshot {
   std::string label;
   std::vector<double> values;              // the live part of the array after this step
@@ -36,6 +46,10 @@ struct StepSnapshot {
   // divergence: warps with active lanes, and the worst shared-memory bank conflict
   std::vector<int> activeWarps;
   int bankConflictDegree = 0;  // 0: not measured
+  // allreduce: values holds the G ranks' buffers one after the other (rank r at r * n);
+  // contains[r][c]: bit q set when chunk c of rank r's buffer already holds rank q's input.
+  std::vector<std::vector<unsigned>> contains;
+  std::vector<Transfer> transfers;  // the copies of this step
 };
 
 struct AtomicLanding {
@@ -76,6 +90,13 @@ struct Trace {
   std::vector<double> blockPartials;       // shared: one per block
   std::vector<std::string> notes;
   Timings timings;
+  // allreduce: the G GPUs (ranks), the chunk bounds (chunk c spans [chunkStarts[c],
+  // chunkStarts[c + 1]) of every rank's buffer), each rank's buffer at the end, and whether each
+  // equals the host reference elementwise. Other lessons: gpus = 0 and all empty.
+  int gpus = 0;
+  std::vector<long long> chunkStarts;
+  std::vector<std::vector<double>> rankResults;
+  std::vector<long long> rankWrongElements;  // per rank: elements off the reference
 };
 
 // "thread 0 read a[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2".

@@ -25,18 +25,82 @@ const char* const kWorked = "\033[36m";     // cyan: written by a working thread
 const char* const kWrong = "\033[1;31m";
 const char* const kRight = "\033[1;32m";
 
+// "0+1+2", "all 4" or "0" for a chunk-contains bitmask.
+std::string ranksText(unsigned mask, int gpus) {
+  if (gpus > 1 && mask == (1u << gpus) - 1) return "all";
+  std::string text;
+  for (int r = 0; r < gpus; ++r)
+    if (mask & (1u << r)) text += (text.empty() ? "" : "+") + std::to_string(r);
+  return text;
+}
+
+// allreduce: each step as G rows, one per GPU, its chunks with the ranks each one holds, and
+// the copies of the step.
+void printRanksText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
+  const Params& p = t.params;
+  const size_t n = size_t(p.n);
+  const int chunks = int(t.chunkStarts.size()) - 1;
+  size_t cell = 1;
+  for (const auto& s : t.steps)
+    for (size_t i = 0; i < std::min(s.values.size(), kShownValues * 4); ++i)
+      cell = std::max(cell, formatValue(s.values[i], p.type).size());
+  for (size_t k = 0; k < t.steps.size(); ++k) {
+    const StepSnapshot& s = t.steps[k];
+    const StepSnapshot* previous = k > 0 ? &t.steps[k - 1] : nullptr;
+    out << std::setw(4) << k << "  " << s.label << "\n";
+    for (int r = 0; r < p.gpus && s.values.size() >= (r + 1) * n; ++r) {
+      out << "      GPU " << r << " ";
+      size_t shown = 0;
+      for (int c = 0; c < chunks; ++c) {
+        const bool changed =
+            previous && !previous->contains.empty() && previous->contains[r][c] != s.contains[r][c];
+        const char* style = colour && changed ? kChanged : "";
+        out << " |" << style;
+        for (long long i = t.chunkStarts[c]; i < t.chunkStarts[c + 1]; ++i, ++shown) {
+          if (shown == kShownValues) out << " …";
+          if (shown >= kShownValues) continue;
+          const std::string text = formatValue(s.values[r * n + size_t(i)], p.type);
+          out << ' ' << std::string(cell - std::min(cell, text.size()), ' ') << text;
+        }
+        if (!s.contains.empty()) {
+          const std::string held = ranksText(s.contains[r][c], p.gpus);
+          out << " [" << held << "]"
+              << std::string(size_t(std::max(3, 2 * p.gpus - 1)) -
+                                 std::min(held.size(), size_t(std::max(3, 2 * p.gpus - 1))),
+                             ' ');
+        }
+        out << (*style ? kReset : "");
+      }
+      out << " |\n";
+    }
+    for (const Transfer& x : s.transfers)
+      out << "      GPU " << x.from << " -> GPU " << x.to << ": elements " << x.begin << ".."
+          << x.end - 1 << ", " << x.bytes << " B, " << (x.combined ? "combined" : "copied over")
+          << "\n";
+    if (narration && k < narration->items.size()) printNarration(narration->items[k], out);
+  }
+}
+
 }  // namespace
 
 void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
   const Params& p = t.params;
-  out << p.lesson << " (" << p.variant << ")  n=" << p.n << "  block=" << p.block << "  "
-      << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel;
-  if (findLesson(p.lesson)->switchableBarrier)
-    out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
-        << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
-  out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
+  if (t.gpus > 0) {
+    out << p.lesson << " (" << p.variant << ")  gpus=" << p.gpus << "  n=" << p.n << " per GPU  "
+        << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel << "\n"
+        << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
+    printRanksText(t, out, colour, narration);
+  }
+  if (t.gpus == 0) {
+    out << p.lesson << " (" << p.variant << ")  n=" << p.n << "  block=" << p.block << "  "
+        << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel;
+    if (findLesson(p.lesson)->switchableBarrier)
+      out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
+          << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
+    out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
+  }
 
-  if (!t.steps.empty()) {
+  if (!t.steps.empty() && t.gpus == 0) {
     size_t widestLabel = 5;
     for (const auto& s : t.steps) widestLabel = std::max(widestLabel, s.label.size());
     size_t cell = 1;
