@@ -158,7 +158,7 @@ std::vector<LessonInfo> describeLessons() {
   allreduce.title = "All-reduce across GPUs";
   allreduce.variants = {{"butterfly", "combineChunk", 1, false, acrossGpus},
                         {"ring", "combineChunk", 1, false, acrossGpus},
-                        {"nccl", "", 1, false, acrossGpus}};
+                        {"nccl", "combineChunk", 1, false, acrossGpus}};
   allreduce.maxN = int64_t(1) << 22;  // per GPU; rlab bench goes to 2^28 (1 GB of floats)
   allreduce.defaultN = 8;
   allreduce.traceLimit = 4096;

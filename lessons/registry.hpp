@@ -39,6 +39,7 @@ using ChainLength = int64_t (*)(int64_t n, int block);
 struct VariantInfo {
   std::string id;
   std::string kernelFunction;  // the __global__ function of the lesson's kernel file it runs
+  // (allreduce nccl: on the simulator, the model of NCCL's ring runs it)
   int minBlock = 1;      // 32 where the kernel uses warp operations; 2 where each pass must halve
   bool inPlace = false;  // reduces its input in place: timing restores it before each run
   ChainLength longestChain = nullptr;
