@@ -164,7 +164,13 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
   out << "   " << verdictStyle << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
   if (!howFarOff(t).empty()) out << " (" << howFarOff(t) << ")";
   out << "\n";
-  if (t.timings.measured) {
+  if (t.timings.measured && t.gpus > 0) {
+    const Timings& m = t.timings;
+    out << std::setprecision(4) << "all-reduce " << m.kernelMs << " ms (median of " << m.repetitions
+        << "), algorithm bandwidth " << m.gbPerSecond << " GB/s, bus bandwidth " << m.busGBs
+        << " GB/s = " << m.copyFraction * 100 << "% of a peer copy of the same bytes ("
+        << m.peerCopyGBs << " GB/s)\n";
+  } else if (t.timings.measured) {
     const Timings& m = t.timings;
     out << std::setprecision(4) << "kernel " << m.kernelMs << " ms (median of " << m.repetitions
         << "), with copies " << m.withCopiesMs << " ms, " << m.gbPerSecond
@@ -299,8 +305,18 @@ void printBenchText(const BenchTable& bench, std::ostream& out) {
   std::snprintf(line, sizeof line, "%-30s %11s %12s %10s %8s %8s\n", "kernel", "n", "ms", "GB/s",
                 gpu ? "copy%" : "", gpu ? "xCUB" : "");
   out << line;
+  bool acrossGpusHeader = false;
   for (const auto& r : bench.rows) {
-    if (gpu)
+    if (gpu && r.gpus > 0) {  // allreduce: n per GPU; algorithm and bus bandwidth, peer copy
+      if (!acrossGpusHeader)
+        out << "allreduce on " << r.gpus << " GPUs (n per GPU; model: alpha-beta with alpha, beta "
+            << "measured by peer copies here)\n"
+            << "kernel                         n/GPU           ms   algGB/s   busGB/s  peerGB/s"
+               "  model ms\n";
+      acrossGpusHeader = true;
+      std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %9.1f %9.1f %9.1f %9.4f\n",
+                    r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.busGBs, r.peerCopyGBs, r.modelMs);
+    } else if (gpu)
       std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %10.1f %7.1f%% %8.2f\n",
                     r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.copyFraction * 100, r.cubRatio);
     else
@@ -311,10 +327,12 @@ void printBenchText(const BenchTable& bench, std::ostream& out) {
 }
 
 void printBenchCsv(const BenchTable& bench, std::ostream& out) {
-  out << "kernel,n,ms,gb_per_s,copy_fraction,cub_ratio\n";
+  out << "kernel,n,ms,gb_per_s,copy_fraction,cub_ratio,gpus,bus_gb_per_s,peer_copy_gb_per_s,"
+         "model_ms\n";
   for (const auto& r : bench.rows)
     out << r.kernel << "," << r.n << "," << r.ms << "," << r.gbPerSecond << "," << r.copyFraction
-        << "," << r.cubRatio << "\n";
+        << "," << r.cubRatio << "," << r.gpus << "," << r.busGBs << "," << r.peerCopyGBs << ","
+        << r.modelMs << "\n";
 }
 
 void printSanitizerText(const SanitizerReport& report, std::ostream& out) {
