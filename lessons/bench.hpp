@@ -17,7 +17,29 @@ struct BenchRow {
   double gbPerSecond = 0;   // input bytes read per second
   double copyFraction = 0;  // of the device-to-device copy bandwidth (GPU only)
   double cubRatio = 0;      // CUB's time / this time (GPU only): above 1 is faster than CUB
+  // allreduce (n: elements per GPU): bus bandwidth (gbPerSecond is the algorithm bandwidth),
+  // the peer copy of the same bytes, and the alpha-beta model's time for this algorithm.
+  int gpus = 0;
+  double busGBs = 0;
+  double peerCopyGBs = 0;
+  double modelMs = 0;
 };
+
+// The alpha-beta model of an all-reduce of `bytes` per GPU over G GPUs: each step costs
+// α + (bytes moved) · β. Butterfly: log2 G steps of the whole buffer; ring (and NCCL's ring):
+// 2 (G - 1) steps of bytes / G. α and β are measured on the machine (benchGpu: α the median
+// time of a 4-byte peer copy, β the inverse of the peer copy bandwidth at 256 MiB).
+// Inline: the GPU backend's library (rlab_gpu) uses it and sits below the core in the link.
+inline double alphaBetaMs(const std::string& variant, int gpus, double bytes, double alphaMs,
+                          double betaMsPerByte) {
+  if (gpus < 2) return 0;
+  if (variant == "butterfly") {
+    int steps = 0;
+    for (int g = 1; g < gpus; g *= 2) ++steps;
+    return steps * (alphaMs + bytes * betaMsPerByte);
+  }
+  return 2.0 * (gpus - 1) * (alphaMs + bytes / gpus * betaMsPerByte);
+}
 
 struct BenchRequest {
   std::vector<long long> sizes;

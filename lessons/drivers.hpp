@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "lessons/allreduce/driver.hpp"
 #include "lessons/atomic/driver.hpp"
 #include "lessons/barrier/driver.hpp"
 #include "lessons/butterfly/driver.hpp"
@@ -46,6 +47,9 @@ const std::vector<DriverEntry<B, T, Op>>& driverTable() {
       {"butterfly", "shared", driveButterflyShared<B, T, Op>},
       {"butterfly", "shuffle", driveButterflyShuffle<B, T, Op>},
       {"fastest", "default", driveFastest<B, T, Op>},
+      {"allreduce", "butterfly", driveAllReduceButterfly<B, T, Op>},
+      {"allreduce", "ring", driveAllReduceRing<B, T, Op>},
+      {"allreduce", "nccl", driveAllReduceNccl<B, T, Op>},
   };
   return table;
 }

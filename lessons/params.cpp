@@ -168,12 +168,26 @@ Resolved resolve(const Params& in) {
   if (!lesson->switchableBarrier && p.perturb)
     throw ParamError("--perturb is only for the barrier lesson.");
 
+  if (lesson->defaultGpus > 0) {
+    if (p.gpus == 0) p.gpus = lesson->defaultGpus;
+    if (p.gpus != 1 && p.gpus != 2 && p.gpus != 4 && p.gpus != 8)
+      throw ParamError("--gpus " + std::to_string(p.gpus) + " is not allowed; use 1, 2, 4 or 8.");
+  } else if (p.gpus != 0) {
+    throw ParamError("--gpus is only for the allreduce lesson; " + p.lesson + " runs on one GPU.");
+  }
+  const int64_t ranks = std::max(p.gpus, 1);
+
   // Data: explicit values, or a generator.
   if (!p.values.empty()) {
-    if (p.n != 0 && p.n != int64_t(p.values.size()))
+    if (int64_t(p.values.size()) % ranks != 0)
+      throw ParamError("--values has " + std::to_string(p.values.size()) +
+                       " numbers, which do not split evenly over --gpus " + std::to_string(p.gpus) +
+                       "; give n numbers per GPU, rank after rank.");
+    const int64_t perRank = int64_t(p.values.size()) / ranks;
+    if (p.n != 0 && p.n != perRank)
       throw ParamError("--n " + std::to_string(p.n) + " disagrees with the " +
                        std::to_string(p.values.size()) + " numbers given in --values; drop --n.");
-    p.n = int64_t(p.values.size());
+    p.n = perRank;
     if (p.type == ElementType::Int)
       for (double v : p.values)
         if (v != std::floor(v) || v < -2147483648.0 || v > 2147483647.0)
@@ -249,15 +263,16 @@ Params tourStopParams(const LessonInfo& lesson, const TourStop& stop) {
   p.block = stop.block;
   p.barrier = stop.barrier;
   p.schedule = stop.schedule;
+  p.gpus = stop.gpus;
   return p;
 }
 
 std::vector<double> makeInput(const Resolved& r) {
   const Params& p = r.params;
   if (!p.values.empty()) return p.values;
-  std::vector<double> data(size_t(p.n));
+  std::vector<double> data(size_t(p.n) * size_t(std::max(p.gpus, 1)));
   if (p.data == "iota") {
-    for (int64_t i = 0; i < p.n; ++i) data[size_t(i)] = double(i + 1);
+    for (size_t i = 0; i < data.size(); ++i) data[i] = double(i + 1);
   } else if (p.data == "ones") {
     std::fill(data.begin(), data.end(), 1.0);
   } else {

@@ -47,6 +47,9 @@ struct Params {
   int delayThread = -1;
   int delayLevel = 0;  // 1-based, as a run's steps number the levels
   std::string schedule = "lockstep";
+  // allreduce: the GPUs (ranks) taking part, 1, 2, 4 or 8; each holds n elements. 0: the
+  // lesson's default (other lessons run on one GPU and refuse --gpus).
+  int gpus = 0;
   BackendChoice backend = BackendChoice::Sim;
   bool trace = true;  // record steps (small n only)
   bool timed = true;  // GPU: measure timings after the run
@@ -73,7 +76,8 @@ struct TourStop;
 // The run a tour stop shows, with every other field at its default.
 Params tourStopParams(const LessonInfo& lesson, const TourStop& stop);
 
-// The input the run will reduce, as doubles (exact for both types).
+// The input the run will reduce, as doubles (exact for both types). allreduce: n elements per
+// GPU, rank after rank (gpus · n in all).
 std::vector<double> makeInput(const Resolved& r);
 
 }  // namespace rlab

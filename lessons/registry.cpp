@@ -43,6 +43,12 @@ int64_t coarsenedChain(int64_t n, int block) {
 // Each thread's grid-stride loop (at most n / block elements even with a single block), its
 // four accumulators, the warp and block trees, and the totals of the blocks (at most one per
 // 16 elements per thread).
+// All-reduce across G GPUs: each element's chain is at most G - 1 combines long (the ring: a
+// chunk travels past every other rank; the butterfly: log2 G <= G - 1). The GPUs are not in
+// (n, block), so the bound is taken at the largest G, 8.
+int64_t acrossGpus(int64_t, int) {
+  return 7;
+}
 int64_t gridStride(int64_t n, int block) {
   return blocks(n, block) + 2 + 2 * levels(block) + blocks(n, int64_t(block) * 16) + 10;
 }
@@ -149,6 +155,22 @@ std::vector<LessonInfo> describeLessons() {
   fastest.tour = {{"default", 1000, 0, true, "lockstep",
                    "Grid-stride, vector loads, warp shuffles, one pass."}};
   all.push_back(fastest);
+
+  LessonInfo allreduce;
+  allreduce.id = "allreduce";
+  allreduce.title = "All-reduce across GPUs";
+  allreduce.variants = {{"butterfly", "combineChunk", 1, false, acrossGpus},
+                        {"ring", "combineChunk", 1, false, acrossGpus},
+                        {"nccl", "combineChunk", 1, false, acrossGpus}};
+  allreduce.maxN = int64_t(1) << 22;  // per GPU; rlab bench goes to 2^28 (1 GB of floats)
+  allreduce.defaultN = 8;
+  allreduce.traceLimit = 4096;
+  allreduce.defaultGpus = 2;
+  allreduce.kernelFile = "kernels/allreduce.cuh";
+  allreduce.picture = LessonPicture::Ranks;
+  allreduce.tour = {
+      {"ring", 8, 0, true, "lockstep", "Four GPUs in a ring: reduce-scatter, then all-gather.", 4}};
+  all.push_back(allreduce);
 
   for (LessonInfo& lesson : all) lesson.textFolder = "lessons/" + lesson.id;
   return all;

@@ -16,6 +16,7 @@ struct TourStop {
   bool barrier = true;
   std::string schedule = "lockstep";
   std::string why;  // one sentence: what this run shows
+  int gpus = 0;     // allreduce: the GPUs; 0: the default
 };
 
 // What the app's lesson view draws for it.
@@ -26,7 +27,8 @@ enum class LessonPicture {
   WarpGrid,
   BlockPartials,
   Butterfly,
-  Pipeline
+  Pipeline,
+  Ranks  // allreduce: G buffers, chunks coloured by the ranks they hold, the transfers
 };
 
 // The longest chain of dependent combines from one element to the result, in the kernel's
@@ -37,6 +39,7 @@ using ChainLength = int64_t (*)(int64_t n, int block);
 struct VariantInfo {
   std::string id;
   std::string kernelFunction;  // the __global__ function of the lesson's kernel file it runs
+  // (allreduce nccl: on the simulator, the model of NCCL's ring runs it)
   int minBlock = 1;      // 32 where the kernel uses warp operations; 2 where each pass must halve
   bool inPlace = false;  // reduces its input in place: timing restores it before each run
   ChainLength longestChain = nullptr;
@@ -54,9 +57,11 @@ struct LessonInfo {
   bool oneBlock = false;           // the block must cover n
   bool timed = true;               // GPU runs are timed and rlab bench measures it
   bool timeline = false;           // its kernels stamp when each combine read and wrote
-  std::string kernelFile;          // kernels/<id>.cuh
-  std::string textFolder;          // lessons/<id>: en.md (ja.md, zh.md)
-  std::vector<TourStop> tour;      // at least one stop
+  // Runs across GPUs (--gpus): n elements on each; 0: one GPU. The default number of GPUs.
+  int defaultGpus = 0;
+  std::string kernelFile;      // kernels/<id>.cuh
+  std::string textFolder;      // lessons/<id>: en.md (ja.md, zh.md)
+  std::vector<TourStop> tour;  // at least one stop
   LessonPicture picture = LessonPicture::Pipeline;
 
   const VariantInfo* findVariant(const std::string& id) const;

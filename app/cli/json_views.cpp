@@ -97,6 +97,11 @@ json traceJson(const Trace& t) {
   j["delay"] = delayJson(p);
   j["schedule"] = t.backend == "sim" ? json(p.schedule) : json(nullptr);
   j["traced"] = t.traced;
+  if (t.gpus > 0) {
+    j["gpus"] = t.gpus;
+    j["chunk_starts"] = t.chunkStarts;
+    j["rank_wrong_elements"] = t.rankWrongElements;
+  }
   auto value = [&](double v) { return jsonValue(v, p.type); };
   json steps = json::array();
   for (const auto& s : t.steps) {
@@ -111,6 +116,18 @@ json traceJson(const Trace& t) {
     json pairs = json::array();
     for (const auto& pr : s.pairs) pairs.push_back({pr.first, pr.second});
     step["pairs"] = pairs;
+    if (t.gpus > 0) {  // allreduce: values are the G buffers, rank after rank
+      step["contains"] = s.contains;
+      json transfers = json::array();
+      for (const Transfer& x : s.transfers)
+        transfers.push_back({{"from", x.from},
+                             {"to", x.to},
+                             {"begin", x.begin},
+                             {"end", x.end},
+                             {"bytes", x.bytes},
+                             {"combined", x.combined}});
+      step["transfers"] = transfers;
+    }
     if (!s.combines.empty()) {
       auto read = [&](const ValueRead& r) {
         json j = {{"element", r.element},
@@ -172,6 +189,9 @@ json traceJson(const Trace& t) {
                {"cpu_ms", jsonNumber(m.cpuMs)},
                {"cub_ms", jsonNumber(m.cubMs)},
                {"cub_ratio", jsonNumber(m.cubRatio)}};
+    if (t.gpus > 0)
+      timings.update({{"bus_gb_per_s", jsonNumber(m.busGBs)},
+                      {"peer_copy_gb_per_s", jsonNumber(m.peerCopyGBs)}});
   } else {
     timings = {{"simulator_seconds", jsonNumber(t.timings.simSeconds)}};
   }
@@ -298,13 +318,20 @@ json witnessJson(const Witness& w) {
 
 json benchJson(const BenchTable& bench) {
   json rows = json::array();
-  for (const auto& r : bench.rows)
-    rows.push_back({{"kernel", r.kernel},
-                    {"n", r.n},
-                    {"ms", jsonNumber(r.ms)},
-                    {"gb_per_s", jsonNumber(r.gbPerSecond)},
-                    {"copy_fraction", jsonNumber(r.copyFraction)},
-                    {"cub_ratio", jsonNumber(r.cubRatio)}});
+  for (const auto& r : bench.rows) {
+    json row = {{"kernel", r.kernel},
+                {"n", r.n},
+                {"ms", jsonNumber(r.ms)},
+                {"gb_per_s", jsonNumber(r.gbPerSecond)},
+                {"copy_fraction", jsonNumber(r.copyFraction)},
+                {"cub_ratio", jsonNumber(r.cubRatio)}};
+    if (r.gpus > 0)  // allreduce: n per GPU, gb_per_s the algorithm bandwidth
+      row.update({{"gpus", r.gpus},
+                  {"bus_gb_per_s", jsonNumber(r.busGBs)},
+                  {"peer_copy_gb_per_s", jsonNumber(r.peerCopyGBs)},
+                  {"model_ms", jsonNumber(r.modelMs)}});
+    rows.push_back(row);
+  }
   return {{"device", bench.device},
           {"gpu_times", bench.gpuTimes},
           {"type", name(bench.type)},

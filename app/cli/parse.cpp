@@ -68,11 +68,11 @@ std::string chapterList() {
 // with an empty value is refused like any other bad value, never taken as "not given".
 struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
-                                         backend = "auto", format = "text", language, delay;
+                                         backend = "auto", format = "text", language, delay, gpus;
   bool noBarrier = false, perturb = false, noTimings = false;
   CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
               *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr,
-              *delayGiven = nullptr, *backendGiven = nullptr;
+              *delayGiven = nullptr, *backendGiven = nullptr, *gpusGiven = nullptr;
 
   void addTo(CLI::App* app) {
     app->add_option("lesson", lesson, "lesson id: " + lessonIds())->required();
@@ -91,6 +91,7 @@ struct LessonOptions {
         "--delay", delay, "barrier lesson: THREAD:LEVEL, that thread pauses before that level");
     scheduleGiven = app->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
+    gpusGiven = app->add_option("--gpus", gpus, "allreduce: how many GPUs, 1, 2, 4 or 8");
     backendGiven = app->add_option(
         "--backend", backend,
         "sim, gpu or auto (the default: the GPU where one works, else the simulator; with "
@@ -120,6 +121,7 @@ struct LessonOptions {
     p.barrier = !noBarrier;
     p.perturb = perturb;
     if (given(delayGiven)) parseDelay(delay, p);
+    if (given(gpusGiven)) p.gpus = int(parseInteger("--gpus", gpus, 1, 8, "use 1, 2, 4 or 8"));
     p.timed = !noTimings;
     if (given(scheduleGiven)) p.schedule = schedule;
     p.backend = parseBackend(backend);

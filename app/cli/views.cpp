@@ -26,24 +26,88 @@ const char* const kWorked = "\033[36m";     // cyan: written by a working thread
 const char* const kWrong = "\033[1;31m";
 const char* const kRight = "\033[1;32m";
 
+// "0+1+2", "all 4" or "0" for a chunk-contains bitmask.
+std::string ranksText(unsigned mask, int gpus) {
+  if (gpus > 1 && mask == (1u << gpus) - 1) return "all";
+  std::string text;
+  for (int r = 0; r < gpus; ++r)
+    if (mask & (1u << r)) text += (text.empty() ? "" : "+") + std::to_string(r);
+  return text;
+}
+
+// allreduce: each step as G rows, one per GPU, its chunks with the ranks each one holds, and
+// the copies of the step.
+void printRanksText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
+  const Params& p = t.params;
+  const size_t n = size_t(p.n);
+  const int chunks = int(t.chunkStarts.size()) - 1;
+  size_t cell = 1;
+  for (const auto& s : t.steps)
+    for (size_t i = 0; i < std::min(s.values.size(), kShownValues * 4); ++i)
+      cell = std::max(cell, formatValue(s.values[i], p.type).size());
+  for (size_t k = 0; k < t.steps.size(); ++k) {
+    const StepSnapshot& s = t.steps[k];
+    const StepSnapshot* previous = k > 0 ? &t.steps[k - 1] : nullptr;
+    out << std::setw(4) << k << "  " << s.label << "\n";
+    for (int r = 0; r < p.gpus && s.values.size() >= (r + 1) * n; ++r) {
+      out << "      GPU " << r << " ";
+      size_t shown = 0;
+      for (int c = 0; c < chunks; ++c) {
+        const bool changed =
+            previous && !previous->contains.empty() && previous->contains[r][c] != s.contains[r][c];
+        const char* style = colour && changed ? kChanged : "";
+        out << " |" << style;
+        for (long long i = t.chunkStarts[c]; i < t.chunkStarts[c + 1]; ++i, ++shown) {
+          if (shown == kShownValues) out << " …";
+          if (shown >= kShownValues) continue;
+          const std::string text = formatValue(s.values[r * n + size_t(i)], p.type);
+          out << ' ' << std::string(cell - std::min(cell, text.size()), ' ') << text;
+        }
+        if (!s.contains.empty()) {
+          const std::string held = ranksText(s.contains[r][c], p.gpus);
+          out << " [" << held << "]"
+              << std::string(size_t(std::max(3, 2 * p.gpus - 1)) -
+                                 std::min(held.size(), size_t(std::max(3, 2 * p.gpus - 1))),
+                             ' ');
+        }
+        out << (*style ? kReset : "");
+      }
+      out << " |\n";
+    }
+    for (const Transfer& x : s.transfers)
+      out << "      GPU " << x.from << " -> GPU " << x.to << ": elements " << x.begin << ".."
+          << x.end - 1 << ", " << x.bytes << " B, " << (x.combined ? "combined" : "copied over")
+          << "\n";
+    if (narration && k < narration->items.size()) printNarration(narration->items[k], out);
+  }
+}
+
 }  // namespace
 
 void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
   const Params& p = t.params;
-  if (t.exercise.empty())
-    out << p.lesson << " (" << p.variant << ")";
-  else
-    out << "exercise " << t.exercise << " (your kernel)";
-  out << "  n=" << p.n << "  block=" << p.block << "  " << name(p.op) << "  " << name(p.type)
-      << "  data=" << (t.dataLabel.empty() ? p.data : t.dataLabel);
-  const LessonInfo& lesson = *findLesson(p.lesson);
-  if (t.exercise.empty() &&
-      (lesson.switchableBarrier || lesson.findVariant(p.variant)->barrierSwitch))
-    out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
-        << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
-  out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
+  if (t.gpus > 0) {
+    out << p.lesson << " (" << p.variant << ")  gpus=" << p.gpus << "  n=" << p.n << " per GPU  "
+        << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel << "\n"
+        << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
+    printRanksText(t, out, colour, narration);
+  }
+  if (t.gpus == 0) {
+    if (t.exercise.empty())
+      out << p.lesson << " (" << p.variant << ")";
+    else
+      out << "exercise " << t.exercise << " (your kernel)";
+    out << "  n=" << p.n << "  block=" << p.block << "  " << name(p.op) << "  " << name(p.type)
+        << "  data=" << (t.dataLabel.empty() ? p.data : t.dataLabel);
+    const LessonInfo& lesson = *findLesson(p.lesson);
+    if (t.exercise.empty() &&
+        (lesson.switchableBarrier || lesson.findVariant(p.variant)->barrierSwitch))
+      out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
+          << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
+    out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
+  }
 
-  if (!t.steps.empty()) {
+  if (!t.steps.empty() && t.gpus == 0) {
     size_t widestLabel = 5;
     for (const auto& s : t.steps) widestLabel = std::max(widestLabel, s.label.size());
     size_t cell = 1;
@@ -107,7 +171,13 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
   out << "   " << verdictStyle << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
   if (!howFarOff(t).empty()) out << " (" << howFarOff(t) << ")";
   out << "\n";
-  if (t.timings.measured) {
+  if (t.timings.measured && t.gpus > 0) {
+    const Timings& m = t.timings;
+    out << std::setprecision(4) << "all-reduce " << m.kernelMs << " ms (median of " << m.repetitions
+        << "), algorithm bandwidth " << m.gbPerSecond << " GB/s, bus bandwidth " << m.busGBs
+        << " GB/s = " << m.copyFraction * 100 << "% of a peer copy of the same bytes ("
+        << m.peerCopyGBs << " GB/s)\n";
+  } else if (t.timings.measured) {
     const Timings& m = t.timings;
     out << std::setprecision(4) << "kernel " << m.kernelMs << " ms (median of " << m.repetitions
         << "), with copies " << m.withCopiesMs << " ms, " << m.gbPerSecond
@@ -310,8 +380,18 @@ void printBenchText(const BenchTable& bench, std::ostream& out) {
   std::snprintf(line, sizeof line, "%-30s %11s %12s %10s %8s %8s\n", "kernel", "n", "ms", "GB/s",
                 gpu ? "copy%" : "", gpu ? "xCUB" : "");
   out << line;
+  bool acrossGpusHeader = false;
   for (const auto& r : bench.rows) {
-    if (gpu)
+    if (gpu && r.gpus > 0) {  // allreduce: n per GPU; algorithm and bus bandwidth, peer copy
+      if (!acrossGpusHeader)
+        out << "allreduce on " << r.gpus << " GPUs (n per GPU; model: alpha-beta with alpha, beta "
+            << "measured by peer copies here)\n"
+            << "kernel                         n/GPU           ms   algGB/s   busGB/s  peerGB/s"
+               "  model ms\n";
+      acrossGpusHeader = true;
+      std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %9.1f %9.1f %9.1f %9.4f\n",
+                    r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.busGBs, r.peerCopyGBs, r.modelMs);
+    } else if (gpu)
       std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %10.1f %7.1f%% %8.2f\n",
                     r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.copyFraction * 100, r.cubRatio);
     else
@@ -322,10 +402,12 @@ void printBenchText(const BenchTable& bench, std::ostream& out) {
 }
 
 void printBenchCsv(const BenchTable& bench, std::ostream& out) {
-  out << "kernel,n,ms,gb_per_s,copy_fraction,cub_ratio\n";
+  out << "kernel,n,ms,gb_per_s,copy_fraction,cub_ratio,gpus,bus_gb_per_s,peer_copy_gb_per_s,"
+         "model_ms\n";
   for (const auto& r : bench.rows)
     out << r.kernel << "," << r.n << "," << r.ms << "," << r.gbPerSecond << "," << r.copyFraction
-        << "," << r.cubRatio << "\n";
+        << "," << r.cubRatio << "," << r.gpus << "," << r.busGBs << "," << r.peerCopyGBs << ","
+        << r.modelMs << "\n";
 }
 
 void printSanitizerText(const SanitizerReport& report, std::ostream& out) {

@@ -106,11 +106,13 @@ GpuBackend::GpuBackend() {
   description_ = description;
   multiprocessors_ = prop.multiProcessorCount;
   threadSlotsPerMultiprocessor_ = prop.maxThreadsPerMultiProcessor;
+  checkCuda(cudaGetDeviceCount(&deviceCount_), "counting the GPUs");
   checkCuda(cudaEventCreate(&start_), "creating an event");
   checkCuda(cudaEventCreate(&stop_), "creating an event");
 }
 
 GpuBackend::~GpuBackend() {
+  closeRanks();
   if (start_) cudaEventDestroy(start_);
   if (stop_) cudaEventDestroy(stop_);
 }

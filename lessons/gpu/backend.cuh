@@ -4,7 +4,11 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
+
+#include "kernels/common.cuh"
 
 #include "lessons/backends.hpp"
 
@@ -23,24 +27,63 @@ void checkCuda(cudaError_t status, const char* what);
 // launch overhead (several microseconds, as long as a small kernel itself).
 void holdGpuWhileQueueing();
 
+// Makes `device` current for a scope (-1: leaves the current one), then restores it.
+class OnDevice {
+ public:
+  explicit OnDevice(int device) {
+    if (device < 0) return;
+    cudaGetDevice(&previous_);
+    if (previous_ != device) cudaSetDevice(device);
+  }
+  ~OnDevice() {
+    if (previous_ >= 0) cudaSetDevice(previous_);
+  }
+  OnDevice(const OnDevice&) = delete;
+  OnDevice& operator=(const OnDevice&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+// NCCL's all-reduce, the library opened at run time (lessons/gpu/ranks.cu). Codes as NCCL's.
+enum class NcclType { Int32 = 2, Float32 = 7 };
+enum class NcclOp { Sum = 0, Product = 1, Max = 2, Min = 3 };
+template <class T>
+constexpr NcclType ncclTypeOf() {
+  return std::is_same<T, float>::value ? NcclType::Float32 : NcclType::Int32;
+}
+template <class Op>
+constexpr NcclOp ncclOpOf() {
+  return std::is_same<Op, MaxOp>::value       ? NcclOp::Max
+         : std::is_same<Op, MinOp>::value     ? NcclOp::Min
+         : std::is_same<Op, ProductOp>::value ? NcclOp::Product
+                                              : NcclOp::Sum;
+}
+
 class GpuBackend {
  public:
   template <class T>
   class Buffer {
    public:
-    explicit Buffer(size_t count) : count_(count) {
+    // device -1: the current device; else that device (a rank of the allreduce lesson).
+    explicit Buffer(size_t count, int device = -1) : count_(count), device_(device) {
+      OnDevice on(device_);
       if (count) checkCuda(cudaMalloc(&data_, count * sizeof(T)), "allocating device memory");
     }
     Buffer(Buffer&& other) noexcept
-        : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+        : data_(std::exchange(other.data_, nullptr)),
+          count_(std::exchange(other.count_, 0)),
+          device_(other.device_) {}
     Buffer& operator=(Buffer&& other) noexcept {
       std::swap(data_, other.data_);
       std::swap(count_, other.count_);
+      std::swap(device_, other.device_);
       return *this;
     }
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
     ~Buffer() {
+      OnDevice on(device_);
       if (data_) cudaFree(data_);
     }
     T* get() { return data_; }
@@ -50,6 +93,7 @@ class GpuBackend {
    private:
     T* data_ = nullptr;
     size_t count_ = 0;
+    int device_ = -1;
   };
 
   GpuBackend();
@@ -89,6 +133,45 @@ class GpuBackend {
     kernelMs_ += ms;
   }
 
+  // ---- Several GPUs (lesson allreduce) ----
+  // Rank r is the device r places after the current one, with its own stream; copies between
+  // ranks run on the receiver's stream (cudaMemcpyPeerAsync, NVLink where there is one).
+  static constexpr bool kHasNccl = true;
+  // Throws GpuUnavailable with one sentence when fewer than two GPUs (or fewer than `ranks`)
+  // are present. Turns on peer access between every pair that allows it.
+  void openRanks(int ranks);
+  template <class T>
+  Buffer<T> allocOnRank(int rank, size_t count) {
+    return Buffer<T>(count, ranks_[rank].device);
+  }
+  template <class T>
+  void copyBetweenRanks(int toRank, T* to, int fromRank, const T* from, size_t count) {
+    if (count)
+      checkCuda(cudaMemcpyPeerAsync(to, ranks_[toRank].device, from, ranks_[fromRank].device,
+                                    count * sizeof(T), ranks_[toRank].stream),
+                "copying between GPUs");
+  }
+  template <class... Params, class... Args>
+  void launchOnRank(int rank, dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
+    OnDevice on(ranks_[rank].device);
+    kernel<<<grid, block, 0, ranks_[rank].stream>>>(args...);
+    checkCuda(cudaGetLastError(), "launching a kernel");
+  }
+  // On the GPUs, not the host: every rank's stream waits for what every other one queued.
+  void rankBarrier();
+  void finishRanks();
+  // Events on rank 0's stream around what is queued between them, after a barrier each.
+  void startRankTimer();
+  double stopRankTimerMs();
+  // ncclAllReduce in place on every rank's buffer, one group; communicators made once.
+  template <class T, class Op>
+  void ncclAllReduce(const std::vector<T*>& buffers, size_t count) {
+    std::vector<void*> pointers(buffers.begin(), buffers.end());
+    ncclAllReduceVoid(pointers, count, ncclTypeOf<T>(), ncclOpOf<Op>());
+  }
+  std::string ncclDescription();  // "NCCL 2.28.3 from /usr/lib/...": for the run's notes
+  int deviceCount() const { return deviceCount_; }
+
   long long multiprocessors() const { return multiprocessors_; }
   int threadSlotsPerMultiprocessor() const { return threadSlotsPerMultiprocessor_; }
   double kernelMs() const { return kernelMs_; }
@@ -103,6 +186,18 @@ class GpuBackend {
   int multiprocessors_ = 1;
   int threadSlotsPerMultiprocessor_ = 2048;
   std::string deviceName_, description_;
+  struct Rank {
+    int device = 0;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t queued = nullptr;  // for rankBarrier
+  };
+  std::vector<Rank> ranks_;
+  int deviceCount_ = 0;
+  cudaEvent_t rankStart_ = nullptr, rankStop_ = nullptr;
+  void* ncclComms_ = nullptr;  // one communicator per rank (ncclComm_t[]), made on first use
+  int ncclRanks_ = 0;
+  void ncclAllReduceVoid(const std::vector<void*>& buffers, size_t count, NcclType type, NcclOp op);
+  void closeRanks();
 };
 
 }  // namespace rlab

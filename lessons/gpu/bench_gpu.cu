@@ -1,5 +1,6 @@
 // rlab bench on the GPU: every lesson kernel that scales, beside CUB and the copy roofline.
 #include "lessons/bench.hpp"
+#include "lessons/gpu/allreduce_gpu.cuh"
 #include "lessons/gpu/timing.cuh"
 
 namespace rlab {
@@ -60,11 +61,25 @@ std::vector<BenchRow> benchGpu(const BenchRequest& request, const BenchProgress&
   GpuBackend b;
   device = b.deviceName();
   std::vector<BenchRow> rows;
-  for (long long n : request.sizes) {
-    auto part = request.type == ElementType::Int
-                    ? benchSizeTyped<int>(b, n, request.kernels, request.reps, progress)
-                    : benchSizeTyped<float>(b, n, request.kernels, request.reps, progress);
+  // The allreduce variants run across GPUs: their own rows, after the one-GPU kernels.
+  std::vector<std::pair<std::string, std::string>> oneGpu;
+  std::vector<std::string> acrossGpus;
+  for (const auto& kernel : request.kernels)
+    if (kernel.first == "allreduce")
+      acrossGpus.push_back(kernel.second);
+    else
+      oneGpu.push_back(kernel);
+  if (!oneGpu.empty())
+    for (long long n : request.sizes) {
+      auto part = request.type == ElementType::Int
+                      ? benchSizeTyped<int>(b, n, oneGpu, request.reps, progress)
+                      : benchSizeTyped<float>(b, n, oneGpu, request.reps, progress);
+      rows.insert(rows.end(), part.begin(), part.end());
+    }
+  if (!acrossGpus.empty()) {
+    auto part = benchAllReduce(b, request.sizes, acrossGpus, request.type, request.reps, progress);
     rows.insert(rows.end(), part.begin(), part.end());
+    device += " x" + std::to_string(b.deviceCount()) + "; " + allReduceBenchNote(b);
   }
   return rows;
 }

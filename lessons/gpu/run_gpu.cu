@@ -1,5 +1,6 @@
 // Every lesson kernel compiled by nvcc, run by the same drivers as on the simulator, and timed
 // beside CUB when the run asks for timings.
+#include "lessons/gpu/allreduce_gpu.cuh"
 #include "lessons/gpu/timing.cuh"
 
 namespace rlab {
@@ -44,7 +45,9 @@ void runOnGpu(const Params& p, const std::vector<double>& input, bool trace, Tra
   runOnBackend(backend, p, input, trace, out);
   out.backend = "gpu";
   out.device = backend.description();
-  if (p.timed && lessonOrThrow(p.lesson).timed)
+  if (p.timed && lessonOrThrow(p.lesson).defaultGpus > 0)
+    out.timings = timeAllReduce(backend, p, input);
+  else if (p.timed && lessonOrThrow(p.lesson).timed)
     out.timings = withTypeAndOp(p, [&](auto type, auto op) {
       return timeRun<decltype(type), decltype(op)>(backend, p, input);
     });

@@ -167,6 +167,31 @@ class SimBackend {
     return landings;
   }
 
+  // ---- Several GPUs (lesson allreduce) ----
+  // Virtual GPUs on the CPU: every rank's buffer is host memory, a copy between ranks is a
+  // memcpy done at once, and the ranks run one after the other, so the waits are empty.
+  static constexpr bool kHasNccl = false;
+  static constexpr int kVirtualGpus = 8;
+  void openRanks(int ranks) {
+    if (ranks > kVirtualGpus)
+      throw std::invalid_argument("the simulator has " + std::to_string(kVirtualGpus) +
+                                  " virtual GPUs");
+  }
+  template <class T>
+  Buffer<T> allocOnRank(int, size_t count) {
+    return alloc<T>(count);
+  }
+  template <class T>
+  void copyBetweenRanks(int, T* to, int, const T* from, size_t count) {
+    if (count) std::memcpy(to, from, count * sizeof(T));
+  }
+  template <class... Params, class... Args>
+  void launchOnRank(int, dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
+    launch(grid, block, kernel, args...);
+  }
+  void rankBarrier() {}
+  void finishRanks() {}
+
   // Scheduling rounds of every launch so far, summed over blocks (round-based schedules).
   uint64_t rounds() const { return rounds_; }
 
