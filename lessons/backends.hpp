@@ -30,6 +30,7 @@ struct GpuProbe {
   bool usable = false;
   std::string device;  // "NVIDIA H100 80GB HBM3, compute capability 9.0, 79.1 GiB"
   std::string why;     // when not usable: one sentence
+  int devices = 0;     // CUDA devices the driver sees
 };
 // Asks the driver once per call; cheap enough for start-up, not for every frame.
 GpuProbe probeGpu();

@@ -78,8 +78,12 @@ Trace runLesson(const Params& params) {
   bool useGpu = p.backend == BackendChoice::Gpu;
   if (p.backend == BackendChoice::Auto) {
     const GpuProbe gpu = probeGpu();
-    useGpu = gpu.usable;
-    if (!useGpu) t.fallback = gpu.why + " Running on the simulator instead.";
+    useGpu = gpu.usable && gpu.devices >= std::max(1, p.gpus);
+    if (!gpu.usable) t.fallback = gpu.why + " Running on the simulator instead.";
+    else if (!useGpu)  // the allreduce lesson on a machine with fewer GPUs than it asks for
+      t.fallback = "This machine has " + std::to_string(gpu.devices) + " GPU" +
+                   (gpu.devices == 1 ? "" : "s") + " and the run asks for " +
+                   std::to_string(p.gpus) + ". Running on the simulator instead.";
   }
   if (useGpu) {
     runOnGpu(p, input, trace, t);

@@ -124,7 +124,7 @@ bool gpuBackendBuilt() {
 GpuProbe probeGpu() {
   try {
     GpuBackend probe;
-    return {true, probe.description(), ""};
+    return {true, probe.description(), "", probe.deviceCount()};
   } catch (const GpuUnavailable& e) {
     return {false, "", e.what()};
   }
