@@ -649,7 +649,8 @@ bool sameRun(const Resolved& a, const Resolved& b) {
   const Params &x = a.params, &y = b.params;
   return x.lesson == y.lesson && x.variant == y.variant && x.n == y.n && x.block == y.block &&
          x.op == y.op && x.type == y.type && a.dataLabel == b.dataLabel && x.values == y.values &&
-         x.barrier == y.barrier && x.perturb == y.perturb && x.schedule == y.schedule;
+         x.barrier == y.barrier && x.perturb == y.perturb && x.schedule == y.schedule &&
+         x.gpus == y.gpus;
 }
 const text::Block* findSteps(const std::vector<text::Block>& blocks, const std::string& chapter,
                              const Resolved& run) {

@@ -114,6 +114,25 @@ TEST_CASE("texts: the language comes from the locale") {
     unsetenv("LC_ALL");
 }
 
+TEST_CASE("texts: a narration speaks of its own run only: the same run on other GPUs gets none") {
+  for (Language language : rlab::kLanguages) {
+    const auto* doc = rlab::text::chapter("allreduce", language);
+    REQUIRE(doc);
+    int checked = 0;
+    forEachBlock(doc->blocks, [&](const Block& b) {
+      if (b.kind != Kind::Steps) return;
+      rlab::Params run = rlab::paramsFromQuery("allreduce", b.query);
+      REQUIRE(rlab::narrationFor(run, true, language) != nullptr);
+      const int gpus = rlab::resolve(run).params.gpus;
+      run.gpus = gpus == 2 ? 4 : 2;
+      CAPTURE(b.query);
+      CHECK(rlab::narrationFor(run, true, language) == nullptr);
+      ++checked;
+    });
+    CHECK(checked >= 1);
+  }
+}
+
 TEST_CASE("texts: every chapter in every language is complete and runs what it says") {
   for (const std::string& id : rlab::chapterIds()) {
     for (Language language : rlab::kLanguages) {
