@@ -10,7 +10,15 @@ namespace rlab {
 std::vector<std::pair<std::string, std::string>> scalableKernels() {
   std::vector<std::pair<std::string, std::string>> kernels;
   for (const LessonInfo& l : lessons())
-    if (l.timed)
+    if (l.timed && l.defaultGpus == 0)
+      for (const VariantInfo& v : l.variants) kernels.emplace_back(l.id, v.id);
+  return kernels;
+}
+
+std::vector<std::pair<std::string, std::string>> acrossGpuKernels() {
+  std::vector<std::pair<std::string, std::string>> kernels;
+  for (const LessonInfo& l : lessons())
+    if (l.timed && l.defaultGpus > 0)
       for (const VariantInfo& v : l.variants) kernels.emplace_back(l.id, v.id);
   return kernels;
 }

@@ -54,8 +54,11 @@ using BenchProgress = std::function<bool(const std::string& kernel, long long n)
 // 2^10 to 2^28 (×4) on a GPU; to 2^16 on the simulator, which is a million times slower.
 std::vector<long long> defaultBenchSizes(bool gpu);
 
-// The lesson kernels that are timed (every lesson but the barrier race).
+// The lesson kernels that are timed on one GPU (every lesson but the barrier race and the
+// lessons across GPUs): what `rlab bench` and the timing chart measure unless told otherwise.
 std::vector<std::pair<std::string, std::string>> scalableKernels();
+// The variants of the lessons across GPUs (allreduce): timed when asked for by name.
+std::vector<std::pair<std::string, std::string>> acrossGpuKernels();
 
 // Implemented by the GPU backend; throws GpuUnavailable without one.
 std::vector<BenchRow> benchGpu(const BenchRequest& request, const BenchProgress& progress,

@@ -61,6 +61,20 @@ TEST_CASE("rlab list names every lesson, as text and JSON") {
   CHECK(j["lessons"].size() == 8);
 }
 
+TEST_CASE("rlab bench: the lessons of one GPU unless allreduce is asked for by name") {
+  const Outcome all = rlabWith({"bench", "--sizes", "1024", "--format", "json", "--reps", "1"});
+  REQUIRE(all.code == 0);
+  const auto rows = nlohmann::json::parse(all.out)["rows"];
+  CHECK(rows.size() >= 10);
+  for (const auto& row : rows)
+    CHECK(row["kernel"].get<std::string>().find("allreduce") == std::string::npos);
+  const Outcome across = rlabWith(
+      {"bench", "--lessons", "allreduce", "--sizes", "1024", "--format", "json", "--reps", "1"});
+  REQUIRE(across.code == 0);
+  const auto mine = nlohmann::json::parse(across.out)["rows"];
+  CHECK(mine.size() == 3);  // butterfly, ring, nccl
+}
+
 TEST_CASE("rlab race counts wrong results and shows a histogram") {
   const Outcome o = rlabWith({"race", "barrier", "--no-barrier", "--runs", "20", "--n", "64"});
   CHECK(o.code == 0);

@@ -53,8 +53,13 @@ TEST_CASE("gpu app: starts on the GPU, names it, and re-runs a changed control t
 TEST_CASE("gpu app: every lesson and variant runs on the GPU from the app and is right") {
   HeadlessImGui imgui;
   App app;
+  const int devices = rlab::probeGpu().devices;
   for (const rlab::LessonInfo& lesson : rlab::lessons())
     for (const rlab::VariantInfo& variant : lesson.variants) {
+      if (lesson.defaultGpus > devices) {  // allreduce on a machine of one GPU
+        MESSAGE("skipped " << lesson.id << ": it needs " << lesson.defaultGpus << " GPUs");
+        break;
+      }
       CAPTURE(lesson.id);
       CAPTURE(variant.id);
       app.ui.params = rlab::Params{};

@@ -18,6 +18,9 @@ int benchCommand(const Command& c, std::ostream& out, std::ostream& err, bool) {
   for (const auto& [lesson, variant] : scalableKernels())
     if (wanted.empty() || std::find(wanted.begin(), wanted.end(), lesson) != wanted.end())
       request.kernels.emplace_back(lesson, variant);
+  for (const auto& [lesson, variant] : acrossGpuKernels())  // only by name: they need GPUs
+    if (std::find(wanted.begin(), wanted.end(), lesson) != wanted.end())
+      request.kernels.emplace_back(lesson, variant);
   BenchTable table;
   table.type = request.type;
   table.gpuTimes = c.params.backend == BackendChoice::Gpu ||

@@ -224,7 +224,9 @@ struct ExerciseOptions {
 // bench --lessons: the lessons whose kernels scale, in the words of its refusal.
 std::vector<std::string> benchableLessons() {
   std::vector<std::string> ids;
-  for (const auto& kernel : scalableKernels())
+  auto kernels = scalableKernels();
+  for (const auto& kernel : acrossGpuKernels()) kernels.push_back(kernel);
+  for (const auto& kernel : kernels)
     if (std::find(ids.begin(), ids.end(), kernel.first) == ids.end()) ids.push_back(kernel.first);
   return ids;
 }

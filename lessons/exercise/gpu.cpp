@@ -121,9 +121,9 @@ struct Nvrtc {
   X(nvrtcCompileProgram)                                                                         \
   X(nvrtcGetProgramLogSize)                                                                      \
   X(nvrtcGetProgramLog)                                                                          \
-  X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) \
-      X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcGetNumSupportedArchs)                 \
-          X(nvrtcGetSupportedArchs)
+  X(nvrtcGetLoweredName)                                                                         \
+  X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcDestroyProgram) \
+      X(nvrtcGetErrorString) X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
 #define RLAB_DECLARE(name) decltype(&::name) name = nullptr;
   RLAB_NVRTC_FUNCTIONS(RLAB_DECLARE)
 #undef RLAB_DECLARE
@@ -440,14 +440,21 @@ std::string speedLine(const Exercise& e, Gpu& gpu) {
   lesson.trace = false;
   lesson.backend = BackendChoice::Gpu;
   const double theirs = runLesson(lesson).timings.kernelMs;
+  // Both kernels stream 64 MiB at close to the copy bandwidth on a recent GPU (the coarsened
+  // one at 88% of it on an H100), where two timings of one kernel differ by a percent or two:
+  // a kernel within kSpeedNoise of it is as fast as can be told, and meets the goal.
+  constexpr double kSpeedNoise = 0.03;
+  const bool met = mine < theirs * (1 + kSpeedNoise);
   char text[400];
   std::snprintf(text, sizeof text,
                 "At n = 2^24 your kernel takes %.4f ms a launch (blocks of 256, %lld of them; "
                 "%d launches back to back), the shared lesson's coarsened kernel %.4f ms "
                 "(median of its own timing): %.2fx as fast",
                 mine, grid, kLaunches, theirs, theirs / mine);
-  return std::string(mine < theirs ? "@speed\t1\t" : "@speed\t0\t") + text +
-         (mine < theirs ? "." : "; the goal is faster than the coarsened kernel.");
+  return std::string(met ? "@speed\t1\t" : "@speed\t0\t") + text +
+         (mine < theirs ? "."
+          : met         ? "; within 3% of it, as close as two timings of one kernel are here: met."
+                        : "; the goal is faster than the coarsened kernel (or within 3% of it).");
 }
 
 }  // namespace
