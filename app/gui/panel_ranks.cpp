@@ -150,16 +150,19 @@ void drawRanks(App& app) {
            (cells ? width * float(t.chunkStarts[size_t(c)]) / float(n) : width * c / chunks);
   };
   auto rowTop = [&](int r) { return origin.y + r * (row + gap); };
-  std::vector<ImVec4> labels;  // small type drawn so far: a byte count that would cover one waits
+  // Small type drawn so far: a byte count that would cover one goes to the arrow's other side,
+  // or is left out (the lesson view lists every copy).
+  std::vector<ImVec4> labels;
   auto smallLabel = [&](ImVec2 at, ImU32 colour, const std::string& text, bool backed) {
     const ImVec2 size = sizeScaled(small, text);
     const ImVec4 box(at.x - 1, at.y, at.x + size.x + 1, at.y + size.y);
     for (const ImVec4& other : labels)
-      if (overlaps(box, other)) return;
+      if (overlaps(box, other)) return false;
     labels.push_back(box);
     if (backed)
       draw->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), IM_COL32(0, 0, 0, 160));
     textScaled(draw, small, at, colour, text);
+    return true;
   };
 
   for (int r = 0; r < gpus; ++r) {
@@ -234,7 +237,8 @@ void drawRanks(App& app) {
     arrowHead(draw, to, down, head, colour);
     const std::string bytes = (x.combined ? "+" : "") + bytesText(x.bytes);
     const float by = down ? from.y + 1 : from.y - sizeScaled(small, bytes).y - 1;
-    smallLabel(ImVec2(ax + 4, by), colour, bytes, true);
+    if (!smallLabel(ImVec2(ax + 4, by), colour, bytes, true))
+      smallLabel(ImVec2(ax - 4 - sizeScaled(small, bytes).x, by), colour, bytes, true);
   }
   ImGui::Dummy(ImVec2(avail.x, rowTop(gpus - 1) + row + gap - origin.y));
   noteWidget(app.ui, "ranks");
