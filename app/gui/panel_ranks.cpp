@@ -121,7 +121,9 @@ void drawRanks(App& app) {
 
   long long moved = 0;
   for (const Transfer& x : s.transfers) moved += x.bytes;
-  if (ui.step == 0)
+  if (ui.step == 0 && gpus == 1)
+    ImGui::Text(tr("the input: one GPU, %lld values: nothing to exchange"), n);
+  else if (ui.step == 0)
     ImGui::Text(tr("the input: %d GPUs, %lld values each"), gpus, n);
   else
     ImGui::Text(s.transfers.size() == 1 ? tr("%s   (%zu copy, %s)") : tr("%s   (%zu copies, %s)"),
