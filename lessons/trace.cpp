@@ -40,4 +40,12 @@ std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type) {
   return found;
 }
 
+std::string ranksText(unsigned mask, int gpus) {
+  if (gpus > 1 && mask == (1u << gpus) - 1) return "all";
+  std::string text;
+  for (int r = 0; r < gpus; ++r)
+    if (mask & (1u << r)) text += (text.empty() ? "" : "+") + std::to_string(r);
+  return text;
+}
+
 }  // namespace rlab

@@ -119,4 +119,8 @@ std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type);
 // correct, not a sum, or not finite. Every view says it this way.
 std::string howFarOff(const Trace& t);
 
+// allreduce: the ranks a chunk-contains bitmask names, "0+1+2", or "all" when it holds every one
+// of `gpus` ranks' inputs.
+std::string ranksText(unsigned mask, int gpus);
+
 }  // namespace rlab

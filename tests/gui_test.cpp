@@ -96,6 +96,54 @@ TEST_CASE("gui: choosing a lesson and a variant runs it") {
   CHECK(app.ui.trace->correct);
 }
 
+TEST_CASE("gui: the allreduce lesson: the GPUs control re-runs it, its view draws every rank") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  click(app, "lesson:allreduce");
+  settle(app);
+  REQUIRE(app.ui.trace);
+  CHECK(app.ui.trace->params.lesson == "allreduce");
+  CHECK(app.ui.trace->gpus == 2);  // the lesson's default
+  click(app, "variant:ring");
+  settle(app);
+  click(app, "gpus:4");
+  settle(app);
+  REQUIRE(app.ui.trace);
+  CHECK(app.ui.params.gpus == 4);
+  CHECK(app.ui.trace->params.gpus == 4);
+  CHECK(app.ui.trace->gpus == 4);
+  CHECK(app.ui.trace->params.variant == "ring");
+  CHECK(app.ui.trace->correct);
+  CHECK(app.ui.trace->rankResults.size() == 4);
+  // Every step in both views, the lesson view in front: four rows drawn, never an ImGui assert.
+  app.ui.requestTab = 1;
+  for (int step = 0; step < int(app.ui.trace->steps.size()); ++step) {
+    app.ui.step = step;
+    app.ui.widgetRects.erase("ranks");
+    frame(app);
+    REQUIRE(app.ui.widgetRects.count("ranks"));
+    const ImVec4 r = app.ui.widgetRects["ranks"];
+    CHECK(r.w - r.y > 4 * ImGui::GetFontSize() * 0.6f);  // four rows, at the smallest type
+  }
+  // Eight GPUs and chunk boxes for large n draw too.
+  click(app, "gpus:8");
+  app.ui.params.n = 3000;
+  app.ui.rerunWanted = true;
+  settle(app);
+  CHECK(app.ui.trace->gpus == 8);
+  CHECK(app.ui.trace->correct);
+  app.ui.step = int(app.ui.trace->steps.size()) / 2;
+  frame(app);
+  // Another lesson runs on one GPU again: the GPUs choice does not follow it there.
+  click(app, "lesson:folding");
+  settle(app);
+  CHECK(app.ui.params.gpus == 0);
+  CHECK(app.ui.paramError.empty());
+  CHECK(app.ui.trace->params.lesson == "folding");
+  CHECK(app.ui.trace->correct);
+}
+
 TEST_CASE("gui: a failed GPU run keeps the settings and the run on screen") {
   HeadlessImGui imgui;
   App app;
@@ -243,6 +291,27 @@ TEST_CASE("gui: a screenshot of every lesson at a middle step, of the asked size
   }
 }
 
+TEST_CASE("gui: screenshots of the allreduce lesson for 2, 4 and 8 GPUs, not blank" *
+          doctest::skip(noXvfb())) {
+  const auto dir = std::filesystem::temp_directory_path() / "rlab-screenshots";
+  std::filesystem::create_directories(dir);
+  for (const char* gpus : {"2", "4", "8"})
+    for (const char* n : {"8", "3000"})
+      for (const char* presenter : {"", " --presenter"}) {
+        const auto png = dir / (std::string("allreduce-") + gpus + "-" + n +
+                                (*presenter ? "-presenter" : "") + ".png");
+        CHECK(coloursOfScreenshot(png,
+                                  std::string("--lesson allreduce --variant ring --gpus ") + gpus +
+                                      " --n " + n + " --size 1280x800" + presenter,
+                                  1280, 800) > 40);
+      }
+  // A number of GPUs the lesson does not take is refused in one sentence, before any window.
+  const std::string refused = std::string("xvfb-run -a ") + RLAB_GUI_BINARY + " --screenshot " +
+                              (dir / "refused.png").string() +
+                              " --lesson allreduce --gpus 3 2>/dev/null";
+  CHECK(std::system(refused.c_str()) != 0);
+}
+
 TEST_CASE("gui: screenshots of the race explorer's witness and charts, not blank" *
           doctest::skip(noXvfb())) {
   const auto dir = std::filesystem::temp_directory_path() / "rlab-screenshots";
@@ -346,6 +415,18 @@ TEST_CASE("gui: settings survive a restart; a damaged or foreign file is ignored
   CHECK(loaded->width == 1600);
   settle(restarted);
   CHECK(restarted.ui.trace->result == 13);
+
+  // allreduce: the number of GPUs is remembered, and --values split over them gives n per GPU.
+  app.ui.params = rlab::Params{};
+  app.ui.params.lesson = "allreduce";
+  app.ui.params.gpus = 4;
+  app.ui.params.values = {1, 2, 3, 4, 5, 6, 7, 8};
+  REQUIRE(rlab::gui::saveSettings(path, rlab::gui::settingsOf(app.ui, 1280, 800), problem));
+  const auto ranks = rlab::gui::loadSettings(path, problem);
+  INFO(problem);
+  REQUIRE(ranks);
+  CHECK(ranks->params.gpus == 4);
+  CHECK(ranks->params.n == 2);
 
   for (const char* broken : {"{\"params\": ", "[1, 2, 3]", "{\"params\": {\"lesson\": 7}}",
                              "\xff\xfe not json at all"}) {

@@ -26,15 +26,6 @@ const char* const kWorked = "\033[36m";     // cyan: written by a working thread
 const char* const kWrong = "\033[1;31m";
 const char* const kRight = "\033[1;32m";
 
-// "0+1+2", "all 4" or "0" for a chunk-contains bitmask.
-std::string ranksText(unsigned mask, int gpus) {
-  if (gpus > 1 && mask == (1u << gpus) - 1) return "all";
-  std::string text;
-  for (int r = 0; r < gpus; ++r)
-    if (mask & (1u << r)) text += (text.empty() ? "" : "+") + std::to_string(r);
-  return text;
-}
-
 // allreduce: each step as G rows, one per GPU, its chunks with the ranks each one holds, and
 // the copies of the step.
 void printRanksText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {

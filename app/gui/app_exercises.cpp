@@ -58,6 +58,7 @@ void App::openExercise(const std::string& id) {
   reloadExercise();
   ui.params.lesson = e->lesson;
   ui.params.variant = e->variant;
+  ui.params.gpus = 0;  // exercises run on one GPU
 }
 
 void App::closeExercise() {

@@ -46,6 +46,9 @@ int main(int argc, char** argv) {
   cli.add_option("--n", n, "number of elements");
   int block = 0;
   cli.add_option("--block", block, "threads per block (default: the lesson's)");
+  int gpus = 0;
+  cli.add_option("--gpus", gpus, "allreduce: the GPUs taking part, 1, 2, 4 or 8")
+      ->check(CLI::IsMember({1, 2, 4, 8}));
   cli.add_option("--step", step, "step to show (default: the middle one)");
   cli.add_option("--type", type, "element type: int or float")
       ->check(CLI::IsMember({"int", "float"}));
@@ -147,6 +150,7 @@ int main(int argc, char** argv) {
     }
     if (n) app.ui.params.n = n;
     if (block) app.ui.params.block = block;
+    if (gpus) app.ui.params.gpus = gpus;
     if (type == "float") app.ui.params.type = rlab::ElementType::Float;
     if (noBarrier) app.ui.params.barrier = false;
     if (perturb) app.ui.params.perturb = true;

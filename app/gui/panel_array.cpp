@@ -207,6 +207,10 @@ void drawArrayPanel(App& app) {
                         (long long)lessonOrThrow(t.params.lesson).traceLimit));
     return;
   }
+  if (lessonOrThrow(t.params.lesson).picture == LessonPicture::Ranks && t.gpus > 0) {
+    drawRanks(app);  // G buffers, not one array
+    return;
+  }
   const StepSnapshot& s = t.steps[size_t(ui.step)];
   const StepSnapshot* previous = ui.step > 0 ? &t.steps[size_t(ui.step - 1)] : nullptr;
   static const std::vector<std::pair<int, int>> noPairs;

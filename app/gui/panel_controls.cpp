@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/settings.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "kernels/sim/runtime.hpp"
@@ -112,6 +113,26 @@ void drawControlsPanel(App& app) {
   noteWidget(ui, "n");
   helpMarker(tr("Number of elements. The app draws up to 4096 of them; runs go up to 2^28."));
 
+  // allreduce: the GPUs taking part, each with n elements.
+  if (lesson && lesson->defaultGpus > 0) {
+    const int gpus = p.gpus > 0 ? p.gpus : lesson->defaultGpus;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(tr("GPUs"));
+    for (int g : {1, 2, 4, 8}) {
+      ImGui::SameLine();
+      if (ImGui::RadioButton(std::to_string(g).c_str(), gpus == g) && gpus != g) {
+        p.gpus = g;
+        p.values.clear();  // n values per GPU no longer split evenly
+        ui.valuesText[0] = '\0';
+        changed = true;
+      }
+      noteWidget(ui, "gpus:" + std::to_string(g));
+    }
+    helpMarker(
+        tr("How many GPUs (ranks) take part; each holds n elements. The simulator runs "
+           "them as virtual GPUs."));
+  }
+
   const std::string blockLabel = p.block == 0 ? std::string(tr("auto")) : std::to_string(p.block);
   if (ImGui::BeginCombo("block", blockLabel.c_str())) {
     if (ImGui::Selectable(trId("auto"), p.block == 0)) {
@@ -150,7 +171,7 @@ void drawControlsPanel(App& app) {
                                ImGuiInputTextFlags_EnterReturnsTrue)) {
     try {
       p.values = std::strlen(valuesText) ? parseValues(valuesText) : std::vector<double>{};
-      if (!p.values.empty()) p.n = int64_t(p.values.size());
+      if (!p.values.empty()) p.n = valuesPerRank(p);
       changed = true;
     } catch (const ParamError& e) {
       ui.paramError = e.what();
@@ -174,7 +195,12 @@ void drawControlsPanel(App& app) {
     if (ImGui::Checkbox("perturb", &p.perturb)) changed = true;
     helpMarker(tr("Every third thread pauses each level, as printing from some threads does."));
   }
-  if (p.backend != BackendChoice::Gpu) {
+  if (lesson && lesson->defaultGpus > 0) {
+    // Each rank's combine is one element per thread with no barrier: no schedule changes it.
+    wrappedText(tr("The ranks copy and combine in a fixed order; no thread schedule changes "
+                   "this lesson's steps."),
+                true);
+  } else if (p.backend != BackendChoice::Gpu) {
     scheduleControls(ui);
   } else {
     wrappedText(tr("The GPU schedules its threads itself. Schedules (a late thread, stall rounds) "

@@ -1,5 +1,6 @@
 // Each lesson's own picture of the current step: the atomic queue, the folding halves, the
-// barrier's state, the warp x lane grid, the block partials, the butterfly network.
+// barrier's state, the warp x lane grid, the block partials, the butterfly network, and the
+// copies between GPUs of the all-reduce (panel_ranks.cpp).
 #include <algorithm>
 #include <cmath>
 
@@ -242,6 +243,9 @@ void drawLessonView(App& app) {
              "run; the last block loads nothing, so it is ready when the last total "
              "lands)."));
       wrappedText(printed(tr("This step: %s, %zu values"), s.label.c_str(), s.values.size()));
+      break;
+    case LessonPicture::Ranks:
+      if (t.gpus > 0) drawRanksDetails(app);
       break;
   }
 }

@@ -34,6 +34,7 @@ void drawLessonsPanel(App& app) {
       ui.params.variant.clear();
       ui.params.n = lesson.defaultN;
       ui.params.block = 0;
+      ui.params.gpus = 0;  // the lesson's default (only allreduce takes any)
       ui.params.barrier = true;
       ui.params.perturb = false;
       ui.params.delayThread = -1;

@@ -21,6 +21,11 @@ void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
 void drawTimelinePanel(App& app);  // one row per thread: when each read and wrote
 void drawTextPanel(App& app);      // the lesson's text: links, narration, predictions
 void drawNarration(App& app);      // the text's sentence for the step on screen
+// allreduce (panel_ranks.cpp): the G buffers after the step, chunks coloured by the ranks they
+// hold, the step's copies as arrows (in the Array window); the copies listed and the bytes each
+// GPU moved so far (in the lesson view).
+void drawRanks(App& app);
+void drawRanksDetails(App& app);
 
 // The race explorer's parts (panel_race_witness.cpp, panel_race_charts.cpp).
 struct Palette;

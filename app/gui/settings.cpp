@@ -5,6 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "lessons/registry.hpp"
+
 namespace rlab::gui {
 
 std::string settingsPath() {
@@ -39,6 +41,7 @@ std::optional<Settings> loadSettings(const std::string& path, std::string& probl
     s.params.barrier = p.at("barrier").get<bool>();
     s.params.perturb = p.at("perturb").get<bool>();
     s.params.schedule = p.at("schedule").get<std::string>();
+    s.params.gpus = p.value("gpus", 0);  // files from before the allreduce lesson have none
     s.params.backend = parseBackend(p.at("backend").get<std::string>());
     resolve(s.params);  // the same checks as every run: a lesson that is gone, a bad n...
     s.presenter = j.at("presenter").get<bool>();
@@ -71,6 +74,7 @@ bool saveSettings(const std::string& path, const Settings& s, std::string& probl
                       {"barrier", s.params.barrier},
                       {"perturb", s.params.perturb},
                       {"schedule", s.params.schedule},
+                      {"gpus", s.params.gpus},
                       {"backend", name(s.params.backend)}};
   const nlohmann::json j = {{"params", p},
                             {"presenter", s.presenter},
@@ -98,10 +102,17 @@ bool saveSettings(const std::string& path, const Settings& s, std::string& probl
   return true;
 }
 
+int64_t valuesPerRank(const Params& p) {
+  const LessonInfo* lesson = findLesson(p.lesson);
+  const int64_t gpus = p.gpus > 0 ? p.gpus : lesson ? std::max(lesson->defaultGpus, 1) : 1;
+  const int64_t count = int64_t(p.values.size());
+  return count % gpus == 0 ? count / gpus : 0;
+}
+
 Settings settingsOf(const UiState& ui, int width, int height) {
   Settings s;
   s.params = ui.params;
-  if (!s.params.values.empty()) s.params.n = int64_t(s.params.values.size());  // they agree
+  if (!s.params.values.empty()) s.params.n = valuesPerRank(s.params);  // they agree
   s.presenter = ui.view.presenter;
   s.textScale = ui.view.textScale;
   s.language = ui.language;

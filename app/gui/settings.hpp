@@ -27,6 +27,10 @@ std::optional<Settings> loadSettings(const std::string& path, std::string& probl
 // Writes them (creating the folder); false with `problem` set when it cannot.
 bool saveSettings(const std::string& path, const Settings& settings, std::string& problem);
 
+// The n that --values gives: all of them, or allreduce's share of each GPU (0 where they do not
+// split evenly, so that the run says so).
+int64_t valuesPerRank(const Params& params);
+
 Settings settingsOf(const UiState& ui, int width, int height);
 void applySettings(const Settings& settings, UiState& ui);
 

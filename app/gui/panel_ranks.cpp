@@ -1,0 +1,293 @@
+// allreduce: the G buffers after the step on screen, one row per GPU. Each chunk is coloured by
+// how many ranks' inputs it already holds and labelled with them (0+3, all); the step's copies
+// are arrows from the sending chunk to the receiving one with their bytes, solid where the
+// receiver combines them, dashed where it copies them over. Small n: every element in a cell;
+// larger n: one box per chunk with its first and last values.
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
+#include "app/gui/theme.hpp"
+#include "lessons/registry.hpp"
+
+namespace rlab::gui {
+
+namespace {
+
+constexpr long long kCellLimit = 64;  // elements per GPU drawn as cells up to here
+
+int popcount(unsigned mask) {
+  int count = 0;
+  for (; mask; mask &= mask - 1) ++count;
+  return count;
+}
+
+// "0+3", or "all" when the chunk holds every rank's input; runs of three or more as "0-4", so
+// that eight GPUs' labels stay short ("0-2+6+7").
+std::string heldText(unsigned mask, int gpus) {
+  if (gpus > 1 && mask == (1u << gpus) - 1) return tr("all");
+  if (gpus <= 4) return ranksText(mask, gpus);
+  std::string text;
+  for (int r = 0; r < gpus;) {
+    if (!(mask & (1u << r))) {
+      ++r;
+      continue;
+    }
+    int last = r;
+    while (last + 1 < gpus && (mask & (1u << (last + 1)))) ++last;
+    text +=
+        (text.empty() ? "" : "+") + (last - r >= 2 ? std::to_string(r) + "-" + std::to_string(last)
+                                     : last > r    ? std::to_string(r) + "+" + std::to_string(last)
+                                                   : std::to_string(r));
+    r = last + 1;
+  }
+  return text;
+}
+
+bool overlaps(const ImVec4& a, const ImVec4& b) {
+  return a.x < b.z && b.x < a.z && a.y < b.w && b.y < a.w;
+}
+
+std::string bytesText(long long bytes) {
+  if (bytes < 1024) return printed(tr("%lld B"), bytes);
+  if (bytes < 10000 * 1024) return printed(tr("%.1f KB"), double(bytes) / 1024);
+  return printed(tr("%.1f MB"), double(bytes) / (1024 * 1024));
+}
+
+ImU32 mix(ImU32 a, ImU32 b, float t) {
+  const ImVec4 x = ImGui::ColorConvertU32ToFloat4(a), y = ImGui::ColorConvertU32ToFloat4(b);
+  return ImGui::ColorConvertFloat4ToU32(
+      ImVec4(x.x + (y.x - x.x) * t, x.y + (y.y - x.y) * t, x.z + (y.z - x.z) * t, 1));
+}
+
+// A chunk's colour: the empty cell's for its own rank only, the colour of a right result once
+// it holds all of them, in between by how many it holds.
+ImU32 heldColour(unsigned mask, int gpus, const Palette& pal) {
+  if (gpus <= 1) return pal.right;
+  return mix(pal.cell, pal.right, float(popcount(mask) - 1) / float(gpus - 1));
+}
+
+// Text on a chunk: dark once the chunk is mostly the bright colour of a right result.
+ImU32 textOn(unsigned mask, int gpus, const Palette& pal) {
+  return gpus > 1 && popcount(mask) * 2 > gpus ? IM_COL32(0, 0, 0, 255) : pal.text;
+}
+
+void textScaled(ImDrawList* draw, float scale, ImVec2 at, ImU32 colour, const std::string& text) {
+  draw->AddText(ImGui::GetFont(), ImGui::GetFontSize() * scale, at, colour, text.c_str());
+}
+
+ImVec2 sizeScaled(float scale, const std::string& text) {
+  const ImVec2 s = ImGui::CalcTextSize(text.c_str());
+  return ImVec2(s.x * scale, s.y * scale);
+}
+
+void arrowHead(ImDrawList* draw, ImVec2 tip, bool down, float size, ImU32 colour) {
+  const float dy = down ? -size : size;
+  draw->AddTriangleFilled(ImVec2(tip.x - size * 0.6f, tip.y + dy),
+                          ImVec2(tip.x + size * 0.6f, tip.y + dy), tip, colour);
+}
+
+void dashedLine(ImDrawList* draw, ImVec2 a, ImVec2 b, ImU32 colour, float thickness, float dash) {
+  const float length = std::hypot(b.x - a.x, b.y - a.y);
+  for (float at = 0; at < length; at += dash * 2) {
+    const float t0 = at / length, t1 = std::min(length, at + dash) / length;
+    draw->AddLine(ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0),
+                  ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1), colour, thickness);
+  }
+}
+
+int chunkOf(const Trace& t, long long begin) {
+  const auto& starts = t.chunkStarts;
+  const auto at = std::upper_bound(starts.begin(), starts.end(), begin);
+  return std::clamp(int(at - starts.begin()) - 1, 0, int(starts.size()) - 2);
+}
+
+}  // namespace
+
+void drawRanks(App& app) {
+  const UiState& ui = app.ui;
+  const Palette& pal = palette(ui.view.presenter);
+  const Trace& t = *ui.trace;
+  const StepSnapshot& s = t.steps[size_t(ui.step)];
+  const StepSnapshot* previous = ui.step > 0 ? &t.steps[size_t(ui.step - 1)] : nullptr;
+  const int gpus = t.gpus, chunks = int(t.chunkStarts.size()) - 1;
+  const long long n = t.params.n;
+  if (gpus < 1 || chunks < 1 || s.values.size() < size_t(gpus * n) ||
+      s.contains.size() < size_t(gpus)) {
+    wrappedText(tr("This step holds no buffers to draw."), true);
+    return;
+  }
+
+  long long moved = 0;
+  for (const Transfer& x : s.transfers) moved += x.bytes;
+  if (ui.step == 0 && gpus == 1)
+    ImGui::Text(tr("the input: one GPU, %lld values: nothing to exchange"), n);
+  else if (ui.step == 0)
+    ImGui::Text(tr("the input: %d GPUs, %lld values each"), gpus, n);
+  else
+    ImGui::Text(s.transfers.size() == 1 ? tr("%s   (%zu copy, %s)") : tr("%s   (%zu copies, %s)"),
+                s.label.c_str(), s.transfers.size(), bytesText(moved).c_str());
+
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail(ImGui::GetContentRegionAvail().x,
+                     std::max(40.f, ImGui::GetContentRegionAvail().y - 4));
+  // Eight rows in a short window (presenter mode, 1280x800): smaller type, not a scrollbar.
+  const float gapShare = 0.8f, small = 0.75f;
+  const float needed = ImGui::GetFontSize() * (1.15f * (gpus + (gpus - 1) * gapShare) + 0.9f);
+  ImGui::SetWindowFontScale(std::clamp(avail.y / needed, 0.6f, 1.f));
+  const float font = ImGui::GetFontSize();
+  const float label = ImGui::CalcTextSize(printed(tr("GPU %d"), gpus - 1).c_str()).x + font * 0.6f;
+  const float width = std::max(font * 4, avail.x - label - 2);
+  // Rows with a gap under each for the chunk labels and the arrows; the window scrolls where
+  // eight rows do not fit.
+  const float row =
+      std::clamp(avail.y / (gpus + (gpus - 1) * gapShare + 0.9f), font * 1.15f, font * 2.4f);
+  const float gap = std::max(row * gapShare, font * small + 2);
+  const bool cells = n <= kCellLimit && width / float(n) >= font * 1.4f;
+  // Where chunk c starts: by elements when every element has its cell, else equal boxes.
+  auto chunkX = [&](int c) {
+    return origin.x + label +
+           (cells ? width * float(t.chunkStarts[size_t(c)]) / float(n) : width * c / chunks);
+  };
+  auto rowTop = [&](int r) { return origin.y + r * (row + gap); };
+  // Small type drawn so far: a byte count that would cover one goes to the arrow's other side,
+  // or is left out (the lesson view lists every copy).
+  std::vector<ImVec4> labels;
+  auto smallLabel = [&](ImVec2 at, ImU32 colour, const std::string& text, bool backed) {
+    const ImVec2 size = sizeScaled(small, text);
+    const ImVec4 box(at.x - 1, at.y, at.x + size.x + 1, at.y + size.y);
+    for (const ImVec4& other : labels)
+      if (overlaps(box, other)) return false;
+    labels.push_back(box);
+    if (backed)
+      draw->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), IM_COL32(0, 0, 0, 160));
+    textScaled(draw, small, at, colour, text);
+    return true;
+  };
+
+  for (int r = 0; r < gpus; ++r) {
+    const float y = rowTop(r);
+    draw->AddText(ImVec2(origin.x, y + (row - font) / 2), pal.text,
+                  printed(tr("GPU %d"), r).c_str());
+    const double* values = s.values.data() + size_t(r) * size_t(n);
+    for (int c = 0; c < chunks; ++c) {
+      const long long begin = t.chunkStarts[size_t(c)], end = t.chunkStarts[size_t(c) + 1];
+      if (end <= begin) continue;
+      const unsigned mask = s.contains[size_t(r)][size_t(c)];
+      const float x0 = chunkX(c), x1 = chunkX(c + 1);
+      const ImU32 fill = heldColour(mask, gpus, pal), ink = textOn(mask, gpus, pal);
+      draw->AddRectFilled(ImVec2(x0 + 1, y), ImVec2(x1 - 1, y + row), fill, 3);
+      const bool grew = previous && previous->contains.size() == s.contains.size() &&
+                        previous->contains[size_t(r)][size_t(c)] != mask;
+      draw->AddRect(ImVec2(x0 + 1, y), ImVec2(x1 - 1, y + row), grew ? pal.changed : pal.cellBorder,
+                    3, 0, grew ? pal.line * 1.5f : 1);
+      const std::string held = heldText(mask, gpus);
+      if (cells) {
+        const float cell = width / float(n);
+        for (long long i = begin; i < end; ++i) {
+          const float cx = origin.x + label + cell * float(i);
+          if (i > begin) draw->AddLine(ImVec2(cx, y + 3), ImVec2(cx, y + row - 3), pal.cellBorder);
+          const std::string text = formatValue(values[i], t.params.type);
+          const float scale = std::min(1.f, (cell - 4) / std::max(1.f, sizeScaled(1, text).x));
+          if (scale < 0.5f) continue;
+          const ImVec2 size = sizeScaled(scale, text);
+          textScaled(draw, scale, ImVec2(cx + (cell - size.x) / 2, y + (row - size.y) / 2), ink,
+                     text);
+        }
+        // The ranks the chunk holds, under it in small type.
+        if (sizeScaled(small, held).x < x1 - x0 - 2)
+          smallLabel(ImVec2(x0 + 3, y + row + 1), pal.muted, held, false);
+      } else {
+        // One box: the ranks it holds, then its first and last values where they fit.
+        const std::string span =
+            formatValue(values[begin], t.params.type) +
+            (end - begin > 1 ? " .. " + formatValue(values[end - 1], t.params.type) : "");
+        const std::string both = held + "  " + span;
+        const std::string& text = sizeScaled(1, both).x < x1 - x0 - 8 ? both : held;
+        const float scale = std::min(1.f, (x1 - x0 - 6) / std::max(1.f, sizeScaled(1, text).x));
+        if (scale >= 0.5f) {
+          const ImVec2 size = sizeScaled(scale, text);
+          textScaled(draw, scale, ImVec2((x0 + x1 - size.x) / 2, y + (row - size.y) / 2), ink,
+                     text);
+        }
+        const std::string range = printed(tr("[%lld, %lld)"), begin, end);
+        if (r == gpus - 1 && sizeScaled(small, range).x < x1 - x0 - 2)
+          smallLabel(ImVec2(x0 + 3, y + row + 1), pal.muted, range, false);
+      }
+    }
+  }
+
+  // The copies of this step: from the sender's chunk to the receiver's, each sender at its own
+  // place along the chunk so that swaps in both directions stay apart.
+  for (const Transfer& x : s.transfers) {
+    if (x.from < 0 || x.from >= gpus || x.to < 0 || x.to >= gpus || x.from == x.to) continue;
+    const int c = chunkOf(t, x.begin);
+    const float x0 = chunkX(c), x1 = chunkX(c + 1);
+    const float ax = x0 + (x1 - x0) * (0.3f + 0.65f * (x.from + 0.5f) / gpus);
+    const bool down = x.to > x.from;
+    const ImVec2 from(ax, down ? rowTop(x.from) + row : rowTop(x.from)),
+        to(ax, down ? rowTop(x.to) : rowTop(x.to) + row);
+    const ImU32 colour = x.combined ? pal.accent : pal.worked;
+    const float thick = pal.line * 1.5f, head = std::max(6.f, font * 0.45f);
+    const ImVec2 shaft(to.x, down ? to.y - head : to.y + head);
+    if (x.combined)
+      draw->AddLine(from, shaft, colour, thick);
+    else
+      dashedLine(draw, from, shaft, colour, thick, font * 0.3f);
+    arrowHead(draw, to, down, head, colour);
+    const std::string bytes = (x.combined ? "+" : "") + bytesText(x.bytes);
+    const float by = down ? from.y + 1 : from.y - sizeScaled(small, bytes).y - 1;
+    if (!smallLabel(ImVec2(ax + 4, by), colour, bytes, true))
+      smallLabel(ImVec2(ax - 4 - sizeScaled(small, bytes).x, by), colour, bytes, true);
+  }
+  ImGui::Dummy(ImVec2(avail.x, rowTop(gpus - 1) + row + gap - origin.y));
+  noteWidget(app.ui, "ranks");
+  ImGui::SetWindowFontScale(1);
+}
+
+// The lesson view: what the picture means, then this step's copies one by one and the bytes
+// each GPU sent and received so far.
+void drawRanksDetails(App& app) {
+  const UiState& ui = app.ui;
+  const Palette& pal = palette(ui.view.presenter);
+  const Trace& t = *ui.trace;
+  const int gpus = t.gpus;
+  wrappedText(
+      tr("Each GPU holds its own buffer, cut into chunks. A chunk's colour says how many GPUs' "
+         "inputs it already holds; once every chunk on every GPU holds all of them, the "
+         "all-reduce is done. The Array window draws this step's copies as arrows."));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.accent));
+  ImGui::TextUnformatted(tr("solid: combined"));
+  ImGui::PopStyleColor();
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.worked));
+  ImGui::TextUnformatted(tr("dashed: copied over"));
+  ImGui::PopStyleColor();
+  const StepSnapshot& s = t.steps[size_t(ui.step)];
+  ImGui::Spacing();
+  if (s.transfers.empty()) ImGui::TextDisabled("%s", tr("No copies in this step."));
+  for (const Transfer& x : s.transfers) {
+    const std::string line =
+        printed(x.combined ? tr("GPU %d -> GPU %d: elements %lld..%lld, %s, combined")
+                           : tr("GPU %d -> GPU %d: elements %lld..%lld, %s, copied over"),
+                x.from, x.to, x.begin, x.end - 1, bytesText(x.bytes).c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(x.combined ? pal.accent : pal.worked), "%s",
+                       line.c_str());
+  }
+  ImGui::Spacing();
+  std::vector<long long> sent(size_t(std::max(gpus, 0))), received(sent.size());
+  for (int k = 1; k <= ui.step && size_t(k) < t.steps.size(); ++k)
+    for (const Transfer& x : t.steps[size_t(k)].transfers)
+      if (x.from >= 0 && x.from < gpus && x.to >= 0 && x.to < gpus) {
+        sent[size_t(x.from)] += x.bytes;
+        received[size_t(x.to)] += x.bytes;
+      }
+  ImGui::TextUnformatted(tr("Up to this step:"));
+  for (int r = 0; r < gpus; ++r)
+    ImGui::Text(tr("GPU %d sent %s, received %s"), r, bytesText(sent[size_t(r)]).c_str(),
+                bytesText(received[size_t(r)]).c_str());
+}
+
+}  // namespace rlab::gui
