@@ -283,12 +283,7 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
   if (tag == "@step" && f.size() > 2) {
     StepSnapshot step;
     step.label = f[1];
-    for (size_t at = 0; at < f[2].size();) {
-      size_t end = f[2].find(',', at);
-      if (end == std::string::npos) end = f[2].size();
-      step.values.push_back(std::atof(f[2].substr(at, end - at).c_str()));
-      at = end + 1;
-    }
+    step.values = parseValues(f[2]);  // the runner's ints, as --values spells them
     ev.steps.push_back(std::move(step));
   }
   if (tag == "@steps-left" && f.size() > 1) ev.stepsLeft = std::atoll(f[1].c_str());
