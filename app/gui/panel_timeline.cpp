@@ -85,8 +85,16 @@ void drawTimelinePanel(App& app) {
   const float font = ImGui::GetFontSize();
   Geometry g;
   g.label = ImGui::CalcTextSize(printed(tr("thread %d"), 1023).c_str()).x + font * 0.6f;
-  g.column = std::max(font * 6, (ImGui::GetContentRegionAvail().x - g.label) /
-                                    float(std::max<size_t>(1, tl.columns.size())));
+  // A box is 0.58 of its column and must hold its two lines (presenter mode's larger type
+  // included); the rows scroll sideways when the columns then do not fit.
+  float widest = 0;
+  for (const TimelineRow& row : tl.rows)
+    for (const TimelineCell& c : row.cells)
+      widest =
+          std::max(widest, ImGui::CalcTextSize(cellText(c, t.params.op, t.params.type).c_str()).x);
+  g.column = std::max({font * 6, (widest + 14) / 0.58f,
+                       (ImGui::GetContentRegionAvail().x - g.label) /
+                           float(std::max<size_t>(1, tl.columns.size()))});
   g.row = ImGui::GetTextLineHeight() * 2 + 8;
   // Column headings, then the rows in a scrolling child.
   const ImVec2 head = ImGui::GetCursorScreenPos();
