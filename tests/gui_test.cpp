@@ -312,6 +312,23 @@ TEST_CASE("gui: screenshots of the allreduce lesson for 2, 4 and 8 GPUs, not bla
   CHECK(std::system(refused.c_str()) != 0);
 }
 
+TEST_CASE("gui: --gl-info names who draws the window and the OpenGL version" *
+          doctest::skip(noXvfb())) {
+  const auto out = std::filesystem::temp_directory_path() / "rlab-gl-info.txt";
+  const std::string command =
+      std::string("xvfb-run -a ") + RLAB_GUI_BINARY + " --gl-info > " + out.string();
+  REQUIRE(std::system(command.c_str()) == 0);
+  std::ifstream in(out);
+  std::string line;
+  REQUIRE(std::getline(in, line));
+  CAPTURE(line);
+  // "VENDOR, RENDERER, OpenGL 3.3 or newer": Xvfb's is Mesa's llvmpipe.
+  const size_t version = line.find(", OpenGL ");
+  REQUIRE(version != std::string::npos);
+  CHECK(line.compare(version + 9, 1, "3") >= 0);
+  CHECK(line.find(", ") < version);
+}
+
 TEST_CASE("gui: screenshots of the race explorer's witness and charts, not blank" *
           doctest::skip(noXvfb())) {
   const auto dir = std::filesystem::temp_directory_path() / "rlab-screenshots";

@@ -65,7 +65,9 @@ int main(int argc, char** argv) {
   std::string language;
   cli.add_option("--lang", language, "language of the lesson texts: en, ja or zh (default: locale)")
       ->check(CLI::IsMember({"en", "ja", "zh"}));
-  bool resetSettings = false;
+  bool resetSettings = false, glInfo = false;
+  cli.add_flag("--gl-info", glInfo,
+               "print who draws the window (OpenGL vendor, renderer, version), then exit");
   cli.add_flag("--reset-settings", resetSettings,
                "forget the remembered settings and start afresh");
   float textScale = 1;
@@ -105,7 +107,7 @@ int main(int argc, char** argv) {
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
   try {
     // Screenshots show exactly what their options say; a window starts where the learner left.
-    const bool remembers = screenshot.empty();
+    const bool remembers = screenshot.empty() && !glInfo;
     const std::string settingsFile = remembers ? rlab::gui::settingsPath() : "";
     std::string settingsProblem;
     std::optional<rlab::gui::Settings> remembered;
@@ -116,7 +118,11 @@ int main(int argc, char** argv) {
       width = remembered->width;
       height = remembered->height;
     }
-    rlab::gui::Platform platform(width, height, screenshot.empty());
+    rlab::gui::Platform platform(width, height, screenshot.empty() && !glInfo);
+    if (glInfo) {
+      std::cout << platform.renderer() << "\n";
+      return 0;
+    }
     rlab::gui::App app;
     app.ui.language = rlab::languageFromEnvironment();
     if (remembered) rlab::gui::applySettings(*remembered, app.ui);
@@ -210,6 +216,8 @@ int main(int argc, char** argv) {
         platform.beginFrame();
         app.frame(1.f / 60);
         pixels = platform.endFrameOffscreen(width, height);
+        // What the first frame started (a GPU race's live rate) finishes before the picture.
+        if (frame == 0) app.waitForWork();
       }
       if (!rlab::gui::writePng(screenshot, width, height, pixels)) {
         std::cerr << "reduction-lab: could not write " << screenshot << ".\n";

@@ -60,6 +60,14 @@ bool Platform::shouldClose() const {
   return glfwWindowShouldClose(window_);
 }
 
+std::string Platform::renderer() const {
+  auto text = [](GLenum name) {
+    const GLubyte* value = glGetString(name);
+    return value ? std::string(reinterpret_cast<const char*>(value)) : std::string("?");
+  };
+  return text(GL_VENDOR) + ", " + text(GL_RENDERER) + ", OpenGL " + text(GL_VERSION);
+}
+
 void Platform::beginFrame() {
   glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();

@@ -36,6 +36,9 @@ class Platform {
   // The monitor's content scale (2 on a typical 4K laptop screen), as GLFW reports it.
   float contentScale() const;
   void windowSize(int& width, int& height) const;
+  // Who draws: "VENDOR, RENDERER, OpenGL VERSION" as the context reports them (llvmpipe is
+  // Mesa's software renderer; a GPU's name means the window is drawn on it).
+  std::string renderer() const;
 
  private:
   GLFWwindow* window_ = nullptr;
