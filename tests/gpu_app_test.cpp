@@ -74,6 +74,34 @@ TEST_CASE("gpu app: every lesson and variant runs on the GPU from the app and is
     }
 }
 
+TEST_CASE(
+    "gpu app: allreduce asking for more GPUs than there are runs on the simulator, saying why") {
+  HeadlessImGui imgui;
+  App app;
+  const int devices = rlab::probeGpu().devices;
+  int asked = 2;
+  while (asked <= devices) asked *= 2;
+  if (asked > 8) {
+    MESSAGE("skipped: this machine has " << devices << " GPUs, as many as the lesson takes");
+    return;
+  }
+  frames(app);
+  app.ui.params.lesson = "allreduce";
+  app.ui.params.variant = "ring";
+  app.ui.params.gpus = asked;
+  app.ui.params.n = 8;
+  app.ui.params.backend = rlab::BackendChoice::Gpu;  // the GPU chosen in the controls
+  app.ui.rerunWanted = true;
+  frames(app);
+  REQUIRE(app.ui.trace);
+  CHECK(app.ui.trace->params.lesson == "allreduce");
+  CHECK(app.ui.trace->backend == "sim");
+  CHECK(app.ui.trace->correct);
+  CHECK(!app.ui.statusIsError);
+  CHECK(app.ui.status.find("This machine has " + std::to_string(devices) + " GPU") == 0);
+  CHECK(app.ui.params.backend == rlab::BackendChoice::Gpu);  // the choice is kept
+}
+
 TEST_CASE("gpu app: the race explorer finds the perturbed race on the GPU") {
   HeadlessImGui imgui;
   App app;

@@ -26,6 +26,7 @@ App::App() {
   const GpuProbe gpu = probeGpu();
   ui.gpuUsable = gpu.usable;
   ui.gpuName = gpu.usable ? gpu.device : gpu.why;
+  ui.gpuCount = gpu.usable ? gpu.devices : 0;
   if (gpu.usable) ui.params.backend = BackendChoice::Gpu;
 }
 
@@ -101,7 +102,7 @@ void App::requestRun() {
   validate();
   ui.rerunWanted = false;
   if (!ui.paramError.empty()) return;
-  const Params params = ui.params;
+  const Params params = paramsToRun();
   // A failed GPU call or kernel throws: the worker shows its sentence as an error and keeps
   // every setting and the trace on screen.
   runner_.start("run", [params](JobThread::Job&) -> JobThread::Apply {
@@ -109,10 +110,21 @@ void App::requestRun() {
   });
 }
 
+// The GPU chosen, but the allreduce lesson asks for more GPUs than this machine has: the run
+// goes to the simulator the way `--backend auto` does, and its status says why.
+Params App::paramsToRun() const {
+  Params params = ui.params;
+  const LessonInfo* lesson = findLesson(params.lesson);
+  const int gpus = params.gpus > 0 ? params.gpus : lesson ? lesson->defaultGpus : 0;
+  if (params.backend == BackendChoice::Gpu && gpus > ui.gpuCount)
+    params.backend = BackendChoice::Auto;
+  return params;
+}
+
 void App::runNow(int step) {
   validate();
   if (!ui.paramError.empty()) return;
-  ui.trace = std::make_shared<const Trace>(runLesson(ui.params));
+  ui.trace = std::make_shared<const Trace>(runLesson(paramsToRun()));
   ui.rerunWanted = false;
   const int count = stepCount();
   ui.step = step < 0 ? count / 2 : std::clamp(step, 0, std::max(0, count - 1));

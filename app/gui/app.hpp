@@ -65,6 +65,7 @@ class App {
 
  private:
   void validate();
+  Params paramsToRun() const;
   template <class Result>
   void startChart(const char* label, RaceTab tab, std::optional<Result> RaceOutcome::*slot,
                   Result (*measure)(const Params&, int, const std::function<bool(float)>&));

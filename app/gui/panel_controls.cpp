@@ -131,6 +131,10 @@ void drawControlsPanel(App& app) {
     helpMarker(
         tr("How many GPUs (ranks) take part; each holds n elements. The simulator runs "
            "them as virtual GPUs."));
+    if (p.backend == BackendChoice::Gpu && gpus > ui.gpuCount)
+      wrappedText(printed(tr("This machine has %d GPU(s), so the run of %d goes to the simulator."),
+                          ui.gpuCount, gpus),
+                  palette(ui.view.presenter).muted);
   }
 
   const std::string blockLabel = p.block == 0 ? std::string(tr("auto")) : std::to_string(p.block);

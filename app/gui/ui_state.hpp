@@ -115,6 +115,7 @@ struct UiState {
 
   bool gpuUsable = false;
   std::string gpuName;  // the device's name, capability and memory, or why there is none
+  int gpuCount = 0;     // CUDA devices the driver sees
 
   int raceRuns = 200;
   RaceOutcome race;
