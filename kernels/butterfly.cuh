@@ -9,9 +9,11 @@
 // writes before the next step's reads. The first is the one a learner can switch off
 // (barrierOn): then a thread may overwrite its slot before its partner has read the old value
 // (write after read), and the partner adds a total that already holds its own value.
+// The result takes thread 0's total; offTotal counts the threads of the block that ended with
+// another value, so a race that spares thread 0 still makes the run wrong.
 template <class T, class Op>
 __global__ void butterflyShared(const T* in, long long n, T* result, bool barrierOn,
-                                StepRecorder<T> trace) {
+                                unsigned* offTotal, StepRecorder<T> trace) {
   __shared__ T s[1024];
   const unsigned tid = threadIdx.x;
   const long long base = blockIdx.x * (long long)blockDim.x, i = base + tid;
@@ -27,14 +29,17 @@ __global__ void butterflyShared(const T* in, long long n, T* result, bool barrie
     __syncthreads();  // everyone has written before the next step reads
   }
   if (tid == 0) atomicCombine<Op>(result, s[0]);  // every thread could: all hold the total
+  if (!sameValue(s[tid], s[0])) atomicAdd(offTotal, 1u);
 }
 
 // The same butterfly with __shfl_xor_sync: lanes of a warp read each other's registers
 // directly. No shared memory and no barriers inside a warp. A second butterfly over the
 // warps' totals gives every thread of the block the block's total.
 template <class T, class Op>
-__global__ void butterflyShuffle(const T* in, long long n, T* result, StepRecorder<T> trace) {
+__global__ void butterflyShuffle(const T* in, long long n, T* result, unsigned* offTotal,
+                                 StepRecorder<T> trace) {
   __shared__ T warpTotals[32];
+  __shared__ T blockTotal;  // thread 0's, for the check at the end
   const unsigned tid = threadIdx.x, lane = tid % warpSize, warp = tid / warpSize;
   const long long i = blockIdx.x * (long long)blockDim.x + tid;
   T v = i < n ? in[i] : Op::template identity<T>();
@@ -53,5 +58,10 @@ __global__ void butterflyShuffle(const T* in, long long n, T* result, StepRecord
     trace.combine(step, i, i, i, v, partner, Op::apply(v, partner));  // lanes stand for warps
     v = Op::apply(v, partner);
   }
-  if (tid == 0) atomicCombine<Op>(result, v);
+  if (tid == 0) {
+    atomicCombine<Op>(result, v);
+    blockTotal = v;
+  }
+  __syncthreads();
+  if (!sameValue(v, blockTotal)) atomicAdd(offTotal, 1u);
 }

@@ -190,6 +190,12 @@ struct StepRecorder {
   }
 };
 
+// Equal, or both NaN: a NaN in the input makes every thread's total NaN, and that is agreement.
+template <class T>
+__device__ __forceinline__ bool sameValue(T a, T b) {
+  return a == b || (a != a && b != b);
+}
+
 // ---- The barrier a learner can switch off -----------------------------------------------------
 // On the GPU "off" is simply no barrier. The simulator still lets other threads run at this
 // spot, as a real GPU might, so the race can show.

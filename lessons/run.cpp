@@ -79,7 +79,8 @@ Trace runLesson(const Params& params) {
   if (p.backend == BackendChoice::Auto) {
     const GpuProbe gpu = probeGpu();
     useGpu = gpu.usable && gpu.devices >= std::max(1, p.gpus);
-    if (!gpu.usable) t.fallback = gpu.why + " Running on the simulator instead.";
+    if (!gpu.usable)
+      t.fallback = gpu.why + " Running on the simulator instead.";
     else if (!useGpu)  // the allreduce lesson on a machine with fewer GPUs than it asks for
       t.fallback = "This machine has " + std::to_string(gpu.devices) + " GPU" +
                    (gpu.devices == 1 ? "" : "s") + " and the run asks for " +
@@ -106,6 +107,13 @@ Trace runLesson(const Params& params) {
   t.tolerance = ref.tolerance;
   t.correct = matches(t.result, ref);
   for (const auto& note : ref.notes) t.notes.push_back(note);
+  if (t.threadsOffTotal > 0) {
+    t.correct = false;
+    const long long threads = (p.n + p.block - 1) / p.block * p.block;
+    t.notes.push_back(std::to_string(t.threadsOffTotal) + " of " + std::to_string(threads) +
+                      " threads ended with a total other than their block's thread 0, whose "
+                      "total the result is: the butterfly promised every thread the total.");
+  }
   return t;
 }
 

@@ -132,7 +132,9 @@ Timeline buildTimeline(const Trace& t) {
                               formatValue(e.missed, type)
                         : "read " + formatValue(e.value, type) + ", not " + who + "'s " +
                               formatValue(e.missed, type) + " (its store was stamped first)";
-        e.sentence = read->stale ? staleReadText(cell.combine, *read, type) : e.text;
+        e.sentence = read->stale ? staleReadText(cell.combine, *read, type,
+                                                 t.steps[size_t(cell.level)].array)
+                                 : e.text;
         tl.earlyReads.push_back(std::move(e));
       }
     }

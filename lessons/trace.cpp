@@ -5,14 +5,16 @@
 namespace rlab {
 
 std::string howFarOff(const Trace& t) {
-  if (t.correct || t.params.op != Op::Sum || !std::isfinite(t.result) || !std::isfinite(t.expected))
+  if (t.correct || t.params.op != Op::Sum || !std::isfinite(t.result) ||
+      !std::isfinite(t.expected) || t.result == t.expected)  // wrong for another reason
     return "";
   return formatValue(std::fabs(t.expected - t.result), t.params.type) +
          (t.result < t.expected ? " short" : " over");
 }
 
-std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType type) {
-  const std::string element = "a[" + std::to_string(r.element) + "]";
+std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType type,
+                          const std::string& array) {
+  const std::string element = array + "[" + std::to_string(r.element) + "]";
   std::string text = "thread " + std::to_string(c.thread) + " read " + element + " = " +
                      formatValue(r.value, type);
   if (r.overwrittenBy >= 0)
@@ -36,7 +38,7 @@ std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type) {
   std::vector<std::string> found;
   for (const CombineRead& c : s.combines)
     for (const ValueRead* r : {&c.target, &c.source})
-      if (r->stale) found.push_back(staleReadText(c, *r, type));
+      if (r->stale) found.push_back(staleReadText(c, *r, type, s.array));
   return found;
 }
 

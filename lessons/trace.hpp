@@ -45,6 +45,7 @@ struct Transfer {
 
 struct StepSnapshot {
   std::string label;
+  std::string array = "a";                 // what the kernel calls the array: a, or shared s
   std::vector<double> values;              // the live part of the array after this step
   std::vector<int> active;                 // threads that did work in this step
   std::vector<std::pair<int, int>> pairs;  // (source, target) elements combined
@@ -99,6 +100,9 @@ struct Trace {
   bool correct = false;
   std::vector<AtomicLanding> atomicOrder;  // atomic: in the order they landed
   std::vector<double> blockPartials;       // shared: one per block
+  // butterfly: threads that ended with a total other than their block's thread 0's (the result
+  // takes thread 0's); any makes the run wrong, as the lesson promises every thread the total
+  long long threadsOffTotal = 0;
   std::vector<std::string> notes;
   Timings timings;
   // allreduce: the G GPUs (ranks), the chunk bounds (chunk c spans [chunkStarts[c],
@@ -110,8 +114,10 @@ struct Trace {
   std::vector<long long> rankWrongElements;  // per rank: elements off the reference
 };
 
-// "thread 0 read a[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2".
-std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType type);
+// "thread 0 read a[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2";
+// `array` names the array as the kernel does (s[4] in shared memory).
+std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType type,
+                          const std::string& array);
 // Every stale read of a step, as such sentences.
 std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type);
 

@@ -124,7 +124,7 @@ bool firstEarlyRead(const Trace& t, EarlyRead& out) {
         out.missedWriter = r->missedWriter;
         out.missedStep = r->missedStep;
         out.afterOverwrite = r->overwrittenBy >= 0;
-        out.text = staleReadText(c, *r, t.params.type);
+        out.text = staleReadText(c, *r, t.params.type, t.steps[k].array);
         return true;
       }
   return false;

@@ -219,36 +219,43 @@ TEST_CASE(
   p.barrier = false;
   p.schedule = "lockstep";  // every thread reads before any writes: right by luck
   CHECK(runLesson(p).correct);
-  // Thread 5 reads in round 3, after thread 1 (first in the round) wrote 2 + 6 into a[1]: the
-  // result, thread 0's, is right, but threads 4 to 7 end with 42, not the total.
+  // Thread 5 reads in round 3, after thread 1 (first in the round) wrote 2 + 6 into s[1]: the
+  // result, thread 0's, is right, but threads 4 to 7 end with 42, not the total: WRONG, since the
+  // lesson promises every thread the total.
   p.schedule = "stall:5:2:1";
   const Trace t = runLesson(p);
-  CHECK(t.correct);
+  CHECK(t.result == 36);
+  CHECK_FALSE(t.correct);
+  CHECK(t.threadsOffTotal == 4);
   CHECK(t.steps.back().values == std::vector<double>{36, 36, 36, 36, 42, 42, 42, 42});
+  CHECK(t.notes.back() ==
+        "4 of 8 threads ended with a total other than their block's thread 0, whose total the "
+        "result is: the butterfly promised every thread the total.");
   std::vector<std::string> sentences;
   for (const StepSnapshot& s : t.steps)
     for (const CombineRead& c : s.combines)
       if (c.source.stale) {
         CHECK(c.source.overwrittenBy == int(c.source.element));  // the partner, in its own slot
-        sentences.push_back(staleReadText(c, c.source, t.params.type));
+        sentences.push_back(staleReadText(c, c.source, t.params.type, s.array));
       }
   REQUIRE(sentences.size() == 1);
   CHECK(sentences[0] ==
-        "thread 5 read a[1] = 8 too late: thread 1 had already overwritten it in the same step; it "
+        "thread 5 read s[1] = 8 too late: thread 1 had already overwritten it in the same step; it "
         "should have read 2 (the input), a write after read");
-  // The smallest stall schedule that makes the result wrong: thread 0 late enough to read a[4]
-  // after thread 4 overwrote it.
+  // The smallest stall schedule that makes the run wrong is that one: every thread must hold the
+  // total, so threads 4 to 7 ending with 42 are a failure as much as a wrong result.
   const Witness w = findWitness(p);
   REQUIRE(w.found);
-  CHECK(w.stall.str() == "stall:0:2:2");
+  CHECK(w.stall.str() == "stall:5:2:1");
   CHECK(w.smallest);
   REQUIRE(w.readFound);
   CHECK(w.read.afterOverwrite);
-  CHECK(w.read.text.find("thread 0 read a[4] = 6 too late: thread 4 had already overwritten it") !=
+  CHECK(w.read.text.find("thread 5 read s[1] = 8 too late: thread 1 had already overwritten it") !=
         std::string::npos);
   CHECK(w.barrierLine.text.find("switchableBarrier(barrierOn)") != std::string::npos);
-  p.schedule = "stall:0:2:2";
+  p.schedule = "stall:0:2:2";  // thread 0 late: it reads s[4] after thread 4 overwrote it
   CHECK(runLesson(p).result == 37);
+  CHECK_FALSE(runLesson(p).correct);
 
   for (const char* schedule : {"lockstep", "sequential", "reverse", "random:1", "random:7",
                                "warps-random:3", "stall:1:2:1", "stall:5:2:2"})
@@ -262,6 +269,7 @@ TEST_CASE(
       on.schedule = schedule;
       const Trace right = runLesson(on);
       CHECK(right.correct);
+      CHECK(right.threadsOffTotal == 0);  // every thread, of every block, holds its block's total
       for (const StepSnapshot& s : right.steps)
         for (const CombineRead& c : s.combines) CHECK_FALSE(c.source.stale);
     }
@@ -277,4 +285,25 @@ TEST_CASE(
   shuffle.block = 32;
   CHECK_THROWS_WITH_AS(resolve(shuffle), doctest::Contains("butterfly shuffle has none"),
                        ParamError);
+}
+
+TEST_CASE("barrier shared, stall:4:2:1: the stale read is named in the kernel's words, s[4]") {
+  Params p;
+  p.lesson = "barrier";
+  p.variant = "shared";
+  p.n = 8;
+  p.barrier = false;
+  p.schedule = "stall:4:2:1";
+  const Trace t = runLesson(p);
+  CHECK(t.result == 21);
+  REQUIRE(t.steps.size() == 4);
+  CHECK(t.steps[3].array == "s");
+  CHECK(staleReads(t.steps[3], t.params.type) ==
+        std::vector<std::string>{"thread 0 read s[4] = 11 (step 1's value) too early: thread 4 "
+                                 "wrote 26 there in step 2"});
+  p.variant = "global";
+  const Trace global = runLesson(p);
+  CHECK(staleReads(global.steps[3], global.params.type) ==
+        std::vector<std::string>{"thread 0 read a[4] = 11 (step 1's value) too early: thread 4 "
+                                 "wrote 26 there in step 2"});
 }

@@ -171,7 +171,7 @@ TEST_CASE("witness: the shared variant's smallest is the lesson's figure, stall:
   CHECK(w.stall.str() == "stall:4:2:1");
   CHECK(w.smallerChecked == 8);  // stall:T:1:1 for every thread, each right
   CHECK(w.read.text ==
-        "thread 0 read a[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2");
+        "thread 0 read s[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2");
 }
 
 TEST_CASE(

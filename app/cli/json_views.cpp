@@ -177,6 +177,7 @@ json traceJson(const Trace& t) {
     for (double v : t.blockPartials) partials.push_back(value(v));
     j["block_partials"] = partials;
   }
+  if (t.params.lesson == "butterfly") j["threads_off_total"] = t.threadsOffTotal;
   j["notes"] = t.notes;
   json timings;
   if (t.timings.measured) {

@@ -30,6 +30,7 @@ struct ArrayPicture {
   const std::vector<std::pair<int, int>>& pairs;
   const std::vector<CombineRead>* combines = nullptr;    // what each thread read, where known
   std::vector<std::pair<int, std::string>> marked = {};  // witness cells, with a caption
+  std::string array = "a";                               // the kernel's name for it
 };
 
 // A witness cell: a thick frame in the colour of a wrong result, and its caption under it.
@@ -183,7 +184,7 @@ void drawBars(const ArrayPicture& a, ImVec2 origin, float width, float height, c
                               pal.wrong);
       draw->AddLine(ImVec2(x, row + size), ImVec2(x, base), pal.wrong, pal.line);
       const std::string text =
-          "a[" + std::to_string(i) + "]" + (caption.empty() ? "" : " ") + caption;
+          a.array + "[" + std::to_string(i) + "]" + (caption.empty() ? "" : " ") + caption;
       draw->AddText(ImVec2(x + size + 2, row - 2), pal.wrong, text.c_str());
       row += ImGui::GetFontSize() + 2;
     }
@@ -259,7 +260,9 @@ void drawArrayPanel(App& app) {
                        [&](size_t i) { return sameArray && previous->values[i] != s.values[i]; },
                        targets,
                        s.pairs,
-                       &s.combines};
+                       &s.combines,
+                       {},
+                       s.array};
   if (app.witnessOnScreen() && ui.race.witness->readFound) {
     // Framed at every step, so that the two cells can be followed; named at the read.
     const EarlyRead& r = ui.race.witness->read;

@@ -21,7 +21,9 @@ void runBarrierTree(B& b, const Params& p, typename B::template Buffer<T>& a, bo
         "level " + std::to_string(k + 1) + ": " +
         combineText(p.op, array + "[tid]", array + "[tid + " + std::to_string(i) + "]") +
         " where tid % " + std::to_string(2 * i) + " == 0");
-  appendSteps(out, rec.snapshots(labels, initial));
+  std::vector<StepSnapshot> steps = rec.snapshots(labels, initial);
+  for (StepSnapshot& step : steps) step.array = array;
+  appendSteps(out, std::move(steps));
   out.result = double(downloadOne<B, T>(b, a));
   if (p.delayThread >= 0)
     out.notes.push_back("Thread " + std::to_string(p.delayThread) + " paused before level " +

@@ -5,18 +5,22 @@
 namespace rlab {
 
 // Both variants: one launch, a thread per element, every thread ending with its block's total.
-// `launch(grid, block, result, recorder)` launches the variant's kernel.
+// `launch(grid, block, result, offTotal, recorder)` launches the variant's kernel; offTotal
+// counts the threads that ended with a total other than their block's thread 0's.
 template <class B, class T, class Op, class Launch>
 void runButterfly(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
                   Launch launch, const std::vector<std::string>& labels, Trace& out) {
   const long long blocks = blocksFor(p.n, p.block);
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
+  auto offTotal = bufferHolding<B, unsigned>(b, 1, 0u);
   Recording<B, T> rec(b, trace, int(labels.size()), 0, blocks * p.block);
   const auto initial =
       trace ? downloadAsDoubles<B, T>(b, input, size_t(p.n)) : std::vector<double>{};
-  launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), result.get(), rec.recorder());
+  launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), result.get(), offTotal.get(),
+         rec.recorder());
   appendSteps(out, rec.snapshots(labels, initial));
   out.result = double(downloadOne<B, T>(b, result));
+  out.threadsOffTotal = downloadOne<B, unsigned>(b, offTotal);
 }
 
 template <class B, class T, class Op>
@@ -25,11 +29,13 @@ void driveButterflyShared(B& b, const Params& p, typename B::template Buffer<T>&
   std::vector<std::string> labels;
   for (int bit = p.block / 2; bit > 0; bit /= 2)
     labels.push_back("partner i ^ " + std::to_string(bit));
-  auto launch = [&](dim3 grid, dim3 block, T* result, StepRecorder<T> recorder) {
+  auto launch = [&](dim3 grid, dim3 block, T* result, unsigned* offTotal,
+                    StepRecorder<T> recorder) {
     b.launch(grid, block, butterflyShared<T, Op>, (const T*)input.get(), (long long)p.n, result,
-             p.barrier, recorder);
+             p.barrier, offTotal, recorder);
   };
   runButterfly<B, T, Op>(b, p, input, trace, launch, labels, out);
+  for (size_t k = 1; k < out.steps.size(); ++k) out.steps[k].array = "s";
   if (!p.barrier)
     out.notes.push_back(
         "The barrier between the reads and the writes is off: a thread may overwrite its slot "
@@ -44,9 +50,10 @@ void driveButterflyShuffle(B& b, const Params& p, typename B::template Buffer<T>
     labels.push_back("lanes swap with lane ^ " + std::to_string(bit));
   for (int bit = 16; bit > 0; bit /= 2)
     labels.push_back("across warps: warp total ^ " + std::to_string(bit));
-  auto launch = [&](dim3 grid, dim3 block, T* result, StepRecorder<T> recorder) {
+  auto launch = [&](dim3 grid, dim3 block, T* result, unsigned* offTotal,
+                    StepRecorder<T> recorder) {
     b.launch(grid, block, butterflyShuffle<T, Op>, (const T*)input.get(), (long long)p.n, result,
-             recorder);
+             offTotal, recorder);
   };
   runButterfly<B, T, Op>(b, p, input, trace, launch, labels, out);
 }
