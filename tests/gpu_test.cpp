@@ -97,6 +97,39 @@ TEST_CASE("gpu: race-free int traces equal the simulator's, step for step") {
   }
 }
 
+TEST_CASE("gpu: folding's double buffer at awkward n, int and float, every operator") {
+  for (int64_t n : {1, 2, 3, 7, 31, 1000, 65539, 16777217})
+    for (ElementType type : {ElementType::Int, ElementType::Float})
+      for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product}) {
+        Params p = gpuParams("folding", "double-buffer", n);
+        p.type = type;
+        p.op = op;
+        p.data = op == Op::Product && n > 7 ? "ones" : "random:" + std::to_string(n);
+        const Trace t = runLesson(p);
+        CAPTURE(n);
+        CAPTURE(name(op));
+        CAPTURE(name(type));
+        REQUIRE(t.backend == "gpu");
+        CHECK(t.correct);
+        CHECK(t.result == t.expected);  // digits and ones: every partial sum is exact
+      }
+}
+
+TEST_CASE("gpu: both folds record the same launches as on the simulator") {
+  for (const char* variant : {"default", "double-buffer"})
+    for (int64_t n : {13, 1000, 1 << 20}) {
+      Params p = gpuParams("folding", variant, n);
+      const Trace gpu = runLesson(p);
+      p.backend = BackendChoice::Sim;
+      const Trace sim = runLesson(p);
+      CAPTURE(variant);
+      CAPTURE(n);
+      REQUIRE(gpu.backend == "gpu");
+      CHECK(launchTable(gpu).rows == launchTable(sim).rows);
+      CHECK(!gpu.launches.empty());
+    }
+}
+
 TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs; with it, never") {
   Params p = gpuParams("barrier", "global", 256);
   p.trace = false;
