@@ -41,6 +41,21 @@ TEST_CASE("rlab run prints the steps, the result and the verdict") {
   CHECK(broken.out.find("result 21   expected 36   WRONG (15 short)") != std::string::npos);
 }
 
+TEST_CASE("rlab run --launches lists the host code's launches: folding 13 is 13, 7, 4, 2") {
+  const Outcome o = rlabWith({"run", "folding", "--n", "13", "--block", "4", "--launches"});
+  CHECK(o.code == 0);
+  CHECK(o.out.find("4 launches from lessons/folding/driver.hpp:") != std::string::npos);
+  CHECK(o.out.find("  launch grid x block threads len reduce remain\n") != std::string::npos);
+  CHECK(o.out.find("       1        2 x 4       8  13      6      7\n") != std::string::npos);
+  CHECK(o.out.find("       4        1 x 4       4   2      1      1\n") != std::string::npos);
+  CHECK(rlabWith({"run", "folding", "--n", "13"}).out.find("launches from") == std::string::npos);
+  const auto j =
+      nlohmann::json::parse(rlabWith({"run", "folding", "--n", "13", "--format", "json"}).out);
+  REQUIRE(j["launches"].size() == 4);
+  CHECK(j["launches"][1]["len"] == 7);
+  CHECK(j["launches"][1]["remain"] == 4);
+}
+
 TEST_CASE("rlab run --format json gives one object with the documented fields") {
   const Outcome o = rlabWith({"run", "butterfly", "--n", "8", "--format", "json"});
   REQUIRE(o.code == 0);
