@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "app/cli/cli.hpp"
@@ -729,7 +730,10 @@ TEST_CASE("--format json: every subcommand prints one document nlohmann reads") 
                            "1,33", "--reps", "1", "--format", "json"});
     CHECK(j["gpu_times"] == false);
     CHECK(j["type"] == "int");
-    REQUIRE(j["rows"].size() == 4);
+    REQUIRE(j["rows"].size() == 6);  // folding, folding double-buffer, fastest; at 1 and 33
+    std::set<std::string> kernels;
+    for (const auto& row : j["rows"]) kernels.insert(row["kernel"].get<std::string>());
+    CHECK(kernels == std::set<std::string>{"folding", "folding double-buffer", "fastest"});
     for (const auto& row : j["rows"]) {
       CHECK(row["kernel"].is_string());
       for (const char* key : {"ms", "gb_per_s", "copy_fraction", "cub_ratio"})
