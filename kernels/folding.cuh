@@ -16,3 +16,25 @@ __global__ void foldStep(T* a, long long reduce, long long remain, StepRecorder<
   a[i] = Op::apply(mine, other);
   trace.combine(0, i, i, i + remain, mine, other, a[i]);
 }
+
+// The same fold into a second buffer, as the seed tutorial wrote it: read from one buffer,
+// write the folded front half into the other, and let the host swap the two for the next
+// step. What differs from foldStep: no element is read and written in the same launch, and
+// the odd middle element has to be copied across (its thread does no addition), so this
+// kernel launches `remain` threads, not `reduce`. What it costs: a second buffer as large as
+// the input, and one more element moved per odd step. The bound `i < remain` matters: the
+// grid is rounded up to whole blocks, and without it the threads past the live part would
+// read and write past it (the seed's kernel has no such bound).
+template <class T, class Op>
+__global__ void foldInto(const T* in, T* out, long long reduce, long long remain,
+                         StepRecorder<T> trace) {
+  const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= remain) return;
+  if (i < reduce) {
+    const T mine = in[i], other = in[i + remain];
+    out[i] = Op::apply(mine, other);
+    trace.combine(0, i, i, i + remain, mine, other, out[i]);
+  } else {
+    out[i] = in[i];  // the odd middle element: no partner, it waits in the other buffer
+  }
+}

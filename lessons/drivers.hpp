@@ -35,6 +35,7 @@ const std::vector<DriverEntry<B, T, Op>>& driverTable() {
   static const std::vector<DriverEntry<B, T, Op>> table = {
       {"atomic", "default", driveAtomic<B, T, Op>},
       {"folding", "default", driveFolding<B, T, Op>},
+      {"folding", "double-buffer", driveFoldingDoubleBuffer<B, T, Op>},
       {"barrier", "global", driveBarrierGlobal<B, T, Op>},
       {"barrier", "shared", driveBarrierShared<B, T, Op>},
       {"divergence", "interleaved", driveInterleaved<B, T, Op>},
@@ -104,7 +105,9 @@ void runOnBackend(B& b, const Params& p, const std::vector<double>& input, bool 
     const std::vector<T> host(input.begin(), input.end());
     auto buffer = b.template alloc<T>(host.size());
     b.upload(buffer, host.data(), host.size());
+    b.launches.start();
     drive<B, T, decltype(op)>(b, p, buffer, trace, out);
+    out.launches = b.launches.stop();
   });
 }
 

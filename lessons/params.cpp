@@ -55,6 +55,20 @@ std::string combineText(Op op, const std::string& target, const std::string& sou
   return target;
 }
 
+std::string applyText(Op op, const std::string& x, const std::string& y) {
+  switch (op) {
+    case Op::Sum:
+      return x + " + " + y;
+    case Op::Product:
+      return x + " * " + y;
+    case Op::Max:
+      return "max(" + x + ", " + y + ")";
+    case Op::Min:
+      return "min(" + x + ", " + y + ")";
+  }
+  return x;
+}
+
 std::string formatValue(double v, ElementType type) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   if (std::isnan(v)) return "nan";

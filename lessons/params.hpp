@@ -18,6 +18,8 @@ const char* name(BackendChoice backend);
 
 // What a combine does, in the kernel's terms: "a[i] += a[i + 5]", "a[i] = max(a[i], a[i + 5])".
 std::string combineText(Op op, const std::string& target, const std::string& source);
+// The operator applied to two operands, as an expression: "x + y", "max(x, y)".
+std::string applyText(Op op, const std::string& x, const std::string& y);
 
 // A value as the views print it: whole numbers without decimals, floats to 6 digits.
 std::string formatValue(double v, ElementType type);

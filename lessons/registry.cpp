@@ -71,7 +71,8 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo folding;
   folding.id = "folding";
   folding.title = "Folding in half";
-  folding.variants = {{"default", "foldStep", 1, true, halving}};
+  folding.variants = {{"default", "foldStep", 1, true, halving},
+                      {"double-buffer", "foldInto", 1, true, halving}};
   folding.maxN = kLargest;
   folding.defaultN = 9;
   folding.kernelFile = "kernels/folding.cuh";
@@ -172,7 +173,10 @@ std::vector<LessonInfo> describeLessons() {
       {"ring", 8, 0, true, "lockstep", "Four GPUs in a ring: reduce-scatter, then all-gather.", 4}};
   all.push_back(allreduce);
 
-  for (LessonInfo& lesson : all) lesson.textFolder = "lessons/" + lesson.id;
+  for (LessonInfo& lesson : all) {
+    lesson.textFolder = "lessons/" + lesson.id;
+    lesson.hostFile = lesson.textFolder + "/driver.hpp";
+  }
   return all;
 }
 

@@ -61,6 +61,7 @@ struct LessonInfo {
   int defaultGpus = 0;
   std::string kernelFile;      // kernels/<id>.cuh
   std::string textFolder;      // lessons/<id>: en.md (ja.md, zh.md)
+  std::string hostFile;        // lessons/<id>/driver.hpp: the host code that launches it
   std::vector<TourStop> tour;  // at least one stop
   LessonPicture picture = LessonPicture::Pipeline;
 

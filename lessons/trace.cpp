@@ -1,5 +1,6 @@
 #include "lessons/trace.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rlab {
@@ -48,6 +49,65 @@ std::string ranksText(unsigned mask, int gpus) {
   for (int r = 0; r < gpus; ++r)
     if (mask & (1u << r)) text += (text.empty() ? "" : "+") + std::to_string(r);
   return text;
+}
+
+}  // namespace rlab
+
+namespace rlab {
+
+FoldPicture foldPicture(const Trace& t, int step) {
+  FoldPicture f;
+  if (step <= 0 || size_t(step) >= t.steps.size()) return f;
+  const StepSnapshot& s = t.steps[size_t(step)];
+  f.valid = true;
+  f.before = t.steps[size_t(step) - 1].values;
+  f.len = (long long)f.before.size();
+  f.remain = (long long)s.values.size();
+  auto valueAt = [](const std::vector<double>& v, int e) {
+    return e >= 0 && size_t(e) < v.size() ? v[size_t(e)] : 0.0;
+  };
+  if (!s.combines.empty()) {
+    for (const CombineRead& c : s.combines)
+      f.arcs.push_back(
+          {c.source.element, c.target.element, c.source.value, c.target.value, c.wrote});
+  } else {
+    for (const auto& [source, target] : s.pairs)
+      f.arcs.push_back({source, target, valueAt(f.before, source), valueAt(f.before, target),
+                        valueAt(s.values, target)});
+  }
+  std::sort(f.arcs.begin(), f.arcs.end(),
+            [](const FoldArc& a, const FoldArc& b) { return a.to < b.to; });
+  std::vector<char> touched(size_t(f.len), 0);
+  for (const FoldArc& a : f.arcs)
+    for (int e : {a.from, a.to})
+      if (e >= 0 && e < f.len) touched[size_t(e)] = 1;
+  for (long long e = 0; e < f.len; ++e)
+    if (!touched[size_t(e)]) {
+      f.waiting = e;
+      break;
+    }
+  return f;
+}
+
+LaunchTable launchTable(const Trace& t) {
+  LaunchTable table;
+  table.columns = {"launch", "grid x block", "threads"};
+  for (const LaunchRecord& l : t.launches)
+    for (const auto& [name, value] : l.values)
+      if (std::find(table.columns.begin(), table.columns.end(), name) == table.columns.end())
+        table.columns.push_back(name);
+  for (size_t k = 0; k < t.launches.size(); ++k) {
+    const LaunchRecord& l = t.launches[k];
+    std::vector<std::string> row = {std::to_string(k + 1),
+                                    std::to_string(l.grid) + " x " + std::to_string(l.block),
+                                    std::to_string(l.grid * l.block)};
+    row.resize(table.columns.size());
+    for (const auto& [name, value] : l.values)
+      row[size_t(std::find(table.columns.begin(), table.columns.end(), name) -
+                 table.columns.begin())] = std::to_string(value);
+    table.rows.push_back(std::move(row));
+  }
+  return table;
 }
 
 }  // namespace rlab

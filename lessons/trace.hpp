@@ -59,6 +59,39 @@ struct StepSnapshot {
   std::vector<Transfer> transfers;  // the copies of this step
 };
 
+// One kernel launch of a run, as the host code made it: the grid and block it asked for, and
+// the values the driver named for it (folding: len, reduce, remain), in the driver's order.
+struct LaunchRecord {
+  long long grid = 0, block = 0;
+  std::vector<std::pair<std::string, long long>> values;
+};
+
+// The launches a backend made while on (runOnBackend turns it on for the run it traces, not
+// for the timing runs after it). Both backends hold one and add to it in launch().
+class LaunchLog {
+ public:
+  static constexpr size_t kLimit = 4096;  // the app and rlab list them; no lesson makes more
+  void start() {
+    on_ = true;
+    launches_.clear();
+  }
+  std::vector<LaunchRecord> stop() {
+    on_ = false;
+    return std::move(launches_);
+  }
+  void launched(long long grid, long long block) {
+    if (on_ && launches_.size() < kLimit) launches_.push_back({grid, block, {}});
+  }
+  // The driver names values of the launch it just made.
+  void note(std::vector<std::pair<std::string, long long>> values) {
+    if (on_ && !launches_.empty()) launches_.back().values = std::move(values);
+  }
+
+ private:
+  bool on_ = false;
+  std::vector<LaunchRecord> launches_;
+};
+
 struct AtomicLanding {
   int thread = 0;
   double before = 0;  // the total the atomic found
@@ -104,6 +137,7 @@ struct Trace {
   // takes thread 0's); any makes the run wrong, as the lesson promises every thread the total
   long long threadsOffTotal = 0;
   std::vector<std::string> notes;
+  std::vector<LaunchRecord> launches;  // every launch of the run (not of its timing runs)
   Timings timings;
   // allreduce: the G GPUs (ranks), the chunk bounds (chunk c spans [chunkStarts[c],
   // chunkStarts[c + 1]) of every rank's buffer), each rank's buffer at the end, and whether each
@@ -124,6 +158,31 @@ std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type);
 // How far a wrong sum is from the expected one: "15 short", "3 over"; empty when the run is
 // correct, not a sum, or not finite. Every view says it this way.
 std::string howFarOff(const Trace& t);
+
+// folding: one step as the fold picture draws it, taken from the run's recorded combines (not
+// computed from n): the strip before the step, an arc from each back-half element onto the
+// front-half element it was added to, and the element no arc touched (len odd: the middle one).
+struct FoldArc {
+  int from = 0, to = 0;  // source element (i + remain) and target (i)
+  double fromValue = 0, toValue = 0, result = 0;
+};
+struct FoldPicture {
+  bool valid = false;          // false: step 0, or a step that does not exist
+  long long len = 0;           // elements live before the step
+  long long remain = 0;        // ... and after it
+  std::vector<double> before;  // the strip before the step (len values)
+  std::vector<FoldArc> arcs;   // one per combine, by target
+  long long waiting = -1;      // the element without a partner; -1: none
+};
+FoldPicture foldPicture(const Trace& t, int step);
+
+// The run's launches as a table, the same in the app and in rlab run --launches: launch k, grid
+// x block, threads, then every value a driver named (folding: len, reduce, remain), in order.
+struct LaunchTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+};
+LaunchTable launchTable(const Trace& t);
 
 // allreduce: the ranks a chunk-contains bitmask names, "0+1+2", or "all" when it holds every one
 // of `gpus` ranks' inputs.

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "app/cli/cli.hpp"
@@ -39,6 +40,21 @@ TEST_CASE("rlab run prints the steps, the result and the verdict") {
   CHECK(o.out.find("result 45   expected 45   correct") != std::string::npos);
   const Outcome broken = rlabWith({"run", "barrier", "--no-barrier", "--schedule", "stall:4:2:1"});
   CHECK(broken.out.find("result 21   expected 36   WRONG (15 short)") != std::string::npos);
+}
+
+TEST_CASE("rlab run --launches lists the host code's launches: folding 13 is 13, 7, 4, 2") {
+  const Outcome o = rlabWith({"run", "folding", "--n", "13", "--block", "4", "--launches"});
+  CHECK(o.code == 0);
+  CHECK(o.out.find("4 launches from lessons/folding/driver.hpp:") != std::string::npos);
+  CHECK(o.out.find("  launch grid x block threads len reduce remain\n") != std::string::npos);
+  CHECK(o.out.find("       1        2 x 4       8  13      6      7\n") != std::string::npos);
+  CHECK(o.out.find("       4        1 x 4       4   2      1      1\n") != std::string::npos);
+  CHECK(rlabWith({"run", "folding", "--n", "13"}).out.find("launches from") == std::string::npos);
+  const auto j =
+      nlohmann::json::parse(rlabWith({"run", "folding", "--n", "13", "--format", "json"}).out);
+  REQUIRE(j["launches"].size() == 4);
+  CHECK(j["launches"][1]["len"] == 7);
+  CHECK(j["launches"][1]["remain"] == 4);
 }
 
 TEST_CASE("rlab run --format json gives one object with the documented fields") {
@@ -714,7 +730,10 @@ TEST_CASE("--format json: every subcommand prints one document nlohmann reads") 
                            "1,33", "--reps", "1", "--format", "json"});
     CHECK(j["gpu_times"] == false);
     CHECK(j["type"] == "int");
-    REQUIRE(j["rows"].size() == 4);
+    REQUIRE(j["rows"].size() == 6);  // folding, folding double-buffer, fastest; at 1 and 33
+    std::set<std::string> kernels;
+    for (const auto& row : j["rows"]) kernels.insert(row["kernel"].get<std::string>());
+    CHECK(kernels == std::set<std::string>{"folding", "folding double-buffer", "fastest"});
     for (const auto& row : j["rows"]) {
       CHECK(row["kernel"].is_string());
       for (const char* key : {"ms", "gb_per_s", "copy_fraction", "cub_ratio"})

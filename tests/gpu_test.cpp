@@ -97,6 +97,23 @@ TEST_CASE("gpu: race-free int traces equal the simulator's, step for step") {
   }
 }
 
+// folding's double buffer at awkward n, int and float, every operator: the verification cases
+// above (every variant of the registry); its steps: the step-for-step comparison below.
+TEST_CASE("gpu: both folds record the same launches as on the simulator") {
+  for (const char* variant : {"default", "double-buffer"})
+    for (int64_t n : {13, 1000, 1 << 20}) {
+      Params p = gpuParams("folding", variant, n);
+      const Trace gpu = runLesson(p);
+      p.backend = BackendChoice::Sim;
+      const Trace sim = runLesson(p);
+      CAPTURE(variant);
+      CAPTURE(n);
+      REQUIRE(gpu.backend == "gpu");
+      CHECK(launchTable(gpu).rows == launchTable(sim).rows);
+      CHECK(!gpu.launches.empty());
+    }
+}
+
 TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs; with it, never") {
   Params p = gpuParams("barrier", "global", 256);
   p.trace = false;

@@ -17,8 +17,10 @@
 #include <thread>
 
 #include "app/gui/app.hpp"
+#include "app/gui/panels.hpp"
 #include "app/gui/settings.hpp"
 #include "lessons/backends.hpp"
+#include "lessons/registry.hpp"
 #include "lessons/run.hpp"
 #include "lessons/texts.hpp"
 #include "lessons/exercises.hpp"
@@ -142,6 +144,38 @@ TEST_CASE("gui: the allreduce lesson: the GPUs control re-runs it, its view draw
   CHECK(app.ui.paramError.empty());
   CHECK(app.ui.trace->params.lesson == "folding");
   CHECK(app.ui.trace->correct);
+}
+
+TEST_CASE("gui: the Host code tab shows the driver that ran and the run's launches") {
+  HeadlessImGui imgui;
+  App app;
+  app.ui.params.lesson = "folding";
+  app.ui.params.variant = "double-buffer";
+  app.ui.params.n = 13;
+  app.ui.rerunWanted = true;
+  settle(app);
+  REQUIRE(app.ui.trace);
+  REQUIRE(app.ui.trace->params.variant == "double-buffer");
+  CHECK(app.ui.widgetRects.count("host:launches") == 0);  // the kernel's tab is in front
+  click(app, "tab:Host code");
+  frame(app);
+  CHECK(app.ui.widgetRects.count("host:launches") == 1);
+  CHECK(app.ui.trace->launches.size() == 4);
+  // The fold picture and the host loop draw every step without tripping over the data.
+  app.ui.requestTab = 1;
+  for (int step = 0; step < int(app.ui.trace->steps.size()); ++step) {
+    app.ui.step = step;
+    frame(app);
+  }
+  // Every lesson's host code is embedded; the tree lessons' helper file comes with theirs.
+  for (const rlab::LessonInfo& lesson : rlab::lessons()) {
+    const auto files = rlab::gui::hostFiles(lesson);
+    CHECK(files.front() == lesson.hostFile);
+  }
+  const auto tree = rlab::gui::hostFiles(rlab::lessonOrThrow("divergence"));
+  CHECK(tree ==
+        std::vector<std::string>{"lessons/divergence/driver.hpp", "lessons/tree_passes.hpp"});
+  click(app, "tab:Kernel source");
 }
 
 TEST_CASE("gui: a failed GPU run keeps the settings and the run on screen") {

@@ -30,11 +30,11 @@ std::vector<double> valuesOf(const Trace& t, size_t step) {
 // case and the rlab run line that replays it.
 
 const std::pair<const char*, const char*> kVerifiedVariants[] = {
-    {"atomic", "default"},        {"folding", "default"},        {"barrier", "global"},
-    {"barrier", "shared"},        {"divergence", "interleaved"}, {"divergence", "strided"},
-    {"divergence", "sequential"}, {"shared", "global"},          {"shared", "shared"},
-    {"shared", "multiblock"},     {"shared", "coarsened"},       {"butterfly", "shared"},
-    {"butterfly", "shuffle"},     {"fastest", "default"},
+    {"atomic", "default"},     {"folding", "default"},       {"folding", "double-buffer"},
+    {"barrier", "global"},     {"barrier", "shared"},        {"divergence", "interleaved"},
+    {"divergence", "strided"}, {"divergence", "sequential"}, {"shared", "global"},
+    {"shared", "shared"},      {"shared", "multiblock"},     {"shared", "coarsened"},
+    {"butterfly", "shared"},   {"butterfly", "shuffle"},     {"fastest", "default"},
 };
 
 void verifyOnSimulator(const char* lessonId, const char* variantId) {
@@ -56,6 +56,7 @@ void verifyOnSimulator(const char* lessonId, const char* variantId) {
 
 RLAB_VERIFY_VARIANT("atomic", "default")
 RLAB_VERIFY_VARIANT("folding", "default")
+RLAB_VERIFY_VARIANT("folding", "double-buffer")
 RLAB_VERIFY_VARIANT("barrier", "global")
 RLAB_VERIFY_VARIANT("barrier", "shared")
 RLAB_VERIFY_VARIANT("divergence", "interleaved")
@@ -239,4 +240,89 @@ TEST_CASE("bad parameters are refused with one sentence") {
   CHECK(refused(v, "32-bit integer") == "ok");
   CHECK_THROWS_AS(parseValues("1,,2"), ParamError);
   CHECK(parseValues("3,1,4,1,5") == std::vector<double>{3, 1, 4, 1, 5});
+}
+
+// ---- Folding: the double buffer, the fold picture's data, the launches -----------------------
+
+TEST_CASE("folding double-buffer: awkward n, int and float, every operator, as the host says") {
+  for (int64_t n : {1, 2, 3, 7, 31, 1000, 65539})
+    for (ElementType type : {ElementType::Int, ElementType::Float})
+      for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product}) {
+        Params p = paramsFor("folding", "double-buffer", n);
+        p.type = type;
+        p.op = op;
+        // Products of many values: ones stay exact; the rest: digits 0 to 9.
+        p.data = op == Op::Product && n > 7 ? "ones" : "random:" + std::to_string(n);
+        const Trace t = runLesson(p);
+        CAPTURE(n);
+        CAPTURE(name(op));
+        CAPTURE(name(type));
+        CHECK(t.correct);
+        CHECK(t.result == t.expected);  // digits and ones: every partial sum is exact
+        // The same folds as in place, step for step: only where the halves live differs.
+        p.variant = "default";
+        const Trace inPlace = runLesson(p);
+        REQUIRE(t.steps.size() == inPlace.steps.size());
+        for (size_t k = 0; k < t.steps.size(); ++k)
+          CHECK(t.steps[k].values == inPlace.steps[k].values);
+      }
+}
+
+TEST_CASE("fold picture: one arc per addition (reduce), the middle element waits when len is odd") {
+  for (const char* variant : {"default", "double-buffer"})
+    for (int64_t n : {7, 8, 13, 1000}) {
+      const Trace t = runLesson(paramsFor("folding", variant, n));
+      CAPTURE(variant);
+      CAPTURE(n);
+      CHECK_FALSE(foldPicture(t, 0).valid);  // the input: no fold yet
+      long long len = n;
+      for (int step = 1; step < int(t.steps.size()); ++step) {
+        const FoldPicture f = foldPicture(t, step);
+        const long long reduce = len / 2, remain = len - reduce;
+        CAPTURE(len);
+        REQUIRE(f.valid);
+        CHECK(f.len == len);
+        CHECK(f.remain == remain);
+        CHECK((long long)f.arcs.size() == reduce);
+        CHECK(f.waiting == (len % 2 ? reduce : -1));
+        for (size_t k = 0; k < f.arcs.size(); ++k) {
+          const FoldArc& a = f.arcs[k];
+          CHECK(a.to == int(k));
+          CHECK(a.from == a.to + remain);
+          CHECK(a.fromValue == f.before[size_t(a.from)]);
+          CHECK(a.result == t.steps[size_t(step)].values[size_t(a.to)]);
+        }
+        len = remain;
+      }
+      CHECK(len == 1);
+    }
+  // The arcs are the recorded combines, not a formula of n: a combine the run did not record
+  // is an arc the picture does not draw.
+  Trace t = runLesson(paramsFor("folding", "", 13));
+  t.steps[1].combines.pop_back();
+  CHECK(foldPicture(t, 1).arcs.size() == 5);
+}
+
+TEST_CASE("launch table: folding n = 13 launches for len 13, 7, 4, 2, on either buffer scheme") {
+  Params p = paramsFor("folding", "", 13);
+  p.block = 4;
+  const Trace t = runLesson(p);
+  const LaunchTable table = launchTable(t);
+  CHECK(table.columns ==
+        std::vector<std::string>{"launch", "grid x block", "threads", "len", "reduce", "remain"});
+  using Row = std::vector<std::string>;
+  CHECK(table.rows == std::vector<Row>{{"1", "2 x 4", "8", "13", "6", "7"},
+                                       {"2", "1 x 4", "4", "7", "3", "4"},
+                                       {"3", "1 x 4", "4", "4", "2", "2"},
+                                       {"4", "1 x 4", "4", "2", "1", "1"}});
+  // The double buffer launches a thread for the middle element too: remain threads.
+  p.variant = "double-buffer";
+  const Trace db = runLesson(p);
+  REQUIRE(db.launches.size() == 4);
+  CHECK(db.launches[0].grid == 2);  // 7 threads
+  CHECK(db.launches[1].grid == 1);  // 4 threads
+  // Large runs record their launches too (not their steps): 2^20 folds 20 times.
+  p.n = 1 << 20;
+  p.variant = "default";
+  CHECK(runLesson(p).launches.size() == 20);
 }

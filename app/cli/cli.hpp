@@ -23,6 +23,7 @@ struct Command {
   bool scheduleGiven = false;                     // race: repeat --schedule instead of varying
   bool witness = false;                           // race: find the smallest failing schedule
   bool timeline = false;                          // run: the per-thread timeline too
+  bool launches = false;                          // run: the table of the run's launches too
   std::vector<std::string> benchLessons;          // bench: empty: every lesson that scales
   std::vector<long long> benchSizes;              // bench: empty: the default sweep
   int reps = 20;                                  // bench

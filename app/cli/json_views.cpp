@@ -102,6 +102,13 @@ json traceJson(const Trace& t) {
     j["chunk_starts"] = t.chunkStarts;
     j["rank_wrong_elements"] = t.rankWrongElements;
   }
+  json launches = json::array();
+  for (const LaunchRecord& l : t.launches) {
+    json launch = {{"grid", l.grid}, {"block", l.block}};
+    for (const auto& [name, v] : l.values) launch[name] = v;
+    launches.push_back(launch);
+  }
+  j["launches"] = launches;
   auto value = [&](double v) { return jsonValue(v, p.type); };
   json steps = json::array();
   for (const auto& s : t.steps) {

@@ -249,6 +249,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   run->add_flag("--timeline", timeline,
                 "barrier lesson: one row per thread, when each read and wrote, reads that came "
                 "before the write they needed");
+  bool launches = false;
+  run->add_flag("--launches", launches,
+                "the launches the host code made: grid x block, and the values the lesson's "
+                "driver names (folding: len, reduce, remain)");
 
   LessonOptions raceOptions;
   std::string runs = "100";
@@ -323,6 +327,7 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       c.language = languageOrLocale(runOptions.language);
       c.format = parseFormat(runOptions.format, false);
       c.timeline = timeline;
+      c.launches = launches;
       if (timeline && !lessonOrThrow(c.params.lesson).timeline)
         throw UsageError(
             "--timeline is only for lessons whose kernels stamp when each thread "

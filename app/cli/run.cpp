@@ -16,6 +16,7 @@ int runCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) 
   } else
     printTraceText(t, out, colour, narrationFor(t.params, t.backend != "gpu", c.language));
   if (c.timeline && c.format != Format::Json) printTimelineText(t, out, colour);
+  if (c.launches && c.format != Format::Json) printLaunchesText(t, out);
   return 0;
 }
 

@@ -180,6 +180,26 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
   }
 }
 
+void printLaunchesText(const Trace& t, std::ostream& out) {
+  const LaunchTable table = launchTable(t);
+  out << "\n"
+      << table.rows.size() << (table.rows.size() == 1 ? " launch" : " launches") << " from "
+      << lessonOrThrow(t.params.lesson).hostFile << ":\n";
+  std::vector<size_t> width(table.columns.size());
+  for (size_t c = 0; c < width.size(); ++c) {
+    width[c] = table.columns[c].size();
+    for (const auto& row : table.rows) width[c] = std::max(width[c], row[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    out << " ";
+    for (size_t c = 0; c < cells.size(); ++c)
+      out << " " << std::string(width[c] - cells[c].size(), ' ') << cells[c];
+    out << "\n";
+  };
+  line(table.columns);
+  for (const auto& row : table.rows) line(row);
+}
+
 void printTimelineText(const Trace& t, std::ostream& out, bool colour) {
   const Timeline tl = buildTimeline(t);
   out << "\ntimeline";

@@ -31,6 +31,8 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour,
                     const text::Block* narration = nullptr);
 // One row per thread, the levels as columns, when each read and wrote (rlab run --timeline).
 void printTimelineText(const Trace& t, std::ostream& out, bool colour);
+// The run's launches, one row each (rlab run --launches).
+void printLaunchesText(const Trace& t, std::ostream& out);
 void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out);
 void printNarration(const text::Inline& item, std::ostream& out);
 void printLessonList(std::ostream& out);

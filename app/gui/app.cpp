@@ -487,9 +487,30 @@ void App::frame(float seconds) {
       ImGuiWindowFlags_NoTitleBar);
   window(trId("Controls"), {left + center, 0}, {right, controlsHeight}, drawControlsPanel);
   window(trId("Result"), {left + center, controlsHeight}, {right, resultHeight}, drawResultPanel);
-  window(trId("Kernel source"), {left + center, controlsHeight + resultHeight},
-         {right, h - controlsHeight - resultHeight}, drawSourcePanel,
-         ImGuiWindowFlags_HorizontalScrollbar);
+  // The kernel and the host code that launched it, side by side as tabs.
+  window(
+      "##code", {left + center, controlsHeight + resultHeight},
+      {right, h - controlsHeight - resultHeight},
+      [](App& app) {
+        if (!ImGui::BeginTabBar("code")) return;
+        const char* names[] = {"Kernel source", "Host code"};
+        const char* labels[] = {trId("Kernel source"), trId("Host code")};
+        void (*draws[])(App&) = {drawSourcePanel, drawHostCodePanel};
+        for (int k = 0; k < 2; ++k) {
+          const ImGuiTabItemFlags flags =
+              app.ui.requestCodeTab == k ? ImGuiTabItemFlags_SetSelected : 0;
+          if (ImGui::BeginTabItem(labels[k], nullptr, flags)) {
+            ImGui::BeginChild(names[k], ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+            draws[k](app);
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+          }
+          noteWidget(app.ui, std::string("tab:") + names[k]);
+        }
+        ImGui::EndTabBar();
+        app.ui.requestCodeTab = -1;
+      },
+      ImGuiWindowFlags_NoTitleBar);
 }
 
 }  // namespace rlab::gui

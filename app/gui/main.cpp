@@ -62,6 +62,9 @@ int main(int argc, char** argv) {
                  "ulps")
       ->check(CLI::IsMember(
           {"text", "lesson", "timing", "race", "witness", "by-block", "float-sums", "timeline"}));
+  std::string code = "kernel";
+  cli.add_option("--code", code, "screenshot: the kernel source or the host code that launched it")
+      ->check(CLI::IsMember({"kernel", "host"}));
   std::string language;
   cli.add_option("--lang", language, "language of the lesson texts: en, ja or zh (default: locale)")
       ->check(CLI::IsMember({"en", "ja", "zh"}));
@@ -210,6 +213,7 @@ int main(int argc, char** argv) {
                           : view == "text"     ? 0
                           : view == "timeline" ? 4
                                                : 3;
+      app.ui.requestCodeTab = code == "host" ? 1 : 0;
       std::vector<unsigned char> pixels;
       for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
         fontsIfWanted();

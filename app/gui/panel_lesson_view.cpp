@@ -31,26 +31,124 @@ void atomicQueue(const UiState& ui, const Trace& t, const Palette& pal) {
   }
 }
 
-// The host loop that launches the folds, with this step's numbers: every step's array holds
-// the `remain` elements still live, so len, reduce and the grid follow from the trace.
+// The fold of the step on screen, from its recorded combines: the strip before the step, an
+// arc from each back-half element onto the front-half element it was added to, the sum under
+// it, and the odd middle element waiting. Many arcs: the first few, the elements between them
+// left out, and a sentence saying how many there are.
+void foldArcs(const UiState& ui, const Trace& t, const Palette& pal) {
+  const FoldPicture f = foldPicture(t, ui.step);
+  if (!f.valid) {
+    wrappedText(tr("Step 0 is the input. Step forward to watch the first fold."), pal.muted);
+    return;
+  }
+  const ElementType type = t.params.type;
+  const long long arcs = (long long)f.arcs.size();
+  const float font = ImGui::GetFontSize();
+  // Each box as wide as the widest value it may show, at least three digits.
+  float box = ImGui::CalcTextSize("000").x;
+  for (const FoldArc& a : f.arcs)
+    box = std::max({box, ImGui::CalcTextSize(formatValue(a.fromValue, type).c_str()).x,
+                    ImGui::CalcTextSize(formatValue(a.toValue, type).c_str()).x,
+                    ImGui::CalcTextSize(formatValue(a.result, type).c_str()).x});
+  box += font * 0.6f;
+  const float gap = font * 0.25f, avail = ImGui::GetContentRegionAvail().x;
+  const bool waiting = f.waiting >= 0;
+  // Slots: the front boxes, "...", the waiting box, the back boxes, "...".
+  long long shown = arcs;
+  auto slots = [&](long long k) { return 2 * k + (k < arcs ? 2 : 0) + (waiting ? 1 : 0); };
+  while (shown > 1 && (slots(shown) * (box + gap) > avail || shown > 16)) --shown;
+  ImGui::Text(arcs == 1 ? tr("len %lld: %lld arc, the strip is %lld long after it")
+                        : tr("len %lld: %lld arcs, the strip is %lld long after them"),
+              f.len, arcs, f.remain);
+  if (shown < arcs)
+    wrappedText(printed(tr("Showing the first %lld of %lld arcs; the elements between them are "
+                           "left out (...)."),
+                        shown, arcs),
+                pal.muted);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float arcHeight = font * 2.2f, row = font * 1.5f;
+  const float top = origin.y + arcHeight;  // the boxes' top edge
+  float x = origin.x;
+  auto boxAt = [&](float left, double value, ImU32 fill, const std::string& index) {
+    draw->AddRectFilled(ImVec2(left, top), ImVec2(left + box, top + row), fill, 3);
+    draw->AddRect(ImVec2(left, top), ImVec2(left + box, top + row), pal.cellBorder, 3);
+    const std::string v = formatValue(value, type);
+    const ImVec2 size = ImGui::CalcTextSize(v.c_str());
+    draw->AddText(ImVec2(left + (box - size.x) / 2, top + (row - size.y) / 2), pal.text, v.c_str());
+    const ImVec2 isize = ImGui::CalcTextSize(index.c_str());
+    draw->AddText(ImVec2(left + (box - isize.x) / 2, top + row + 2), pal.muted, index.c_str());
+  };
+  auto ellipsis = [&]() {
+    draw->AddText(ImVec2(x + box * 0.3f, top + row * 0.2f), pal.muted, "...");
+    x += box + gap;
+  };
+  std::vector<float> front, back;  // the boxes' left edges
+  for (long long k = 0; k < shown; ++k, x += box + gap) {
+    const FoldArc& a = f.arcs[size_t(k)];
+    front.push_back(x);
+    boxAt(x, a.toValue, pal.worked, std::to_string(a.to));
+    // The sum the thread wrote, under the element it wrote.
+    const std::string r = "=" + formatValue(a.result, type);
+    draw->AddText(ImVec2(x + (box - ImGui::CalcTextSize(r.c_str()).x) / 2, top + row * 2),
+                  pal.accent, r.c_str());
+  }
+  if (shown < arcs) ellipsis();
+  if (waiting) {
+    const double value = size_t(f.waiting) < f.before.size() ? f.before[size_t(f.waiting)] : 0;
+    boxAt(x, value, pal.changed, std::to_string(f.waiting));
+    const char* label = tr("waits");
+    draw->AddText(ImVec2(x + (box - ImGui::CalcTextSize(label).x) / 2, top + row * 2), pal.changed,
+                  label);
+    x += box + gap;
+  }
+  for (long long k = 0; k < shown; ++k, x += box + gap) {
+    const FoldArc& a = f.arcs[size_t(k)];
+    back.push_back(x);
+    boxAt(x, a.fromValue, pal.cell, std::to_string(a.from));
+  }
+  if (shown < arcs) ellipsis();
+  // The arcs, over the boxes: from the back element's top to the front element's, an arrow
+  // head where it lands.
+  for (long long k = 0; k < shown; ++k) {
+    const ImVec2 from(back[size_t(k)] + box / 2, top), to(front[size_t(k)] + box / 2, top);
+    const float lift = arcHeight * (0.55f + 0.4f * float(k % 3) / 2.f);
+    const ImVec2 control((from.x + to.x) / 2, top - lift * 2 + font * 0.2f);
+    draw->AddBezierQuadratic(from, control, to, pal.pair, pal.line * 1.3f);
+    const float head = font * 0.35f;
+    draw->AddTriangleFilled(ImVec2(to.x, to.y), ImVec2(to.x - head, to.y - head * 1.6f),
+                            ImVec2(to.x + head * 0.6f, to.y - head * 1.7f), pal.pair);
+  }
+  ImGui::Dummy(ImVec2(std::max(x - origin.x, 1.f), arcHeight + row * 2 + font * 1.3f));
+  if (waiting)
+    wrappedText(printed(tr("len %lld is odd: a[%lld] has no partner and waits for the next step."),
+                        f.len, f.waiting),
+                pal.changed);
+}
+
+// The host loop that launches the folds, with this step's numbers, as the backend recorded
+// the launch (lessons/folding/driver.hpp, shown whole in the Host code tab).
 void hostLoop(const UiState& ui, const Trace& t, const Palette& pal) {
   ImGui::Spacing();
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.muted));
-  wrappedText(tr("The host code (lessons/folding/driver.hpp), with this step's values:"));
-  ImGui::PopStyleColor();
+  wrappedText(tr("The host loop, with this step's launch as it was recorded (the whole driver "
+                 "is in the Host code tab):"),
+              pal.muted);
   const int step = std::max(1, ui.step);
-  if (size_t(step) >= t.steps.size()) {
+  if (size_t(step) > t.launches.size()) {
     ImGui::TextDisabled(tr("n = %lld: nothing to fold."), (long long)t.params.n);
     return;
   }
-  const long long len = (long long)t.steps[size_t(step) - 1].values.size();
-  const long long remain = (long long)t.steps[size_t(step)].values.size(), reduce = len - remain;
-  const long long block = t.params.block, blocks = (reduce + block - 1) / block;
+  const LaunchRecord& launch = t.launches[size_t(step) - 1];
+  long long len = 0, reduce = 0, remain = 0;
+  for (const auto& [name, v] : launch.values)
+    (name == "len" ? len : name == "reduce" ? reduce : remain) = v;
+  const VariantInfo* variant = lessonOrThrow(t.params.lesson).findVariant(t.params.variant);
+  const std::string kernel = variant ? variant->kernelFunction : "foldStep";
   const ImVec4 code = ImGui::ColorConvertU32ToFloat4(pal.text);
   const ImVec4 value = ImGui::ColorConvertU32ToFloat4(ui.step > 0 ? pal.accent : pal.muted);
   // Each line's values as a comment after it, wrapping rather than clipped on a projector.
-  auto line = [&](const char* text, const std::string& values) {
-    ImGui::TextColored(code, "%s", text);
+  auto line = [&](const std::string& text, const std::string& values) {
+    ImGui::TextColored(code, "%s", text.c_str());
     if (values.empty()) return;
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0);
@@ -62,16 +160,9 @@ void hostLoop(const UiState& ui, const Trace& t, const Palette& pal) {
   line("for (len = n; len > 1; len = remain) {", "len = " + std::to_string(len));
   line("  reduce = len / 2;", "reduce = " + std::to_string(reduce));
   line("  remain = len - reduce;", "remain = " + std::to_string(remain));
-  line("  foldStep<<<blocks, block>>>(a, reduce, remain);",
-       printed(blocks == 1 ? tr("%lld block x %lld, %lld add") : tr("%lld blocks x %lld, %lld add"),
-               blocks, block, reduce));
+  line("  " + kernel + "<<<grid, block>>>(..., reduce, remain);",
+       printed(tr("launch %d: %lld x %lld threads"), step, launch.grid, launch.block));
   line("}", "");
-  if (len % 2 == 1) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.changed));
-    wrappedText(printed(tr("len %lld is odd: a[%lld] has no partner and waits for the next step."),
-                        len, reduce));
-    ImGui::PopStyleColor();
-  }
 }
 
 void warpGrid(const StepSnapshot& s, int block, const Palette& pal) {
@@ -190,6 +281,7 @@ void drawLessonView(App& app) {
              "a[i] += a[i + remain] for i < reduce, with reduce = len / 2 "
              "and remain = len - reduce; an odd middle element waits a "
              "step."));
+      foldArcs(ui, t, pal);
       hostLoop(ui, t, pal);
       break;
     case LessonPicture::Barrier: {

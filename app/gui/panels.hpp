@@ -7,6 +7,10 @@
 #include "app/gui/app.hpp"
 #include "app/gui/theme.hpp"
 
+namespace rlab {
+struct LessonInfo;
+}
+
 namespace rlab::gui {
 
 void drawLessonsPanel(App& app);   // lesson list, variants, lesson text
@@ -16,6 +20,10 @@ void drawArrayPanel(App& app);     // the array after this step
 void drawLessonView(App& app);     // the lesson's own picture
 void drawResultPanel(App& app);    // result, expected, verdict, timings
 void drawSourcePanel(App& app);    // the kernel that ran
+void drawHostCodePanel(App& app);  // the host code that launched it, and the run's launches
+// The files the host code panel shows for a lesson: its driver.hpp, then the helpers of lessons/
+// it includes (tree_passes.hpp).
+std::vector<std::string> hostFiles(const LessonInfo& lesson);
 void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
 void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
 void drawTimelinePanel(App& app);  // one row per thread: when each read and wrote

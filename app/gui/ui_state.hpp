@@ -122,6 +122,7 @@ struct UiState {
   std::optional<LiveRaceRate> liveRate;
   BenchOutcome bench;
   int requestTab = -1;                    // a tab to bring to the front on the next frame
+  int requestCodeTab = -1;                // the same beside the controls: kernel 0, host code 1
   std::optional<RaceTab> requestRaceTab;  // the same, in the race explorer
 
   ViewOptions view;

@@ -99,6 +99,8 @@ class GpuBackend {
   GpuBackend();
   ~GpuBackend();
 
+  LaunchLog launches;  // the launches of the run being traced
+
   // A GPU keeps no record of the order its atomics landed in: drivers rebuild it from values.
   static constexpr bool kRecordsAtomics = false;
 
@@ -122,6 +124,7 @@ class GpuBackend {
   // Events around each launch only: kernelMs() adds up the kernels, not the host in between.
   template <class... Params, class... Args>
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
+    launches.launched(grid.x, block.x);
     holdGpuWhileQueueing();
     checkCuda(cudaEventRecord(start_), "recording an event");
     kernel<<<grid, block>>>(args...);
@@ -153,6 +156,8 @@ class GpuBackend {
   }
   template <class... Params, class... Args>
   void launchOnRank(int rank, dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
+    launches.launched(grid.x, block.x);
+    launches.note({{"rank", rank}});
     OnDevice on(ranks_[rank].device);
     kernel<<<grid, block, 0, ranks_[rank].stream>>>(args...);
     checkCuda(cudaGetLastError(), "launching a kernel");

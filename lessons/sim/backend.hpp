@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kernels/sim/runtime.hpp"
+#include "lessons/trace.hpp"
 
 namespace rlab {
 
@@ -92,6 +93,8 @@ class SimBackend {
  public:
   explicit SimBackend(sim::LaunchOptions options) : options_(options) {}
 
+  LaunchLog launches;  // the launches of the run being traced
+
   template <class T>
   class Buffer {
    public:
@@ -134,6 +137,7 @@ class SimBackend {
   // end of one throws sim::LaunchError.
   template <class... Params, class... Args>
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
+    launches.launched(grid.x, block.x);
     rounds_ += sim::launch(grid, block, options_, kernel, args...).rounds;
     checkGuards(grid, block);
   }
@@ -152,6 +156,7 @@ class SimBackend {
                                                                    Args... args) {
     sim::LaunchOptions options = options_;
     options.recordAtomics = true;
+    launches.launched(grid.x, block.x);
     const sim::LaunchStats stats = sim::launch(grid, block, options, kernel, args...);
     rounds_ += stats.rounds;
     checkGuards(grid, block);
@@ -186,8 +191,9 @@ class SimBackend {
     if (count) std::memcpy(to, from, count * sizeof(T));
   }
   template <class... Params, class... Args>
-  void launchOnRank(int, dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
+  void launchOnRank(int rank, dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
     launch(grid, block, kernel, args...);
+    launches.note({{"rank", rank}});
   }
   void rankBarrier() {}
   void finishRanks() {}
