@@ -100,6 +100,9 @@ struct Trace {
   std::vector<AtomicLanding> atomicOrder;  // atomic: in the order they landed
   std::vector<double> blockPartials;       // shared: one per block
   std::vector<std::string> notes;
+  // What the kernel printed (printf), line by line: on the simulator in the exact order the
+  // schedule ran the calls, on a GPU in the order the device's printf buffer returned them.
+  std::vector<std::string> kernelOutput;
   Timings timings;
   // allreduce: the G GPUs (ranks), the chunk bounds (chunk c spans [chunkStarts[c],
   // chunkStarts[c + 1]) of every rank's buffer), each rank's buffer at the end, and whether each
@@ -109,6 +112,9 @@ struct Trace {
   std::vector<std::vector<double>> rankResults;
   std::vector<long long> rankWrongElements;  // per rank: elements off the reference
 };
+
+// A kernel's printf output as lines, without their line ends (a last line without one too).
+std::vector<std::string> outputLines(const std::string& text);
 
 // "thread 0 read a[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2".
 std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType type);
