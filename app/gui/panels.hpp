@@ -9,18 +9,19 @@
 
 namespace rlab::gui {
 
-void drawLessonsPanel(App& app);   // lesson list, variants, lesson text
-void drawControlsPanel(App& app);  // parameters, backend, Run
-void drawPlayerPanel(App& app);    // scrubber, play/pause, step buttons, speed
-void drawArrayPanel(App& app);     // the array after this step
-void drawLessonView(App& app);     // the lesson's own picture
-void drawResultPanel(App& app);    // result, expected, verdict, timings
-void drawSourcePanel(App& app);    // the kernel that ran
-void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
-void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
-void drawTimelinePanel(App& app);  // one row per thread: when each read and wrote
-void drawTextPanel(App& app);      // the lesson's text: links, narration, predictions
-void drawNarration(App& app);      // the text's sentence for the step on screen
+void drawLessonsPanel(App& app);       // lesson list, variants, lesson text
+void drawControlsPanel(App& app);      // parameters, backend, Run
+void drawPlayerPanel(App& app);        // scrubber, play/pause, step buttons, speed
+void drawArrayPanel(App& app);         // the array after this step
+void drawLessonView(App& app);         // the lesson's own picture
+void drawResultPanel(App& app);        // result, expected, verdict, timings
+void drawSourcePanel(App& app);        // the kernel that ran
+void drawTimingPanel(App& app);        // log-log chart from rlab bench's engine
+void drawRacePanel(App& app);          // run K times, histogram, open a wrong run
+void drawTimelinePanel(App& app);      // one row per thread: when each read and wrote
+void drawKernelOutputPanel(App& app);  // what the kernel printed (printf), line by line
+void drawTextPanel(App& app);          // the lesson's text: links, narration, predictions
+void drawNarration(App& app);          // the text's sentence for the step on screen
 // allreduce (panel_ranks.cpp): the G buffers after the step, chunks coloured by the ranks they
 // hold, the step's copies as arrows (in the Array window); the copies listed and the bytes each
 // GPU moved so far (in the lesson view).
