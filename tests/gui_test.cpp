@@ -117,6 +117,16 @@ TEST_CASE("gui: ticking printf re-runs with every third thread printing; its tab
   for (int k = 0; k < 9; ++k)
     CHECK(app.ui.widgetRects.count("kernel output line " + std::to_string(k)));
   CHECK_FALSE(app.ui.widgetRects.count("kernel output line 9"));
+  // Remembered across a restart, like perturb.
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("rlab-printf-settings-" + std::to_string(::getpid()) + ".json"))
+                               .string();
+  std::string problem;
+  REQUIRE(rlab::gui::saveSettings(path, rlab::gui::settingsOf(app.ui, 1280, 800), problem));
+  const auto loaded = rlab::gui::loadSettings(path, problem);
+  REQUIRE(loaded);
+  CHECK(loaded->params.printing);
+  std::filesystem::remove(path);
   // Unticked, the next run prints nothing and the tab says how to get lines.
   click(app, "printf");
   settle(app);
