@@ -11,15 +11,19 @@ constexpr unsigned kLatePauseNs = 20000;
 // neighbour i places to the right. One launch does every level, so the threads must wait for
 // each other between levels: that is the barrier. Switch it off and a thread may read its
 // neighbour before the neighbour has finished the level below. `perturb` makes every third
-// thread pause each level, as a printf from some threads would; `lateThread` pauses one thread
-// before one level (-1: none), to force on the GPU a race found on the simulator.
+// thread pause each level, as a printf from some threads would; `printing` makes them really
+// printf (thread, level, the value it holds), which slows them down the same way. `lateThread`
+// pauses one thread before one level (-1: none), to force on the GPU a race found on the
+// simulator.
 template <class T, class Op>
-__global__ void treeGlobal(T* a, int n, bool barrierOn, bool perturb, int lateThread, int lateLevel,
-                           StepRecorder<T> trace) {
+__global__ void treeGlobal(T* a, int n, bool barrierOn, bool perturb, bool printing, int lateThread,
+                           int lateLevel, StepRecorder<T> trace) {
   const int tid = threadIdx.x;
   int level = 0;
   for (int i = 1; i < n; i *= 2, ++level) {
     if (perturb && tid % 3 == 0) __nanosleep(2000);
+    if (printing && tid % 3 == 0 && tid < n)
+      printf("thread %d, level %d: a[%d] = %.10g\n", tid, level + 1, tid, double(a[tid]));
     if (tid == lateThread && level == lateLevel) __nanosleep(kLatePauseNs);
     if (tid % (2 * i) == 0 && tid + i < n) {
       // `other` is what the barrier protects: thread tid + i wrote it at the level below.
@@ -35,8 +39,8 @@ __global__ void treeGlobal(T* a, int n, bool barrierOn, bool perturb, int lateTh
 // The same tree in shared memory. The race is the same; the difference is that
 // compute-sanitizer's racecheck watches shared memory (not global), so it can name it.
 template <class T, class Op>
-__global__ void treeShared(T* a, int n, bool barrierOn, bool perturb, int lateThread, int lateLevel,
-                           StepRecorder<T> trace) {
+__global__ void treeShared(T* a, int n, bool barrierOn, bool perturb, bool printing, int lateThread,
+                           int lateLevel, StepRecorder<T> trace) {
   __shared__ T s[1024];
   const int tid = threadIdx.x;
   s[tid] = tid < n ? a[tid] : Op::template identity<T>();
@@ -44,6 +48,8 @@ __global__ void treeShared(T* a, int n, bool barrierOn, bool perturb, int lateTh
   int level = 0;
   for (int i = 1; i < (int)blockDim.x; i *= 2, ++level) {
     if (perturb && tid % 3 == 0) __nanosleep(2000);
+    if (printing && tid % 3 == 0)
+      printf("thread %d, level %d: s[%d] = %.10g\n", tid, level + 1, tid, double(s[tid]));
     if (tid == lateThread && level == lateLevel) __nanosleep(kLatePauseNs);
     if (tid % (2 * i) == 0) {
       const long long readAt = trace.now();

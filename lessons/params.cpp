@@ -181,6 +181,8 @@ Resolved resolve(const Params& in) {
         p.lesson + " " + p.variant + " has none.");
   if (!lesson->switchableBarrier && p.perturb)
     throw ParamError("--perturb is only for the barrier lesson.");
+  if (!lesson->switchableBarrier && p.printing)
+    throw ParamError("--printf is only for the barrier lesson.");
 
   if (lesson->defaultGpus > 0) {
     if (p.gpus == 0) p.gpus = lesson->defaultGpus;

@@ -43,6 +43,9 @@ struct Params {
   std::vector<double> values;  // --values: overrides data and n
   bool barrier = true;
   bool perturb = false;
+  // Barrier lesson: every third thread calls printf at each level (--printf). The lines come
+  // back in the run's Trace::kernelOutput; printing delays those threads, as perturb's pause.
+  bool printing = false;
   // Barrier lesson: one thread held back before one level (rlab race --delay T:L), to force a
   // race witness on hardware. On a GPU it sleeps (__nanosleep); on the simulator the pause is a
   // yield, so it sits out the rest of that round. -1: nobody is held back.

@@ -59,6 +59,7 @@ std::vector<std::string> runArguments(const Params& p) {
   }
   if (!p.barrier) args.push_back("--no-barrier");
   if (p.perturb) args.push_back("--perturb");
+  if (p.printing) args.push_back("--printf");
   if (p.delayThread >= 0) option("--delay", delayText(p));
   if (p.backend != BackendChoice::Gpu) option("--schedule", p.schedule);
   option("--backend", name(p.backend));

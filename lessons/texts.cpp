@@ -585,6 +585,8 @@ Params paramsFromQuery(const std::string& chapter, const std::string& query) {
       p.barrier = value == "on";
     } else if (key == "perturb") {
       p.perturb = true;
+    } else if (key == "printf") {
+      p.printing = true;
     } else if (key == "schedule") {
       p.schedule = value;
     } else if (key == "backend") {
@@ -594,7 +596,7 @@ Params paramsFromQuery(const std::string& chapter, const std::string& query) {
     } else {
       throw ParamError("'" + key +
                        "' is not a key of a try link; use lesson, variant, n, block, op, type, "
-                       "data, values, barrier, perturb, schedule, gpus or backend.");
+                       "data, values, barrier, perturb, printf, schedule, gpus or backend.");
     }
   }
   if (!findLesson(p.lesson))
@@ -611,8 +613,8 @@ std::string commandLineFor(const std::string& chapter, const std::string& query)
       lesson = value;
     else if (key == "barrier")
       options += value == "off" ? " --no-barrier" : "";
-    else if (key == "perturb")
-      options += " --perturb";
+    else if (key == "perturb" || key == "printf")
+      options += " --" + key;
     else if (key == "values")
       options += " --values=" + value;
     else
@@ -649,8 +651,8 @@ bool sameRun(const Resolved& a, const Resolved& b) {
   const Params &x = a.params, &y = b.params;
   return x.lesson == y.lesson && x.variant == y.variant && x.n == y.n && x.block == y.block &&
          x.op == y.op && x.type == y.type && a.dataLabel == b.dataLabel && x.values == y.values &&
-         x.barrier == y.barrier && x.perturb == y.perturb && x.schedule == y.schedule &&
-         x.gpus == y.gpus;
+         x.barrier == y.barrier && x.perturb == y.perturb && x.printing == y.printing &&
+         x.schedule == y.schedule && x.gpus == y.gpus;
 }
 const text::Block* findSteps(const std::vector<text::Block>& blocks, const std::string& chapter,
                              const Resolved& run) {
@@ -670,7 +672,8 @@ const text::Block* findSteps(const std::vector<text::Block>& blocks, const std::
 const text::Block* narrationFor(const Params& run, bool ranOnSimulator, Language language) {
   const Resolved resolved = resolve(run);
   // On a GPU the order of atomics and a race without its barrier differ from run to run.
-  if (!ranOnSimulator && (!run.barrier || run.perturb || run.lesson == "atomic")) return nullptr;
+  if (!ranOnSimulator && (!run.barrier || run.perturb || run.printing || run.lesson == "atomic"))
+    return nullptr;
   const text::Document* doc = text::chapter(run.lesson, language);
   return doc ? findSteps(doc->blocks, run.lesson, resolved) : nullptr;
 }

@@ -106,7 +106,7 @@ std::vector<std::string> predictionQueries(const text::Block& predict);
 std::vector<Params> predictionRuns(const std::string& chapter, const text::Block& predict);
 
 // The narration for a run: the Steps block of the run's lesson whose query asks for exactly
-// this run (same lesson, variant, n, block, op, type, input, barrier, perturb, schedule),
+// this run (same lesson, variant, n, block, op, type, input, barrier, perturb, printf, schedule),
 // or nullptr. A GPU run matches only where its steps are the same on every run.
 const text::Block* narrationFor(const Params& run, bool ranOnSimulator, Language language);
 

@@ -5,6 +5,18 @@
 
 namespace rlab {
 
+std::vector<std::string> outputLines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return lines;
+}
+
 std::string howFarOff(const Trace& t) {
   if (t.correct || t.params.op != Op::Sum || !std::isfinite(t.result) ||
       !std::isfinite(t.expected) || t.result == t.expected)  // wrong for another reason

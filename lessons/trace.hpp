@@ -138,6 +138,9 @@ struct Trace {
   long long threadsOffTotal = 0;
   std::vector<std::string> notes;
   std::vector<LaunchRecord> launches;  // every launch of the run (not of its timing runs)
+  // What the kernel printed (printf), line by line: on the simulator in the exact order the
+  // schedule ran the calls, on a GPU in the order the device's printf buffer returned them.
+  std::vector<std::string> kernelOutput;
   Timings timings;
   // allreduce: the G GPUs (ranks), the chunk bounds (chunk c spans [chunkStarts[c],
   // chunkStarts[c + 1]) of every rank's buffer), each rank's buffer at the end, and whether each
@@ -147,6 +150,9 @@ struct Trace {
   std::vector<std::vector<double>> rankResults;
   std::vector<long long> rankWrongElements;  // per rank: elements off the reference
 };
+
+// A kernel's printf output as lines, without their line ends (a last line without one too).
+std::vector<std::string> outputLines(const std::string& text);
 
 // "thread 0 read a[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2";
 // `array` names the array as the kernel does (s[4] in shared memory).

@@ -434,6 +434,7 @@ std::string describeCase(const VerifyCase& c) {
   if (p.schedule != "lockstep") text += ", schedule " + p.schedule;
   if (!p.barrier) text += ", barrier off";
   if (p.perturb) text += ", perturbed";
+  if (p.printing) text += ", printing";
   if (p.delayThread >= 0) text += ", delay " + delayText(p);
   if (p.backend != BackendChoice::Sim) text += std::string(", backend ") + name(p.backend);
   return text;
@@ -455,6 +456,7 @@ std::string replayCommand(const VerifyCase& c) {
   if (!p.values.empty()) line += " --values=\"" + shellValueList(p.values) + "\"";
   if (!p.barrier) line += " --no-barrier";
   if (p.perturb) line += " --perturb";
+  if (p.printing) line += " --printf";
   if (p.delayThread >= 0) line += " --delay " + delayText(p);
   if (p.schedule != "lockstep") line += " --schedule " + p.schedule;
   if (!lessonRun) return line + (p.backend == BackendChoice::Gpu ? " --backend gpu" : "");

@@ -16,6 +16,7 @@
 #include "lessons/race.hpp"
 #include "lessons/registry.hpp"
 #include "lessons/sanitizer.hpp"
+#include "tests/printf_lines.hpp"
 
 namespace {
 
@@ -912,4 +913,60 @@ TEST_CASE("rlab exercise run replays one case of a learner's kernel") {
                 sourceFile("tests/fixtures/exercises/drops_tail.cu"), "--values", "1,2,3"});
   CHECK(o.code == 1);
   CHECK(o.out.find("result 5   expected 6") != std::string::npos);  // 3 is lost
+}
+
+TEST_CASE("--printf is the barrier lesson's only") {
+  rlab::Params p;
+  p.lesson = "folding";
+  p.printing = true;
+  CHECK_THROWS_WITH_AS(rlab::resolve(p), "--printf is only for the barrier lesson.",
+                       rlab::ParamError);
+  const Outcome o = rlabWith({"run", "folding", "--printf"});
+  CHECK(o.code == 2);
+  CHECK(o.out.empty());
+  CHECK(o.err.find("--printf is only for the barrier lesson.") != std::string::npos);
+}
+
+TEST_CASE("rlab run --printf prints the kernel's lines under a heading with their count") {
+  const Outcome o =
+      rlabWith({"run", "barrier", "--no-barrier", "--printf", "--n", "8", "--backend", "sim"});
+  REQUIRE(o.code == 0);
+  CHECK(o.out.find("barrier=off  printf") != std::string::npos);
+  CHECK(o.out.find("kernel output (printf), 9 lines from the simulator") != std::string::npos);
+  CHECK(o.out.find("\n  thread 0, level 1: a[0] = 1\n") != std::string::npos);
+  CHECK(o.out.find("\n  thread 6, level 3: a[6] = ") != std::string::npos);
+  const Outcome quiet = rlabWith({"run", "barrier", "--n", "8", "--backend", "sim"});
+  CHECK(quiet.out.find("kernel output") == std::string::npos);
+
+  const Outcome json = rlabWith({"run", "barrier", "--variant", "shared", "--printf", "--n", "7",
+                                 "--backend", "sim", "--format", "json"});
+  REQUIRE(json.code == 0);
+  const auto j = nlohmann::json::parse(json.out);
+  CHECK(j["printf"] == true);
+  CHECK(j["kernel_output"]["from"] == "sim");
+  CHECK(j["kernel_output"]["count"] == 9);  // threads 0, 3, 6 of 8, three levels
+  rlab::Params p;
+  p.lesson = "barrier";
+  p.variant = "shared";
+  p.n = 7;
+  CHECK(j["kernel_output"]["lines"].get<std::vector<std::string>>() == expectedPrintfLines(p));
+  const auto none = nlohmann::json::parse(
+      rlabWith({"run", "barrier", "--n", "7", "--backend", "sim", "--format", "json"}).out);
+  CHECK(none["printf"] == false);
+  CHECK_FALSE(none.contains("kernel_output"));
+}
+
+TEST_CASE("rlab race --printf counts wrong runs with every third thread printing") {
+  const Outcome o = rlabWith({"race", "barrier", "--no-barrier", "--printf", "--n", "256", "--runs",
+                              "5", "--schedule", "lockstep"});
+  REQUIRE(o.code == 0);
+  CHECK(o.out.find(", barrier off, printing") != std::string::npos);
+  CHECK(o.out.find("wrong: 5 of 5") != std::string::npos);
+  const Outcome quiet = rlabWith(
+      {"race", "barrier", "--no-barrier", "--n", "256", "--runs", "5", "--schedule", "lockstep"});
+  CHECK(quiet.out.find("wrong: 0 of 5") != std::string::npos);
+  const auto j = nlohmann::json::parse(
+      rlabWith({"race", "barrier", "--no-barrier", "--printf", "--runs", "2", "--format", "json"})
+          .out);
+  CHECK(j["printf"] == true);
 }

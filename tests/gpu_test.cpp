@@ -21,6 +21,7 @@
 #include "lessons/exercises.hpp"
 #include "lessons/verify.hpp"
 #include "lessons/witness.hpp"
+#include "tests/printf_lines.hpp"
 
 using namespace rlab;
 
@@ -128,6 +129,60 @@ TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs; wi
   MESSAGE("barrier on: " << wrongWith << " of 1000 wrong; off: " << wrongWithout << " of 1000");
   CHECK(wrongWith == 0);
   CHECK(wrongWithout > 500);
+}
+
+TEST_CASE("gpu: --printf: every third thread's lines are caught and returned, none lost") {
+  for (const char* variant : {"global", "shared"})
+    for (int64_t n : {7, 33, 256, 1024}) {
+      CAPTURE(variant);
+      CAPTURE(n);
+      Params p = gpuParams("barrier", variant, n);
+      p.printing = true;
+      const Trace t = runLesson(p);
+      REQUIRE(t.backend == "gpu");
+      CHECK(t.correct);
+      // The barrier is on, so each value is its level's own; the GPU's order is its own.
+      std::vector<std::string> lines = t.kernelOutput, expected = expectedPrintfLines(p);
+      std::sort(lines.begin(), lines.end());
+      std::sort(expected.begin(), expected.end());
+      CHECK(lines.size() == expected.size());
+      CHECK(lines == expected);
+      p.barrier = false;  // racing: the values may be stale, the count is the same
+      CHECK(runLesson(p).kernelOutput.size() == expected.size());
+    }
+  Params quiet = gpuParams("barrier", "global", 64);
+  CHECK(runLesson(quiet).kernelOutput.empty());
+}
+
+TEST_CASE("gpu: how often the tree without its barrier is wrong: plain, perturbed, printing") {
+  Params p = gpuParams("barrier", "global", 256);
+  p.trace = false;
+  p.barrier = false;
+  const int runs = 1000;
+  std::map<double, int> printingResults;
+  int wrong[3] = {0, 0, 0};
+  for (int k = 0; k < runs; ++k) {
+    p.perturb = false;
+    p.printing = false;
+    wrong[0] += !runLesson(p).correct;
+    p.perturb = true;
+    wrong[1] += !runLesson(p).correct;
+    p.perturb = false;
+    p.printing = true;
+    const Trace t = runLesson(p);
+    wrong[2] += !t.correct;
+    ++printingResults[t.result];
+  }
+  MESSAGE("n = 256, barrier off, "
+          << runs << " runs each: wrong " << wrong[0] << " plain, " << wrong[1] << " perturbed, "
+          << wrong[2] << " printing (" << printingResults.size() << " distinct results, the most "
+          << "common "
+          << std::max_element(printingResults.begin(), printingResults.end(),
+                              [](auto& a, auto& b) { return a.second < b.second; })
+                 ->first
+          << ")");
+  p.barrier = true;  // printing never breaks the tree while the barrier is on
+  for (int k = 0; k < 100; ++k) CHECK(runLesson(p).correct);
 }
 
 TEST_CASE("gpu: a paused thread (--delay) never breaks the tree while the barrier is on") {

@@ -98,6 +98,46 @@ TEST_CASE("gui: choosing a lesson and a variant runs it") {
   CHECK(app.ui.trace->correct);
 }
 
+TEST_CASE("gui: ticking printf re-runs with every third thread printing; its tab lists the lines") {
+  HeadlessImGui imgui;
+  App app;
+  app.ui.params.backend = rlab::BackendChoice::Sim;
+  app.ui.params.barrier = false;
+  settle(app);
+  REQUIRE(app.ui.trace);
+  CHECK(app.ui.trace->kernelOutput.empty());
+  app.ui.widgetRects.clear();
+  click(app, "printf");
+  CHECK(app.ui.params.printing);
+  settle(app);
+  REQUIRE(app.ui.trace->params.printing);
+  // n = 8: threads 0, 3 and 6 print at each of the three levels.
+  REQUIRE(app.ui.trace->kernelOutput.size() == 9);
+  CHECK(app.ui.trace->kernelOutput.front() == "thread 0, level 1: a[0] = 1");
+  // Ticking it brought the Kernel output tab to the front: its heading and every line drawn.
+  CHECK(app.ui.widgetRects.count("kernel output count"));
+  for (int k = 0; k < 9; ++k)
+    CHECK(app.ui.widgetRects.count("kernel output line " + std::to_string(k)));
+  CHECK_FALSE(app.ui.widgetRects.count("kernel output line 9"));
+  // Remembered across a restart, like perturb.
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("rlab-printf-settings-" + std::to_string(::getpid()) + ".json"))
+                               .string();
+  std::string problem;
+  REQUIRE(rlab::gui::saveSettings(path, rlab::gui::settingsOf(app.ui, 1280, 800), problem));
+  const auto loaded = rlab::gui::loadSettings(path, problem);
+  REQUIRE(loaded);
+  CHECK(loaded->params.printing);
+  std::filesystem::remove(path);
+  // Unticked, the next run prints nothing and the tab says how to get lines.
+  click(app, "printf");
+  settle(app);
+  CHECK(app.ui.trace->kernelOutput.empty());
+  app.ui.widgetRects.erase("kernel output count");
+  frame(app);
+  CHECK_FALSE(app.ui.widgetRects.count("kernel output count"));
+}
+
 TEST_CASE("gui: the allreduce lesson: the GPUs control re-runs it, its view draws every rank") {
   HeadlessImGui imgui;
   App app;
@@ -370,7 +410,8 @@ TEST_CASE("gui: screenshots of the race explorer's witness and charts, not blank
   const std::pair<const char*, const char*> views[] = {
       {"witness", "--lesson barrier --n 64 --no-barrier"},
       {"by-block", "--lesson barrier --no-barrier --runs 2"},
-      {"float-sums", "--lesson atomic --type float --n 3000 --runs 3"}};
+      {"float-sums", "--lesson atomic --type float --n 3000 --runs 3"},
+      {"output", "--lesson barrier --n 64 --no-barrier --printf"}};
   for (const auto& [view, options] : views)
     CHECK(coloursOfScreenshot(dir / (std::string("race-") + view + ".png"),
                               std::string("--size 1000x700 --view ") + view + " " + options) > 40);

@@ -94,6 +94,7 @@ json traceJson(const Trace& t) {
   j["data"] = t.dataLabel;
   j["barrier"] = p.barrier;
   j["perturb"] = p.perturb;
+  j["printf"] = p.printing;
   j["delay"] = delayJson(p);
   j["schedule"] = t.backend == "sim" ? json(p.schedule) : json(nullptr);
   j["traced"] = t.traced;
@@ -185,6 +186,9 @@ json traceJson(const Trace& t) {
     j["block_partials"] = partials;
   }
   if (t.params.lesson == "butterfly") j["threads_off_total"] = t.threadsOffTotal;
+  if (p.printing || !t.kernelOutput.empty())
+    j["kernel_output"] = {
+        {"from", t.backend}, {"count", t.kernelOutput.size()}, {"lines", t.kernelOutput}};
   j["notes"] = t.notes;
   json timings;
   if (t.timings.measured) {
@@ -238,17 +242,12 @@ json raceJson(const RaceResult& race) {
   for (const auto& [value, count] : race.histogram)
     results.push_back({{"result", jsonValue(value, type)}, {"count", count}});
   const Params& p = race.params;
-  json j = {{"lesson", p.lesson},
-            {"variant", p.variant},
-            {"barrier", p.barrier},
-            {"perturb", p.perturb},
-            {"delay", delayJson(p)},
-            {"backend", race.backend},
-            {"device", race.device},
-            {"schedules", race.schedules},
-            {"runs", race.runs},
-            {"wrong", race.wrong},
-            {"expected", jsonValue(race.expected, type)},
+  json j = {{"lesson", p.lesson},          {"variant", p.variant},
+            {"barrier", p.barrier},        {"perturb", p.perturb},
+            {"printf", p.printing},        {"delay", delayJson(p)},
+            {"backend", race.backend},     {"device", race.device},
+            {"schedules", race.schedules}, {"runs", race.runs},
+            {"wrong", race.wrong},         {"expected", jsonValue(race.expected, type)},
             {"results", results}};
   if (!race.wrongRuns.empty()) j["first_wrong"] = traceJson(*race.wrongRuns.front());
   return j;

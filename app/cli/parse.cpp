@@ -69,7 +69,7 @@ std::string chapterList() {
 struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
                                          backend = "auto", format = "text", language, delay, gpus;
-  bool noBarrier = false, perturb = false, noTimings = false;
+  bool noBarrier = false, perturb = false, printing = false, noTimings = false;
   CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
               *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr,
               *delayGiven = nullptr, *backendGiven = nullptr, *gpusGiven = nullptr;
@@ -87,6 +87,9 @@ struct LessonOptions {
     valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     app->add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
     app->add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
+    app->add_flag("--printf", printing,
+                  "barrier lesson: every third thread calls printf each level; the run shows "
+                  "the lines");
     delayGiven = app->add_option(
         "--delay", delay, "barrier lesson: THREAD:LEVEL, that thread pauses before that level");
     scheduleGiven = app->add_option("--schedule", schedule,
@@ -120,6 +123,7 @@ struct LessonOptions {
     if (given(valuesGiven)) p.values = parseValues(values);
     p.barrier = !noBarrier;
     p.perturb = perturb;
+    p.printing = printing;
     if (given(delayGiven)) parseDelay(delay, p);
     if (given(gpusGiven)) p.gpus = int(parseInteger("--gpus", gpus, 1, 8, "use 1, 2, 4 or 8"));
     p.timed = !noTimings;

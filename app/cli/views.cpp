@@ -73,6 +73,15 @@ void printRanksText(const Trace& t, std::ostream& out, bool colour, const text::
   }
 }
 
+// What the kernel printed, every line, under a heading that says how many and from where.
+void printKernelOutput(const Trace& t, std::ostream& out) {
+  const size_t count = t.kernelOutput.size();
+  out << "kernel output (printf), " << count << (count == 1 ? " line" : " lines") << " from "
+      << (t.backend == "gpu" ? "the GPU" : "the simulator, in the order its schedule ran them")
+      << (count ? ":" : "") << "\n";
+  for (const std::string& line : t.kernelOutput) out << "  " << line << "\n";
+}
+
 }  // namespace
 
 void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
@@ -94,6 +103,7 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
     if (t.exercise.empty() &&
         (lesson.switchableBarrier || lesson.findVariant(p.variant)->barrierSwitch))
       out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
+          << (p.printing ? "  printf" : "")
           << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
     out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
   }
@@ -154,6 +164,7 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
     for (double v : t.blockPartials) out << ' ' << formatValue(v, p.type);
     out << "\n";
   }
+  if (p.printing || !t.kernelOutput.empty()) printKernelOutput(t, out);
   for (const auto& note : t.notes) out << "note: " << note << "\n";
   const char* verdictStyle = colour ? (t.correct ? kRight : kWrong) : "";
   out << "result " << formatValue(t.result, p.type) << "   expected "
@@ -268,7 +279,7 @@ void printLessonList(std::ostream& out) {
     out << l.variantIds();
     out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
         << (l.oneBlock ? ", one block: block >= n" : "")
-        << (l.switchableBarrier ? ", --no-barrier, --perturb, --delay" : "");
+        << (l.switchableBarrier ? ", --no-barrier, --perturb, --printf, --delay" : "");
     if (!l.switchableBarrier)
       for (const VariantInfo& v : l.variants)
         if (v.barrierSwitch) out << ", --no-barrier (" << v.id << ")";
@@ -283,6 +294,7 @@ void printRaceText(const RaceResult& race, std::ostream& out, bool colour) {
   const Params& p = race.params;
   out << p.lesson << " " << p.variant << ", " << race.runs << " runs on " << race.device
       << (p.barrier ? "" : ", barrier off") << (p.perturb ? ", perturbed" : "")
+      << (p.printing ? ", printing" : "")
       << (p.delayThread >= 0 ? ", thread " + std::to_string(p.delayThread) +
                                    " paused before level " + std::to_string(p.delayLevel)
                              : "")
@@ -308,8 +320,8 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
   const Params& p = w.params;
   out << "race witness for " << p.lesson << " (" << p.variant << "), n=" << p.n
       << ", block=" << p.block << (p.barrier ? "" : ", barrier off")
-      << (p.perturb ? ", perturbed" : "") << (p.delayThread >= 0 ? ", delay " + delayText(p) : "")
-      << ", searched on the simulator\n";
+      << (p.perturb ? ", perturbed" : "") << (p.printing ? ", printing" : "")
+      << (p.delayThread >= 0 ? ", delay " + delayText(p) : "") << ", searched on the simulator\n";
   if (!w.found) {
     out << "no witness: " << w.why << "\n";
     out << "schedules tried: " << w.tried << "\n";

@@ -465,13 +465,14 @@ void App::frame(float seconds) {
       [](App& app) {
         if (ImGui::BeginTabBar("views")) {
           // Named in English for the tests; labelled in the UI's language.
-          const char* names[] = {"Lesson text", "Lesson view", "Timing chart", "Race explorer",
-                                 "Timeline"};
-          const char* labels[] = {trId("Lesson text"), trId("Lesson view"), trId("Timing chart"),
-                                  trId("Race explorer"), trId("Timeline")};
-          void (*draws[])(App&) = {drawTextPanel, drawLessonView, drawTimingPanel, drawRacePanel,
-                                   drawTimelinePanel};
-          for (int k = 0; k < 5; ++k) {
+          const char* names[] = {"Lesson text",   "Lesson view", "Timing chart",
+                                 "Race explorer", "Timeline",    "Kernel output"};
+          const char* labels[] = {trId("Lesson text"),  trId("Lesson view"),
+                                  trId("Timing chart"), trId("Race explorer"),
+                                  trId("Timeline"),     trId("Kernel output")};
+          void (*draws[])(App&) = {drawTextPanel, drawLessonView,    drawTimingPanel,
+                                   drawRacePanel, drawTimelinePanel, drawKernelOutputPanel};
+          for (int k = 0; k < 6; ++k) {
             const ImGuiTabItemFlags flags =
                 app.ui.requestTab == k ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(labels[k], nullptr, flags)) {

@@ -58,10 +58,10 @@ int main(int argc, char** argv) {
   cli.add_option("--schedule", schedule, "simulator schedule, e.g. stall:4:2:1");
   cli.add_option("--view", view,
                  "screenshot: the lesson's text or view, the per-thread timeline, or a finished "
-                 "timing chart, race, race witness, wrong share by block size, or float sums in "
-                 "ulps")
-      ->check(CLI::IsMember(
-          {"text", "lesson", "timing", "race", "witness", "by-block", "float-sums", "timeline"}));
+                 "timing chart, race, race witness, wrong share by block size, float sums in "
+                 "ulps, or the kernel's printf output")
+      ->check(CLI::IsMember({"text", "lesson", "timing", "race", "witness", "by-block",
+                             "float-sums", "timeline", "output"}));
   std::string code = "kernel";
   cli.add_option("--code", code, "screenshot: the kernel source or the host code that launched it")
       ->check(CLI::IsMember({"kernel", "host"}));
@@ -81,6 +81,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100000));
   bool perturb = false;
   cli.add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
+  bool printing = false;
+  cli.add_flag("--printf", printing,
+               "barrier lesson: every third thread calls printf each level (the Kernel output "
+               "tab shows the lines)");
   std::string exercise, exerciseFile, exerciseAction, exerciseDir;
   int hints = 0;
   cli.add_option("--exercise", exercise, "open this exercise in the editor");
@@ -163,6 +167,7 @@ int main(int argc, char** argv) {
     if (type == "float") app.ui.params.type = rlab::ElementType::Float;
     if (noBarrier) app.ui.params.barrier = false;
     if (perturb) app.ui.params.perturb = true;
+    if (printing) app.ui.params.printing = true;
     if (runs) app.ui.raceRuns = runs;
     if (!schedule.empty()) app.ui.params.schedule = schedule;
     if (!exerciseDir.empty()) app.ui.exerciseFolder = exerciseDir;
@@ -204,7 +209,8 @@ int main(int argc, char** argv) {
         ex.step = step < 0 ? count / 2 : std::clamp(step, 0, count - 1);
       }
       // The job refused or failed: say why.
-      if (app.ui.statusIsError && view != "lesson" && view != "text" && view != "timeline") {
+      if (app.ui.statusIsError && view != "lesson" && view != "text" && view != "timeline" &&
+          view != "output") {
         std::cerr << "reduction-lab: " << app.ui.status << "\n";
         return 2;
       }
@@ -212,6 +218,7 @@ int main(int argc, char** argv) {
                           : view == "lesson"   ? 1
                           : view == "text"     ? 0
                           : view == "timeline" ? 4
+                          : view == "output"   ? rlab::gui::kKernelOutputTab
                                                : 3;
       app.ui.requestCodeTab = code == "host" ? 1 : 0;
       std::vector<unsigned char> pixels;

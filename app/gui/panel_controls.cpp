@@ -198,6 +198,16 @@ void drawControlsPanel(App& app) {
   if (lesson && lesson->switchableBarrier) {
     if (ImGui::Checkbox("perturb", &p.perturb)) changed = true;
     helpMarker(tr("Every third thread pauses each level, as printing from some threads does."));
+    ImGui::SameLine();
+    if (ImGui::Checkbox("printf", &p.printing)) {
+      changed = true;
+      if (p.printing) ui.requestTab = kKernelOutputTab;  // where the lines will be
+    }
+    noteWidget(ui, "printf");
+    helpMarker(
+        tr("Every third thread calls printf at each level: its thread, level and value. "
+           "The lines are in the \"Kernel output\" tab; printing slows those threads "
+           "down."));
   }
   if (lesson && lesson->defaultGpus > 0) {
     // Each rank's combine is one element per thread with no barrier: no schedule changes it.

@@ -37,6 +37,7 @@ void drawLessonsPanel(App& app) {
       ui.params.gpus = 0;  // the lesson's default (only allreduce takes any)
       ui.params.barrier = true;
       ui.params.perturb = false;
+      ui.params.printing = false;
       ui.params.delayThread = -1;
       ui.params.values.clear();
       ui.valuesText[0] = '\0';

@@ -40,6 +40,7 @@ std::optional<Settings> loadSettings(const std::string& path, std::string& probl
     s.params.values = p.at("values").get<std::vector<double>>();
     s.params.barrier = p.at("barrier").get<bool>();
     s.params.perturb = p.at("perturb").get<bool>();
+    s.params.printing = p.value("printf", false);  // files from before --printf have none
     s.params.schedule = p.at("schedule").get<std::string>();
     s.params.gpus = p.value("gpus", 0);  // files from before the allreduce lesson have none
     s.params.backend = parseBackend(p.at("backend").get<std::string>());
@@ -73,6 +74,7 @@ bool saveSettings(const std::string& path, const Settings& s, std::string& probl
                       {"values", s.params.values},
                       {"barrier", s.params.barrier},
                       {"perturb", s.params.perturb},
+                      {"printf", s.params.printing},
                       {"schedule", s.params.schedule},
                       {"gpus", s.params.gpus},
                       {"backend", name(s.params.backend)}};

@@ -33,6 +33,9 @@ struct RaceOutcome {
 };
 
 // The race explorer's views, in the order of its tabs.
+// The views' tabs are numbered from 0 in app.cpp; the kernel's printf output is the sixth.
+inline constexpr int kKernelOutputTab = 5;
+
 enum class RaceTab { Results, Witness, ByBlock, FloatSums };
 
 struct BenchOutcome {

@@ -58,6 +58,7 @@ std::string runSetup(const Params& p, bool withN) {
   if (withN) setup += ", n = " + std::to_string(p.n);
   setup += std::string(", ") + (p.barrier ? tr("barrier on") : tr("barrier off"));
   if (p.perturb) setup += std::string(", ") + tr("perturbed");
+  if (p.printing) setup += std::string(", ") + tr("printing");
   return setup;
 }
 

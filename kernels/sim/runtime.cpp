@@ -24,6 +24,8 @@
 #include <array>
 #include <boost/context/detail/fcontext.hpp>
 #include <condition_variable>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -970,7 +972,40 @@ uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int wi
 
 long long g_logicalClock = 0;
 std::vector<AtomicEvent>* g_atomicSink = nullptr;  // set by launch() when it records atomics
+LaunchStats* g_printSink = nullptr;                // set by launch() when it captures printf
 unsigned g_blockLinear = 0;
+
+int kernelPrintf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  const bool inKernel = g_block && g_block->current() != kNoThread;
+  int length = 0;
+  if (inKernel && g_printSink) {
+    char small[256];
+    va_list again;
+    va_copy(again, args);
+    length = std::vsnprintf(small, sizeof small, format, args);
+    std::string text;
+    if (length >= 0 && size_t(length) < sizeof small) {
+      text = small;
+    } else if (length > 0) {
+      text.resize(size_t(length) + 1);
+      std::vsnprintf(text.data(), text.size(), format, again);
+      text.pop_back();
+    }
+    va_end(again);
+    std::string& out = g_printSink->printed;
+    if (out.size() + text.size() <= kPrintedBytes)
+      out += text;
+    else
+      g_printSink->printedCut = true;
+  } else {
+    length = std::vprintf(format, args);
+  }
+  va_end(args);
+  if (inKernel) g_block->suspend();  // printing takes a GPU thread time: the others go on
+  return length;
+}
 
 void noteAtomic(const void* address, double old, double operand, double after) {
   const unsigned thread = runningBlock("an atomic").current();
@@ -1118,6 +1153,7 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
     detail::g_gridDim = grid;
     detail::g_recordAtomics = options.recordAtomics;
     detail::g_atomicSink = options.recordAtomics ? &stats.atomics : nullptr;
+    detail::g_printSink = options.capturePrintf ? &stats : nullptr;
     static const std::vector<ByteRange> noKernel;
     const auto& shared = kernel ? worker.sharedMemory().of(kernel) : noKernel;
     detail::BlockRun run(body, options, worker.fibers(), stats, &shared);  // for every block
@@ -1126,6 +1162,7 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
       ~ClearLaunchGlobals() {
         detail::g_block = nullptr;
         detail::g_atomicSink = nullptr;
+        detail::g_printSink = nullptr;
         detail::g_recordAtomics = false;
       }
     } clear;

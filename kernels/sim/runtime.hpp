@@ -55,6 +55,9 @@ struct SharedSpan {
 struct LaunchOptions {
   Schedule schedule;
   bool recordAtomics = false;
+  // What the kernel's printf calls write goes into LaunchStats::printed, in the order the
+  // schedule ran them, instead of to stdout.
+  bool capturePrintf = false;
   // Called on the worker each time a block's barrier opens (every thread has arrived, none has
   // gone on), with the linear block index and the kernel's __shared__ variables as they are
   // then: what a step of the kernel left, without any trace call in it.
@@ -65,7 +68,12 @@ struct LaunchStats {
   uint64_t switches = 0;  // fiber resumes
   uint64_t rounds = 0;    // lockstep rounds, summed over blocks
   std::vector<AtomicEvent> atomics;
+  std::string printed;      // capturePrintf: the kernel's printf output, at most kPrintedBytes
+  bool printedCut = false;  // more was printed than kPrintedBytes: the rest was dropped
 };
+
+// What a launch keeps of its printf output: CUDA's default printf buffer is 1 MiB too.
+inline constexpr size_t kPrintedBytes = size_t(1) << 20;
 
 // A launch that could not finish: a barrier some threads never reach, a warp operation with
 // lanes missing, a thread that threw or failed an assertion. what() names threads and line.

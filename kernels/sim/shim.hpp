@@ -12,12 +12,14 @@
 //   atomics                          plain read-modify-write (one thread runs at a time),
 //                                    recorded in order when the launch asks for it
 //   clock64()                        a logical clock: each reading is one tick
+//   printf                           a yield point, as __nanosleep (printing delays a GPU
+//                                    thread); kept in the launch's stats when it asks for them
 #pragma once
 
 #include <cassert>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>  // printf in a kernel is the host's: CUDA needs no include for it either
+#include <cstdio>  // CUDA needs no include for printf; the simulator's is below
 #include <cstring>
 #include <type_traits>
 
@@ -51,6 +53,7 @@ uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int wi
                         const char* file, int line);
 void noteAtomic(const void* address, double old, double operand, double after);
 [[noreturn]] void failAssertion(const char* expression, const char* file, int line);
+int kernelPrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 template <class T>
 uint64_t toBits(T value) {
@@ -98,6 +101,12 @@ inline constexpr int warpSize = 32;
 // A failed device assertion ends the launch and names the thread, not the process.
 #undef assert
 #define assert(e) ((e) ? void(0) : ::rlab::sim::detail::failAssertion(#e, __FILE__, __LINE__))
+
+// A kernel's printf: the text goes where the launch says (LaunchOptions::capturePrintf), and the
+// thread then yields, so that the threads that print fall behind the others, as on a GPU.
+// (A function-like macro: `std::printf(...)` after this header would not compile; host code
+// that includes the shim uses std::cout or fprintf.)
+#define printf(...) ::rlab::sim::detail::kernelPrintf(__VA_ARGS__)
 
 // ---- Barriers and friends -------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ void runBarrierTree(B& b, const Params& p, typename B::template Buffer<T>& a, bo
   const auto initial = trace ? downloadAsDoubles<B, T>(b, a, size_t(p.n)) : std::vector<double>{};
   // The kernel counts levels from 0; --delay counts them as the steps do, from 1.
   b.launch(dim3(1), dim3(unsigned(p.block)), kernel, a.get(), int(p.n), p.barrier, p.perturb,
-           p.delayThread, p.delayLevel - 1, rec.recorder());
+           p.printing, p.delayThread, p.delayLevel - 1, rec.recorder());
   std::vector<std::string> labels;
   for (int k = 0, i = 1; k < levels; ++k, i *= 2)
     labels.push_back(

@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "kernels/common.cuh"
 
 #include "lessons/backends.hpp"
+#include "lessons/stdout_capture.hpp"
 
 namespace rlab {
 
@@ -122,19 +124,33 @@ class GpuBackend {
   }
 
   // Events around each launch only: kernelMs() adds up the kernels, not the host in between.
+  // With capturePrintf(true), what the kernel prints is caught around the launch and its sync
+  // (when the device's printf buffer reaches the host's stdout) and kept in printed().
   template <class... Params, class... Args>
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
     launches.launched(grid.x, block.x);
+    std::optional<StdoutCapture> capture;
+    if (capturePrintf_) capture.emplace();
     holdGpuWhileQueueing();
     checkCuda(cudaEventRecord(start_), "recording an event");
     kernel<<<grid, block>>>(args...);
     checkCuda(cudaGetLastError(), "launching a kernel");
     checkCuda(cudaEventRecord(stop_), "recording an event");
     checkCuda(cudaEventSynchronize(stop_), "running a kernel");
+    if (capture) {
+      checkCuda(cudaDeviceSynchronize(), "running a kernel");  // the printf buffer, flushed
+      printedUncaught_ = printedUncaught_ || !capture->capturing();
+      printed_ += capture->finish();
+    }
     float ms = 0;
     checkCuda(cudaEventElapsedTime(&ms, start_, stop_), "timing a kernel");
     kernelMs_ += ms;
   }
+
+  void capturePrintf(bool on) { capturePrintf_ = on; }
+  const std::string& printed() const { return printed_; }
+  // stdout could not be redirected (closed): what the kernel printed went wherever it goes.
+  bool printedUncaught() const { return printedUncaught_; }
 
   // ---- Several GPUs (lesson allreduce) ----
   // Rank r is the device r places after the current one, with its own stream; copies between
@@ -188,6 +204,8 @@ class GpuBackend {
  private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   double kernelMs_ = 0;
+  bool capturePrintf_ = false, printedUncaught_ = false;
+  std::string printed_;
   int multiprocessors_ = 1;
   int threadSlotsPerMultiprocessor_ = 2048;
   std::string deviceName_, description_;

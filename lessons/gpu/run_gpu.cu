@@ -42,7 +42,13 @@ Timings timeRun(GpuBackend& b, const Params& p, const std::vector<double>& input
 
 void runOnGpu(const Params& p, const std::vector<double>& input, bool trace, Trace& out) {
   GpuBackend backend;
+  backend.capturePrintf(p.printing);
   runOnBackend(backend, p, input, trace, out);
+  out.kernelOutput = outputLines(backend.printed());
+  if (backend.printedUncaught())
+    out.notes.push_back(
+        "The kernel's printf lines could not be caught (stdout could not be redirected); they "
+        "went to this process's stdout.");
   out.backend = "gpu";
   out.device = backend.description();
   if (p.timed && lessonOrThrow(p.lesson).defaultGpus > 0)

@@ -138,7 +138,7 @@ class SimBackend {
   template <class... Params, class... Args>
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
     launches.launched(grid.x, block.x);
-    rounds_ += sim::launch(grid, block, options_, kernel, args...).rounds;
+    keep(sim::launch(grid, block, options_, kernel, args...));
     checkGuards(grid, block);
   }
 
@@ -158,7 +158,7 @@ class SimBackend {
     options.recordAtomics = true;
     launches.launched(grid.x, block.x);
     const sim::LaunchStats stats = sim::launch(grid, block, options, kernel, args...);
-    rounds_ += stats.rounds;
+    keep(stats);
     checkGuards(grid, block);
     std::map<long long, size_t> last;  // thread -> its last atomic on the address
     for (size_t k = 0; k < stats.atomics.size(); ++k)
@@ -200,6 +200,10 @@ class SimBackend {
 
   // Scheduling rounds of every launch so far, summed over blocks (round-based schedules).
   uint64_t rounds() const { return rounds_; }
+  // What the kernels printed so far (with LaunchOptions::capturePrintf), launch after launch,
+  // and whether a launch printed more than the simulator keeps.
+  const std::string& printed() const { return printed_; }
+  bool printedCut() const { return printedCut_; }
 
   // The simulator runs one block at a time; two "SMs" keep grid-stride kernels honest, with
   // the thread slots of an H100's.
@@ -214,6 +218,12 @@ class SimBackend {
                               " runs past the end of a buffer of " + std::to_string(size) + ".");
   }
 
+  void keep(const sim::LaunchStats& stats) {
+    rounds_ += stats.rounds;
+    printed_ += stats.printed;
+    printedCut_ = printedCut_ || stats.printedCut;
+  }
+
   void checkGuards(dim3 grid, dim3 block) {
     const std::string launch = "a kernel launched with " + std::to_string(grid.x) + " block" +
                                (grid.x == 1 ? "" : "s") + " of " + std::to_string(block.x) +
@@ -225,6 +235,8 @@ class SimBackend {
 
   sim::LaunchOptions options_;
   uint64_t rounds_ = 0;
+  std::string printed_;
+  bool printedCut_ = false;
   std::vector<std::weak_ptr<sim_memory::GuardedBlock>> live_;  // buffers of this backend
 };
 

@@ -10,9 +10,15 @@ namespace rlab {
 void runOnSimulator(const Params& p, const std::vector<double>& input, bool trace, Trace& out) {
   sim::LaunchOptions options;
   options.schedule = sim::Schedule::parse(p.schedule);
+  options.capturePrintf = true;  // into the trace, not onto the terminal
   SimBackend backend(options);
   runOnBackend(backend, p, input, trace, out);
   out.timings.simRounds = backend.rounds();
+  out.kernelOutput = outputLines(backend.printed());
+  if (backend.printedCut())
+    out.notes.push_back("The kernel printed more than the simulator keeps (" +
+                        std::to_string(sim::kPrintedBytes >> 20) +
+                        " MiB a launch, as CUDA's printf buffer); the rest was dropped.");
   out.backend = "sim";
   out.device = "CPU SIMT simulator, schedule " + options.schedule.str();
 }
