@@ -228,6 +228,12 @@ class Recording {
       }
       out.push_back(std::move(snap));
     }
+    // The simulator, asked to: the launch's global loads and stores, step by step.
+    if constexpr (requires { backend_.takeWarpRequests(steps_); }) {
+      auto requests = backend_.takeWarpRequests(steps_);
+      for (size_t k = 0; k < requests.size() && k < out.size(); ++k)
+        out[k].memory = std::move(requests[k]);
+    }
     return out;
   }
 

@@ -79,7 +79,8 @@ Trace runLesson(const Params& params) {
   if (p.backend == BackendChoice::Auto) {
     const GpuProbe gpu = probeGpu();
     useGpu = gpu.usable && gpu.devices >= std::max(1, p.gpus);
-    if (!gpu.usable) t.fallback = gpu.why + " Running on the simulator instead.";
+    if (!gpu.usable)
+      t.fallback = gpu.why + " Running on the simulator instead.";
     else if (!useGpu)  // the allreduce lesson on a machine with fewer GPUs than it asks for
       t.fallback = "This machine has " + std::to_string(gpu.devices) + " GPU" +
                    (gpu.devices == 1 ? "" : "s") + " and the run asks for " +
@@ -97,6 +98,25 @@ Trace runLesson(const Params& params) {
   if (!t.fallback.empty()) t.notes.insert(t.notes.begin(), t.fallback);
 
   const VariantInfo& variant = *lesson.findVariant(p.variant);
+  if (p.memory) {
+    if (!variant.globalMemorySteps)
+      t.notes.push_back(
+          "Memory transactions are counted where the steps work in global memory (folding, "
+          "barrier global, shared global); this variant's steps work in shared memory or "
+          "registers: its bank conflicts are what its accesses cost.");
+    else if (useGpu)
+      t.notes.push_back(
+          "Memory transactions are counted by the simulator, from the addresses it sees each "
+          "lane touch; this run was on the GPU, so none are shown: run it with --backend sim.");
+    else if (!trace || p.n > kMemoryTraceLimit)
+      t.notes.push_back("Memory transactions are counted in runs of up to " +
+                        std::to_string(std::min(kMemoryTraceLimit, lesson.traceLimit)) +
+                        " elements.");
+    else if (!t.memoryRecorded)
+      t.notes.push_back(
+          "Memory transactions could not be counted: the simulator watches memory on x86-64 "
+          "Linux only.");
+  }
   if (lesson.defaultGpus > 0) {
     checkEveryRank(t, input, variant.longestChain(p.n, p.block));
     return t;

@@ -585,6 +585,8 @@ Params paramsFromQuery(const std::string& chapter, const std::string& query) {
       p.barrier = value == "on";
     } else if (key == "perturb") {
       p.perturb = true;
+    } else if (key == "memory") {
+      p.memory = true;
     } else if (key == "schedule") {
       p.schedule = value;
     } else if (key == "backend") {
@@ -594,7 +596,7 @@ Params paramsFromQuery(const std::string& chapter, const std::string& query) {
     } else {
       throw ParamError("'" + key +
                        "' is not a key of a try link; use lesson, variant, n, block, op, type, "
-                       "data, values, barrier, perturb, schedule, gpus or backend.");
+                       "data, values, barrier, perturb, memory, schedule, gpus or backend.");
     }
   }
   if (!findLesson(p.lesson))
@@ -613,6 +615,8 @@ std::string commandLineFor(const std::string& chapter, const std::string& query)
       options += value == "off" ? " --no-barrier" : "";
     else if (key == "perturb")
       options += " --perturb";
+    else if (key == "memory")  // the app opens its memory view
+      options += " --memory";
     else if (key == "values")
       options += " --values=" + value;
     else

@@ -3,6 +3,7 @@
 // (the shim must come before any kernel source)
 #include "lessons/backends.hpp"
 #include "lessons/drivers.hpp"
+#include "lessons/registry.hpp"
 #include "lessons/sim/backend.hpp"
 
 namespace rlab {
@@ -10,8 +11,9 @@ namespace rlab {
 void runOnSimulator(const Params& p, const std::vector<double>& input, bool trace, Trace& out) {
   sim::LaunchOptions options;
   options.schedule = sim::Schedule::parse(p.schedule);
-  SimBackend backend(options);
+  SimBackend backend(options, trace && recordsMemory(p));
   runOnBackend(backend, p, input, trace, out);
+  out.memoryRecorded = backend.recordsMemory();
   out.timings.simRounds = backend.rounds();
   out.backend = "sim";
   out.device = "CPU SIMT simulator, schedule " + options.schedule.str();
