@@ -249,6 +249,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   run->add_flag("--timeline", timeline,
                 "barrier lesson: one row per thread, when each read and wrote, reads that came "
                 "before the write they needed");
+  bool memory = false;
+  run->add_flag("--memory", memory,
+                "global-memory variants, simulator: per step, the 32-byte sectors each warp's "
+                "load or store touched and the share of them it used");
 
   LessonOptions raceOptions;
   std::string runs = "100";
@@ -323,6 +327,12 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       c.language = languageOrLocale(runOptions.language);
       c.format = parseFormat(runOptions.format, false);
       c.timeline = timeline;
+      c.params.memory = memory;
+      if (memory && c.params.backend == BackendChoice::Gpu)
+        throw UsageError(
+            "--memory counts the sectors from the addresses the simulator sees; use it with "
+            "--backend sim or auto, not gpu.");
+      if (memory) c.params.backend = BackendChoice::Sim;
       if (timeline && !lessonOrThrow(c.params.lesson).timeline)
         throw UsageError(
             "--timeline is only for lessons whose kernels stamp when each thread "
