@@ -95,13 +95,26 @@ std::function<void(UiState&)> showTrace(std::shared_ptr<const Trace> trace) {
   };
 }
 
+// The memory view's accesses, where the simulator can record them (and only there: elsewhere
+// the run would carry a note saying why there are none).
+Params withMemory(Params p) {
+  Params asked = p;
+  asked.memory = true;
+  asked.trace = true;
+  if (asked.backend == BackendChoice::Sim) {
+    const Resolved r = resolve(asked);
+    p.memory = recordsMemory(r.params);
+  }
+  return p;
+}
+
 }  // namespace
 
 void App::requestRun() {
   validate();
   ui.rerunWanted = false;
   if (!ui.paramError.empty()) return;
-  const Params params = ui.params;
+  const Params params = withMemory(ui.params);
   // A failed GPU call or kernel throws: the worker shows its sentence as an error and keeps
   // every setting and the trace on screen.
   runner_.start("run", [params](JobThread::Job&) -> JobThread::Apply {
@@ -112,7 +125,7 @@ void App::requestRun() {
 void App::runNow(int step) {
   validate();
   if (!ui.paramError.empty()) return;
-  ui.trace = std::make_shared<const Trace>(runLesson(ui.params));
+  ui.trace = std::make_shared<const Trace>(runLesson(withMemory(ui.params)));
   ui.rerunWanted = false;
   const int count = stepCount();
   ui.step = step < 0 ? count / 2 : std::clamp(step, 0, std::max(0, count - 1));
@@ -453,13 +466,13 @@ void App::frame(float seconds) {
       [](App& app) {
         if (ImGui::BeginTabBar("views")) {
           // Named in English for the tests; labelled in the UI's language.
-          const char* names[] = {"Lesson text", "Lesson view", "Timing chart", "Race explorer",
-                                 "Timeline"};
-          const char* labels[] = {trId("Lesson text"), trId("Lesson view"), trId("Timing chart"),
-                                  trId("Race explorer"), trId("Timeline")};
-          void (*draws[])(App&) = {drawTextPanel, drawLessonView, drawTimingPanel, drawRacePanel,
-                                   drawTimelinePanel};
-          for (int k = 0; k < 5; ++k) {
+          const char* names[] = {"Lesson text",   "Lesson view", "Timing chart",
+                                 "Race explorer", "Timeline",    "Memory"};
+          const char* labels[] = {trId("Lesson text"),   trId("Lesson view"), trId("Timing chart"),
+                                  trId("Race explorer"), trId("Timeline"),    trId("Memory")};
+          void (*draws[])(App&) = {drawTextPanel, drawLessonView,    drawTimingPanel,
+                                   drawRacePanel, drawTimelinePanel, drawMemoryPanel};
+          for (int k = 0; k < 6; ++k) {
             const ImGuiTabItemFlags flags =
                 app.ui.requestTab == k ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(labels[k], nullptr, flags)) {

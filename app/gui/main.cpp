@@ -59,9 +59,9 @@ int main(int argc, char** argv) {
   cli.add_option("--view", view,
                  "screenshot: the lesson's text or view, the per-thread timeline, or a finished "
                  "timing chart, race, race witness, wrong share by block size, or float sums in "
-                 "ulps")
-      ->check(CLI::IsMember(
-          {"text", "lesson", "timing", "race", "witness", "by-block", "float-sums", "timeline"}));
+                 "ulps, or the memory view (sectors per warp)")
+      ->check(CLI::IsMember({"text", "lesson", "timing", "race", "witness", "by-block",
+                             "float-sums", "timeline", "memory"}));
   std::string language;
   cli.add_option("--lang", language, "language of the lesson texts: en, ja or zh (default: locale)")
       ->check(CLI::IsMember({"en", "ja", "zh"}));
@@ -195,7 +195,8 @@ int main(int argc, char** argv) {
         ex.step = step < 0 ? count / 2 : std::clamp(step, 0, count - 1);
       }
       // The job refused or failed: say why.
-      if (app.ui.statusIsError && view != "lesson" && view != "text" && view != "timeline") {
+      if (app.ui.statusIsError && view != "lesson" && view != "text" && view != "timeline" &&
+          view != "memory") {
         std::cerr << "reduction-lab: " << app.ui.status << "\n";
         return 2;
       }
@@ -203,6 +204,7 @@ int main(int argc, char** argv) {
                           : view == "lesson"   ? 1
                           : view == "text"     ? 0
                           : view == "timeline" ? 4
+                          : view == "memory"   ? 5
                                                : 3;
       std::vector<unsigned char> pixels;
       for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first

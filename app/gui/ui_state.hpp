@@ -120,6 +120,7 @@ struct UiState {
   RaceOutcome race;
   std::optional<LiveRaceRate> liveRate;
   BenchOutcome bench;
+  int memoryBlock = 0, memoryWarp = 0;    // the warp the memory view shows
   int requestTab = -1;                    // a tab to bring to the front on the next frame
   std::optional<RaceTab> requestRaceTab;  // the same, in the race explorer
 
