@@ -176,6 +176,10 @@ struct StepRecorder {
   __device__ void combine(int step, long long thread, long long target, long long source,
                           T targetValue, T sourceValue, T result, long long readAt = -1) const {
     if (writes && step < steps && thread < threads) {
+#ifdef RLAB_SIM
+      // The simulator files this thread's global loads and stores so far under this step.
+      if (::rlab::sim::detail::g_recordingMemory) ::rlab::sim::detail::noteStep(step);
+#endif
       const long long k = step * threads + thread;
       if (readClock) {
         writeClock[k] = (long long)clock64();

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernels/common.cuh"
@@ -108,6 +110,14 @@ typename B::template Buffer<T> bufferHolding(B& backend, size_t count, T value) 
   backend.upload(buffer, host.data(), count);
   return buffer;
 }
+
+// Whether backend B records each launch's global loads and stores (the simulator does); C++17,
+// for nvcc.
+template <class B, class = void>
+struct TakesWarpRequests : std::false_type {};
+template <class B>
+struct TakesWarpRequests<B, std::void_t<decltype(std::declval<B&>().takeWarpRequests(0))>>
+    : std::true_type {};
 
 // The device side of a trace: a StepRecorder for the kernel, then snapshots for the Trace.
 template <class B, class T>
@@ -227,6 +237,12 @@ class Recording {
         snap.values.assign(values.begin() + s * width_, values.begin() + s * width_ + width);
       }
       out.push_back(std::move(snap));
+    }
+    // The simulator, asked to: the launch's global loads and stores, step by step.
+    if constexpr (TakesWarpRequests<B>::value) {
+      auto requests = backend_.takeWarpRequests(steps_);
+      for (size_t k = 0; k < requests.size() && k < out.size(); ++k)
+        out[k].memory = std::move(requests[k]);
     }
     return out;
   }

@@ -57,6 +57,9 @@ struct Params {
   int gpus = 0;
   BackendChoice backend = BackendChoice::Sim;
   bool trace = true;  // record steps (small n only)
+  // Record every warp's global loads and stores in each step (the coalescing view): the
+  // simulator, traced runs, variants whose steps work in global memory.
+  bool memory = false;
   bool timed = true;  // GPU: measure timings after the run
 };
 

@@ -1,5 +1,7 @@
 #include "lessons/registry.hpp"
 
+#include <algorithm>
+
 #include "lessons/params.hpp"
 
 namespace rlab {
@@ -73,6 +75,7 @@ std::vector<LessonInfo> describeLessons() {
   folding.title = "Folding in half";
   folding.variants = {{"default", "foldStep", 1, true, halving},
                       {"double-buffer", "foldInto", 1, true, halving}};
+  folding.variants[0].globalMemorySteps = true;
   folding.maxN = kLargest;
   folding.defaultN = 9;
   folding.kernelFile = "kernels/folding.cuh";
@@ -87,6 +90,7 @@ std::vector<LessonInfo> describeLessons() {
   barrier.variants = {{"global", "treeGlobal", 1, true, halving},
                       {"shared", "treeShared", 1, true, blockTree}};
   for (VariantInfo& v : barrier.variants) v.barrierSwitch = true;
+  barrier.variants[0].globalMemorySteps = true;
   barrier.maxN = 1024;
   barrier.defaultN = 8;
   barrier.switchableBarrier = true;
@@ -124,6 +128,7 @@ std::vector<LessonInfo> describeLessons() {
                      {"shared", "treeInShared", 2, false, treePasses},
                      {"multiblock", "multiBlock", 1, false, treeThenAtomics},
                      {"coarsened", "coarsened", 1, false, coarsenedChain}};
+  shared.variants[0].globalMemorySteps = true;  // the tree in global memory
   shared.maxN = kLargest;
   shared.defaultN = 1000;
   shared.kernelFile = "kernels/shared.cuh";
@@ -198,6 +203,13 @@ std::string LessonInfo::variantIds() const {
   std::string ids;
   for (const VariantInfo& v : variants) ids += (ids.empty() ? "" : ", ") + v.id;
   return ids;
+}
+
+bool recordsMemory(const Params& p) {
+  const LessonInfo* lesson = findLesson(p.lesson);
+  const VariantInfo* variant = lesson ? lesson->findVariant(p.variant) : nullptr;
+  return p.memory && p.trace && variant && variant->globalMemorySteps &&
+         p.n <= std::min(kMemoryTraceLimit, lesson->traceLimit);
 }
 
 const std::vector<LessonInfo>& lessons() {

@@ -8,6 +8,8 @@
 
 namespace rlab {
 
+struct Params;
+
 // A stop of the guided tour (rlab tour): the run to show and what to look at.
 struct TourStop {
   std::string variant;
@@ -44,6 +46,9 @@ struct VariantInfo {
   bool inPlace = false;  // reduces its input in place: timing restores it before each run
   ChainLength longestChain = nullptr;
   bool barrierSwitch = false;  // its kernel has a barrier --no-barrier switches off
+  // Its steps load and store global memory (the coalescing view); else they work in shared
+  // memory or registers, after one load of each element.
+  bool globalMemorySteps = false;
 };
 
 struct LessonInfo {
@@ -69,6 +74,13 @@ struct LessonInfo {
   std::vector<std::string> variantList() const;  // the variants' ids
   std::string variantIds() const;                // "global, shared" for messages
 };
+
+// Runs that record their global loads and stores (Params::memory) go up to this n: each access
+// costs the simulator two signals.
+inline constexpr int64_t kMemoryTraceLimit = 1024;
+// Whether a run asks for its memory accesses to be recorded and can have them: a variant whose
+// steps work in global memory, traced, on the simulator, n up to kMemoryTraceLimit.
+bool recordsMemory(const Params& p);
 
 const std::vector<LessonInfo>& lessons();
 const LessonInfo* findLesson(const std::string& id);

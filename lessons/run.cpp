@@ -98,6 +98,25 @@ Trace runLesson(const Params& params) {
   if (!t.fallback.empty()) t.notes.insert(t.notes.begin(), t.fallback);
 
   const VariantInfo& variant = *lesson.findVariant(p.variant);
+  if (p.memory) {
+    if (!variant.globalMemorySteps)
+      t.notes.push_back(
+          "Memory transactions are counted where the steps work in global memory (folding, "
+          "barrier global, shared global); this variant's steps work in shared memory or "
+          "registers: its bank conflicts are what its accesses cost.");
+    else if (useGpu)
+      t.notes.push_back(
+          "Memory transactions are counted by the simulator, from the addresses it sees each "
+          "lane touch; this run was on the GPU, so none are shown: run it with --backend sim.");
+    else if (!trace || p.n > kMemoryTraceLimit)
+      t.notes.push_back("Memory transactions are counted in runs of up to " +
+                        std::to_string(std::min(kMemoryTraceLimit, lesson.traceLimit)) +
+                        " elements.");
+    else if (!t.memoryRecorded)
+      t.notes.push_back(
+          "Memory transactions could not be counted: the simulator watches memory on x86-64 "
+          "Linux only.");
+  }
   if (lesson.defaultGpus > 0) {
     checkEveryRank(t, input, variant.longestChain(p.n, p.block));
     return t;

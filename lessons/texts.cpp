@@ -587,6 +587,8 @@ Params paramsFromQuery(const std::string& chapter, const std::string& query) {
       p.perturb = true;
     } else if (key == "printf") {
       p.printing = true;
+    } else if (key == "memory") {
+      p.memory = true;
     } else if (key == "schedule") {
       p.schedule = value;
     } else if (key == "backend") {
@@ -596,7 +598,7 @@ Params paramsFromQuery(const std::string& chapter, const std::string& query) {
     } else {
       throw ParamError("'" + key +
                        "' is not a key of a try link; use lesson, variant, n, block, op, type, "
-                       "data, values, barrier, perturb, printf, schedule, gpus or backend.");
+                       "data, values, barrier, perturb, printf, memory, schedule, gpus or backend.");
     }
   }
   if (!findLesson(p.lesson))
@@ -615,6 +617,8 @@ std::string commandLineFor(const std::string& chapter, const std::string& query)
       options += value == "off" ? " --no-barrier" : "";
     else if (key == "perturb" || key == "printf")
       options += " --" + key;
+    else if (key == "memory")  // the app opens its memory view
+      options += " --memory";
     else if (key == "values")
       options += " --values=" + value;
     else

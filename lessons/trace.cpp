@@ -63,6 +63,22 @@ std::string ranksText(unsigned mask, int gpus) {
   return text;
 }
 
+double sectorEfficiency(const WarpMemoryRequest& r) {
+  return r.sectors ? 100.0 * double(r.usefulBytes) / (32.0 * r.sectors) : 0;
+}
+
+MemoryStepSummary summarizeMemory(const std::vector<WarpMemoryRequest>& requests) {
+  MemoryStepSummary s;
+  for (const WarpMemoryRequest& r : requests) {
+    ++s.requests;
+    s.sectors += r.sectors;
+    s.minSectors += r.minSectors;
+    s.usefulBytes += r.usefulBytes;
+  }
+  if (s.sectors) s.efficiency = 100.0 * double(s.usefulBytes) / (32.0 * double(s.sectors));
+  return s;
+}
+
 }  // namespace rlab
 
 namespace rlab {

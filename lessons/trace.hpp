@@ -43,6 +43,35 @@ struct Transfer {
   bool combined = false;  // true: receiver applies the operator; false: it overwrites
 };
 
+// Coalescing: one warp's global load or store instruction in a step, from the addresses the
+// simulator saw its lanes touch (nothing computed from the kernel's indices).
+struct LaneAddress {
+  int lane = 0;
+  long long offset = 0;  // bytes from the buffer's start (buffers start on a page)
+  int bytes = 0;
+  long long sector = 0;  // offset / 32: the 32-byte sector it falls in
+};
+struct WarpMemoryRequest {
+  int block = 0, warp = 0;
+  int buffer = 0;  // which of the kernel's pointer arguments (0: its first)
+  bool write = false;
+  std::vector<LaneAddress> lanes;  // the active lanes, in lane order
+  int sectors = 0;                 // distinct 32-byte sectors touched
+  int lines = 0;                   // distinct 128-byte lines touched
+  long long usefulBytes = 0;       // distinct bytes the lanes asked for
+  int minSectors = 0;              // the fewest sectors those bytes fit in: ceil(useful / 32)
+};
+// usefulBytes / (32 · sectors), in percent.
+double sectorEfficiency(const WarpMemoryRequest& r);
+
+// A step's requests summed: what the views print per step.
+struct MemoryStepSummary {
+  int requests = 0;
+  long long sectors = 0, minSectors = 0, usefulBytes = 0;
+  double efficiency = 0;  // usefulBytes / (32 · sectors), in percent; 0 without requests
+};
+MemoryStepSummary summarizeMemory(const std::vector<WarpMemoryRequest>& requests);
+
 struct StepSnapshot {
   std::string label;
   std::string array = "a";                 // what the kernel calls the array: a, or shared s
@@ -57,6 +86,8 @@ struct StepSnapshot {
   // contains[r][c]: bit q set when chunk c of rank r's buffer already holds rank q's input.
   std::vector<std::vector<unsigned>> contains;
   std::vector<Transfer> transfers;  // the copies of this step
+  // coalescing (--memory, simulator): every warp's global loads and stores in this step
+  std::vector<WarpMemoryRequest> memory;
 };
 
 // One kernel launch of a run, as the host code made it: the grid and block it asked for, and
@@ -126,6 +157,8 @@ struct Trace {
   std::string fallback;  // --backend auto found no usable GPU: why (the simulator ran instead)
   std::string exercise;  // the learner's kernel of this exercise ran, not the lesson's
   bool traced = false;   // false: steps were not recorded (n too large)
+  // The simulator recorded each step's global loads and stores (StepSnapshot::memory).
+  bool memoryRecorded = false;
   std::vector<StepSnapshot> steps;  // steps[0] is the input
   double result = 0;
   double expected = 0;

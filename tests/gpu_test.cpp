@@ -115,6 +115,42 @@ TEST_CASE("gpu: both folds record the same launches as on the simulator") {
     }
 }
 
+TEST_CASE(
+    "gpu: memory asked of a GPU run is refused in a note; the simulator's watched run equals the "
+    "GPU's") {
+  // The coalescing view's sectors come from the simulator's addresses only. Watching memory
+  // (faults, single steps) must not change what the simulator computes: its steps still equal
+  // the GPU's.
+  for (const LessonInfo& lesson : lessons())
+    for (const VariantInfo& variant : lesson.variants) {
+      if (!variant.globalMemorySteps) continue;
+      for (int64_t n : {33, 64, 257}) {
+        if (n > lesson.maxN) continue;
+        Params p = gpuParams(lesson.id, variant.id, n);
+        p.memory = true;
+        const Trace gpu = runLesson(p);
+        const std::string what = lesson.id + " " + variant.id + " n=" + std::to_string(n);
+        CAPTURE(what);
+        CHECK_FALSE(gpu.memoryRecorded);
+        bool said = false;
+        for (const auto& note : gpu.notes) said |= note.find("--backend sim") != std::string::npos;
+        CHECK(said);
+        p.backend = BackendChoice::Sim;
+        const Trace sim = runLesson(p);
+        CHECK(sim.memoryRecorded);
+        REQUIRE(gpu.steps.size() == sim.steps.size());
+        bool counted = false;
+        for (size_t k = 0; k < gpu.steps.size(); ++k) {
+          CHECK(gpu.steps[k].values == sim.steps[k].values);
+          CHECK(gpu.steps[k].active == sim.steps[k].active);
+          counted |= !sim.steps[k].memory.empty();
+        }
+        CHECK(counted);
+        CHECK(gpu.result == sim.result);
+      }
+    }
+}
+
 TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs; with it, never") {
   Params p = gpuParams("barrier", "global", 256);
   p.trace = false;

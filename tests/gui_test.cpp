@@ -697,3 +697,58 @@ TEST_CASE("gui: a screenshot of an exercise after its check, not blank" * doctes
   std::filesystem::remove_all(dir);
 }
 #endif
+
+TEST_CASE("gui: the lesson text's memory link opens the Memory view on the simulator's sectors") {
+  HeadlessImGui imgui(ImVec2(1280, 12000));  // tall enough that the whole text is on screen
+  App app;
+  app.ui.language = rlab::Language::En;
+  settle(app);
+  click(app, "lesson:divergence");
+  settle(app);
+  std::string query;
+  for (const auto& link :
+       rlab::text::tryLinks(*rlab::text::chapter("divergence", rlab::Language::En)))
+    if (link.query.find("memory") != std::string::npos &&
+        link.query.find("barrier") != std::string::npos)
+      query = link.query;
+  REQUIRE(!query.empty());
+  click(app, "try:" + query);
+  settle(app);
+  REQUIRE(app.ui.trace);
+  CHECK(app.ui.trace->params.lesson == "barrier");
+  CHECK(app.ui.trace->memoryRecorded);
+  // The Memory tab is in front: its block and warp controls are drawn, at every step and warp.
+  for (int warp : {0, 1})
+    for (int step = 0; step < int(app.ui.trace->steps.size()); ++step) {
+      app.ui.step = step;
+      app.ui.memoryWarp = warp;
+      app.ui.widgetRects.erase("memory warp");
+      frame(app);
+      CHECK(app.ui.widgetRects.count("memory warp") == (step > 0 ? 1u : 0u));
+    }
+  // Step 1, warp 0: 16 lanes, 4 sectors for 64 useful bytes in each request.
+  REQUIRE(app.ui.trace->steps.size() > 1);
+  for (const auto& r : app.ui.trace->steps[1].memory) {
+    CHECK(r.sectors == 4);
+    CHECK(r.usefulBytes == 64);
+  }
+  // A shared-memory variant records nothing and says where its cost shows instead.
+  click(app, "lesson:divergence");
+  settle(app);
+  app.ui.requestTab = rlab::gui::kMemoryTab;
+  app.ui.widgetRects.erase("memory warp");
+  frame(app);
+  frame(app);
+  REQUIRE(app.ui.trace);
+  CHECK(app.ui.trace->params.lesson == "divergence");
+  CHECK_FALSE(app.ui.trace->memoryRecorded);
+  CHECK(app.ui.widgetRects.count("memory warp") == 0);
+}
+
+TEST_CASE("gui: a screenshot of the Memory view, not blank" * doctest::skip(noXvfb())) {
+  const auto dir = std::filesystem::temp_directory_path() / "rlab-screenshots";
+  std::filesystem::create_directories(dir);
+  CHECK(coloursOfScreenshot(dir / "memory.png",
+                            "--lesson barrier --variant global --n 64 --step 2 --view memory "
+                            "--size 1000x700") > 40);
+}

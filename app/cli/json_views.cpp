@@ -98,6 +98,7 @@ json traceJson(const Trace& t) {
   j["delay"] = delayJson(p);
   j["schedule"] = t.backend == "sim" ? json(p.schedule) : json(nullptr);
   j["traced"] = t.traced;
+  j["memory_recorded"] = t.memoryRecorded;
   if (t.gpus > 0) {
     j["gpus"] = t.gpus;
     j["chunk_starts"] = t.chunkStarts;
@@ -161,6 +162,31 @@ json traceJson(const Trace& t) {
         combines.push_back(combine);
       }
       step["combines"] = combines;
+    }
+    if (t.memoryRecorded && &s != &t.steps.front()) {
+      json requests = json::array();
+      for (const WarpMemoryRequest& r : s.memory) {
+        json lanes = json::array();
+        for (const LaneAddress& a : r.lanes)
+          lanes.push_back(
+              {{"lane", a.lane}, {"offset", a.offset}, {"bytes", a.bytes}, {"sector", a.sector}});
+        requests.push_back({{"block", r.block},
+                            {"warp", r.warp},
+                            {"argument", r.buffer},
+                            {"store", r.write},
+                            {"lanes", lanes},
+                            {"sectors", r.sectors},
+                            {"lines", r.lines},
+                            {"useful_bytes", r.usefulBytes},
+                            {"min_sectors", r.minSectors},
+                            {"efficiency_percent", jsonNumber(sectorEfficiency(r))}});
+      }
+      const MemoryStepSummary sum = summarizeMemory(s.memory);
+      step["memory"] = {{"requests", requests},
+                        {"sectors", sum.sectors},
+                        {"min_sectors", sum.minSectors},
+                        {"useful_bytes", sum.usefulBytes},
+                        {"efficiency_percent", jsonNumber(sum.efficiency)}};
     }
     if (!s.activeWarps.empty() || s.bankConflictDegree) {
       step["active_warps"] = s.activeWarps;

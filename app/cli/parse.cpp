@@ -257,6 +257,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   run->add_flag("--launches", launches,
                 "the launches the host code made: grid x block, and the values the lesson's "
                 "driver names (folding: len, reduce, remain)");
+  bool memory = false;
+  run->add_flag("--memory", memory,
+                "global-memory variants, simulator: per step, the 32-byte sectors each warp's "
+                "load or store touched and the share of them it used");
 
   LessonOptions raceOptions;
   std::string runs = "100";
@@ -332,6 +336,12 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       c.format = parseFormat(runOptions.format, false);
       c.timeline = timeline;
       c.launches = launches;
+      c.params.memory = memory;
+      if (memory && c.params.backend == BackendChoice::Gpu)
+        throw UsageError(
+            "--memory counts the sectors from the addresses the simulator sees; use it with "
+            "--backend sim or auto, not gpu.");
+      if (memory) c.params.backend = BackendChoice::Sim;
       if (timeline && !lessonOrThrow(c.params.lesson).timeline)
         throw UsageError(
             "--timeline is only for lessons whose kernels stamp when each thread "

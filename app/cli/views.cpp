@@ -82,6 +82,33 @@ void printKernelOutput(const Trace& t, std::ostream& out) {
   for (const std::string& line : t.kernelOutput) out << "  " << line << "\n";
 }
 
+// The step's global loads and stores (rlab run --memory): a summary, then each warp's request.
+void printMemoryStep(const StepSnapshot& s, std::ostream& out) {
+  const MemoryStepSummary sum = summarizeMemory(s.memory);
+  if (sum.requests == 0) {
+    out << "        memory: no global loads or stores\n";
+    return;
+  }
+  out << std::fixed << std::setprecision(1) << "        memory: " << sum.requests
+      << (sum.requests == 1 ? " warp request, " : " warp requests, ") << sum.sectors
+      << " sectors for " << sum.usefulBytes << " useful bytes (" << sum.efficiency
+      << "% efficiency; " << sum.minSectors << " sectors at best)\n";
+  constexpr size_t kShownRequests = 16;
+  for (size_t k = 0; k < s.memory.size() && k < kShownRequests; ++k) {
+    const WarpMemoryRequest& r = s.memory[k];
+    out << "          block " << r.block << " warp " << r.warp << (r.write ? " store" : " load ")
+        << " arg " << r.buffer << ": " << r.lanes.size()
+        << (r.lanes.size() == 1 ? " lane, " : " lanes, ") << r.sectors
+        << (r.sectors == 1 ? " sector" : " sectors") << " (" << r.minSectors << " at best), "
+        << r.lines << (r.lines == 1 ? " line, " : " lines, ") << r.usefulBytes << " useful bytes, "
+        << sectorEfficiency(r) << "%\n";
+  }
+  if (s.memory.size() > kShownRequests)
+    out << "          … and " << s.memory.size() - kShownRequests
+        << " more (--format json has all)\n";
+  out << std::defaultfloat;
+}
+
 }  // namespace
 
 void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
@@ -147,6 +174,7 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
         if (s.bankConflictDegree > 1) out << ", " << s.bankConflictDegree << "-way bank conflict";
       }
       out << "\n";
+      if (k > 0 && t.memoryRecorded) printMemoryStep(s, out);
       for (const std::string& stale : staleReads(s, p.type))
         out << "        " << (colour ? kWrong : "") << "stale read: " << stale
             << (colour ? kReset : "") << "\n";

@@ -96,13 +96,26 @@ std::function<void(UiState&)> showTrace(std::shared_ptr<const Trace> trace) {
   };
 }
 
+// The memory view's accesses, where the simulator can record them (and only there: elsewhere
+// the run would carry a note saying why there are none).
+Params withMemory(Params p) {
+  Params asked = p;
+  asked.memory = true;
+  asked.trace = true;
+  if (asked.backend == BackendChoice::Sim) {
+    const Resolved r = resolve(asked);
+    p.memory = recordsMemory(r.params);
+  }
+  return p;
+}
+
 }  // namespace
 
 void App::requestRun() {
   validate();
   ui.rerunWanted = false;
   if (!ui.paramError.empty()) return;
-  const Params params = paramsToRun();
+  const Params params = withMemory(paramsToRun());
   // A failed GPU call or kernel throws: the worker shows its sentence as an error and keeps
   // every setting and the trace on screen.
   runner_.start("run", [params](JobThread::Job&) -> JobThread::Apply {
@@ -124,7 +137,7 @@ Params App::paramsToRun() const {
 void App::runNow(int step) {
   validate();
   if (!ui.paramError.empty()) return;
-  ui.trace = std::make_shared<const Trace>(runLesson(paramsToRun()));
+  ui.trace = std::make_shared<const Trace>(runLesson(withMemory(paramsToRun())));
   ui.rerunWanted = false;
   const int count = stepCount();
   ui.step = step < 0 ? count / 2 : std::clamp(step, 0, std::max(0, count - 1));
@@ -466,12 +479,14 @@ void App::frame(float seconds) {
         if (ImGui::BeginTabBar("views")) {
           // Named in English for the tests; labelled in the UI's language.
           const char* names[] = {"Lesson text",   "Lesson view", "Timing chart",
-                                 "Race explorer", "Timeline",    "Kernel output"};
-          const char* labels[] = {trId("Lesson text"),  trId("Lesson view"),
-                                  trId("Timing chart"), trId("Race explorer"),
-                                  trId("Timeline"),     trId("Kernel output")};
-          void (*draws[])(App&) = {drawTextPanel, drawLessonView,    drawTimingPanel,
-                                   drawRacePanel, drawTimelinePanel, drawKernelOutputPanel};
+                                 "Race explorer", "Timeline",    "Kernel output", "Memory"};
+          const char* labels[] = {trId("Lesson text"),   trId("Lesson view"),
+                                  trId("Timing chart"),  trId("Race explorer"),
+                                  trId("Timeline"),      trId("Kernel output"),
+                                  trId("Memory")};
+          void (*draws[])(App&) = {drawTextPanel,     drawLessonView,        drawTimingPanel,
+                                   drawRacePanel,     drawTimelinePanel,     drawKernelOutputPanel,
+                                   drawMemoryPanel};
           for (int k = 0; k < 6; ++k) {
             const ImGuiTabItemFlags flags =
                 app.ui.requestTab == k ? ImGuiTabItemFlags_SetSelected : 0;

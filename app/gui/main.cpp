@@ -59,9 +59,9 @@ int main(int argc, char** argv) {
   cli.add_option("--view", view,
                  "screenshot: the lesson's text or view, the per-thread timeline, or a finished "
                  "timing chart, race, race witness, wrong share by block size, float sums in "
-                 "ulps, or the kernel's printf output")
+                 "ulps, the kernel's printf output, or the memory view (sectors per warp)")
       ->check(CLI::IsMember({"text", "lesson", "timing", "race", "witness", "by-block",
-                             "float-sums", "timeline", "output"}));
+                             "float-sums", "timeline", "output", "memory"}));
   std::string code = "kernel";
   cli.add_option("--code", code, "screenshot: the kernel source or the host code that launched it")
       ->check(CLI::IsMember({"kernel", "host"}));
@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
       }
       // The job refused or failed: say why.
       if (app.ui.statusIsError && view != "lesson" && view != "text" && view != "timeline" &&
-          view != "output") {
+          view != "output" && view != "memory") {
         std::cerr << "reduction-lab: " << app.ui.status << "\n";
         return 2;
       }
@@ -219,6 +219,7 @@ int main(int argc, char** argv) {
                           : view == "text"     ? 0
                           : view == "timeline" ? 4
                           : view == "output"   ? rlab::gui::kKernelOutputTab
+                          : view == "memory"   ? rlab::gui::kMemoryTab
                                                : 3;
       app.ui.requestCodeTab = code == "host" ? 1 : 0;
       std::vector<unsigned char> pixels;

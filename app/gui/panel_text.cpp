@@ -32,6 +32,11 @@ void applyTry(App& app, const std::string& chapter, const std::string& query) {
     ui.valuesText[std::min(values.size(), ui.valuesText.size() - 1)] = '\0';
     ui.rerunWanted = true;
     ui.step = 0;
+    if (p.memory) {  // a link to the memory view: the simulator counts the sectors
+      ui.params.backend = BackendChoice::Sim;
+      ui.requestTab = kMemoryTab;
+      ui.step = 1;
+    }
     app.requestRun();  // also where n is above the automatic re-run's limit
   } catch (const ParamError& e) {
     ui.status = e.what();

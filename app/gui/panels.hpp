@@ -28,6 +28,7 @@ void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
 void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
 void drawTimelinePanel(App& app);  // one row per thread: when each read and wrote
 void drawKernelOutputPanel(App& app);  // what the kernel printed (printf), line by line
+void drawMemoryPanel(App& app);    // one warp's global loads and stores: sectors, efficiency
 void drawTextPanel(App& app);      // the lesson's text: links, narration, predictions
 void drawNarration(App& app);      // the text's sentence for the step on screen
 // allreduce (panel_ranks.cpp): the G buffers after the step, chunks coloured by the ranks they

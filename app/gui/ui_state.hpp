@@ -33,8 +33,10 @@ struct RaceOutcome {
 };
 
 // The race explorer's views, in the order of its tabs.
-// The views' tabs are numbered from 0 in app.cpp; the kernel's printf output is the sixth.
+// The views' tabs are numbered from 0 in app.cpp; the kernel's printf output is the sixth, the
+// memory view (sectors per warp) the seventh.
 inline constexpr int kKernelOutputTab = 5;
+inline constexpr int kMemoryTab = 6;
 
 enum class RaceTab { Results, Witness, ByBlock, FloatSums };
 
@@ -124,6 +126,7 @@ struct UiState {
   RaceOutcome race;
   std::optional<LiveRaceRate> liveRate;
   BenchOutcome bench;
+  int memoryBlock = 0, memoryWarp = 0;    // the warp the memory view shows
   int requestTab = -1;                    // a tab to bring to the front on the next frame
   int requestCodeTab = -1;                // the same beside the controls: kernel 0, host code 1
   std::optional<RaceTab> requestRaceTab;  // the same, in the race explorer

@@ -5,6 +5,7 @@
 // [SECTION] Fibers
 // [SECTION] Block scheduler
 // [SECTION] Hooks called from kernel code (shim.hpp)
+// [SECTION] Watched global memory
 // [SECTION] Worker thread and launch()
 
 #include "kernels/sim/runtime.hpp"
@@ -13,6 +14,8 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
+#include <ucontext.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1022,6 +1025,151 @@ void failAssertion(const char* expression, const char* file, int line) {
 }  // namespace detail
 
 // ============================================================================================
+// [SECTION] Watched global memory
+// ============================================================================================
+// The kernel's global memory is plain host memory and its loads and stores plain instructions,
+// so the simulator cannot see them pass, unless it takes the pages away: for a launch that
+// watches memory the watched pages are PROT_NONE, each access faults, the SIGSEGV handler
+// records the faulting address (si_addr), the instruction and whether it wrote, opens the
+// pages and sets the trap flag; the instruction then runs, and the SIGTRAP that follows it
+// closes the pages again. Only the worker thread's faults in watched pages are ours; any other
+// fault goes to the handler that was there before, as if we had never been.
+
+namespace detail {
+
+bool g_recordingMemory = false;
+
+namespace {
+
+const std::vector<WatchedMemory>* g_watched = nullptr;
+std::vector<MemoryAccess>* g_memorySink = nullptr;
+pthread_t g_watcher{};
+bool g_stepping = false;
+struct sigaction g_previousSegv {
+}, g_previousTrap{};
+
+const WatchedMemory* watchedAt(uintptr_t address) {
+  if (!g_watched) return nullptr;
+  for (const WatchedMemory& w : *g_watched) {
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(w.begin);
+    if (address >= begin && address < begin + w.bytes) return &w;
+  }
+  return nullptr;
+}
+
+void setWatchedPages(int protection) {
+  for (const WatchedMemory& w : *g_watched)
+    mprotect(const_cast<void*>(w.begin), w.bytes, protection);
+}
+
+#if defined(__x86_64__)
+constexpr greg_t kTrapFlag = 0x100;
+
+void onWatchedFault(int, siginfo_t* info, void* context) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(info->si_addr);
+  const WatchedMemory* w = watchedAt(address);
+  if (!w || !pthread_equal(pthread_self(), g_watcher)) {
+    sigaction(SIGSEGV, &g_previousSegv, nullptr);  // not ours: it faults again, theirs
+    return;
+  }
+  auto& registers = static_cast<ucontext_t*>(context)->uc_mcontext.gregs;
+  if (g_memorySink && g_block && g_block->current() != kNoThread) {
+    // The interrupted code is a kernel's load or store, never the allocator, so growing the
+    // vector here is safe in practice.
+    MemoryAccess a;
+    a.block = g_blockLinear;
+    a.thread = g_block->current();
+    a.buffer = w->buffer;
+    a.offset = (long long)(address - reinterpret_cast<uintptr_t>(w->begin));
+    a.bytes = w->elementBytes;
+    a.write = (registers[REG_ERR] & 2) != 0;
+    a.instruction = uintptr_t(registers[REG_RIP]);
+    g_memorySink->push_back(a);
+  }
+  setWatchedPages(PROT_READ | PROT_WRITE);
+  registers[REG_EFL] |= kTrapFlag;
+  g_stepping = true;
+}
+
+void onStepped(int, siginfo_t*, void* context) {
+  if (!g_stepping || !pthread_equal(pthread_self(), g_watcher)) {
+    sigaction(SIGTRAP, &g_previousTrap, nullptr);
+    raise(SIGTRAP);
+    return;
+  }
+  static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_EFL] &= ~kTrapFlag;
+  g_stepping = false;
+  setWatchedPages(PROT_NONE);
+}
+#endif
+
+}  // namespace
+
+void noteStep(int step) {
+  if (!g_memorySink || !g_block || g_block->current() == kNoThread) return;
+  MemoryAccess mark;
+  mark.block = g_blockLinear;
+  mark.thread = g_block->current();
+  mark.step = step;
+  g_memorySink->push_back(mark);
+}
+
+// Watches `watched` from construction to destruction, on the worker thread.
+class MemoryWatch {
+ public:
+  MemoryWatch(const std::vector<WatchedMemory>& watched, std::vector<MemoryAccess>& sink) {
+    if (watched.empty()) return;
+#if defined(__x86_64__)
+    active_ = true;
+    g_watched = &watched;
+    g_memorySink = &sink;
+    g_watcher = pthread_self();
+    g_stepping = false;
+    struct sigaction fault {
+    }, step{};
+    fault.sa_sigaction = onWatchedFault;
+    fault.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&fault.sa_mask);
+    step.sa_sigaction = onStepped;
+    step.sa_flags = SA_SIGINFO;
+    sigemptyset(&step.sa_mask);
+    sigaction(SIGSEGV, &fault, &g_previousSegv);
+    sigaction(SIGTRAP, &step, &g_previousTrap);
+    g_recordingMemory = true;
+    setWatchedPages(PROT_NONE);
+#else
+    (void)sink;
+    throw std::invalid_argument(
+        "counting memory transactions needs an x86-64 CPU; this simulator runs without them");
+#endif
+  }
+  ~MemoryWatch() {
+    if (!active_) return;
+    setWatchedPages(PROT_READ | PROT_WRITE);
+    sigaction(SIGSEGV, &g_previousSegv, nullptr);
+    sigaction(SIGTRAP, &g_previousTrap, nullptr);
+    g_recordingMemory = false;
+    g_watched = nullptr;
+    g_memorySink = nullptr;
+  }
+  MemoryWatch(const MemoryWatch&) = delete;
+  MemoryWatch& operator=(const MemoryWatch&) = delete;
+
+ private:
+  bool active_ = false;
+};
+
+}  // namespace detail
+
+bool canWatchMemory() {
+#if defined(__x86_64__) && defined(__linux__)
+  return true;
+#else
+  return false;
+#endif
+}
+
+// ============================================================================================
 // [SECTION] Worker thread and launch()
 // ============================================================================================
 
@@ -1166,6 +1314,7 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
         detail::g_recordAtomics = false;
       }
     } clear;
+    detail::MemoryWatch watch(options.watch, stats.memory);  // before the blocks, after: off
     unsigned linear = 0;
     for (unsigned z = 0; z < grid.z; ++z)
       for (unsigned y = 0; y < grid.y; ++y)

@@ -52,12 +52,42 @@ struct SharedSpan {
   std::string name;  // as the kernel's source spells it ("s"); empty when not known
 };
 
+// Global memory whose every load and store by the kernel's threads a launch records
+// (LaunchOptions::watch): the real address each access touched, and the instruction that made
+// it. The simulator takes the pages away from the process for the launch and gives them back
+// for one instruction at each fault (x86-64 only), so each access costs two signals: for the
+// traces of small runs, never for timing. Nothing else may live in these pages.
+struct WatchedMemory {
+  const void* begin = nullptr;  // page-aligned
+  size_t bytes = 0;             // whole pages
+  unsigned elementBytes = 4;    // how wide the kernel's accesses here are
+  int buffer = 0;               // the caller's name for it (copied into each access)
+};
+
+// One global load or store of a watched buffer, or (buffer < 0) a step mark: the thread called
+// StepRecorder::combine for `step`, so its accesses since its previous mark belong to that
+// step of the lesson.
+struct MemoryAccess {
+  unsigned block = 0;    // linear block index
+  unsigned thread = 0;   // linear thread index in the block
+  int buffer = -1;       // WatchedMemory::buffer; -1: a step mark
+  long long offset = 0;  // bytes from the buffer's start
+  unsigned bytes = 0;
+  bool write = false;
+  uintptr_t instruction = 0;  // the faulting instruction's address: one per load or store site
+  int step = -1;              // step marks only
+};
+
+// Whether this machine can watch memory (LaunchOptions::watch): x86-64 Linux.
+bool canWatchMemory();
+
 struct LaunchOptions {
   Schedule schedule;
   bool recordAtomics = false;
   // What the kernel's printf calls write goes into LaunchStats::printed, in the order the
   // schedule ran them, instead of to stdout.
   bool capturePrintf = false;
+  std::vector<WatchedMemory> watch;  // record every access to these (empty: nothing, no cost)
   // Called on the worker each time a block's barrier opens (every thread has arrived, none has
   // gone on), with the linear block index and the kernel's __shared__ variables as they are
   // then: what a step of the kernel left, without any trace call in it.
@@ -70,6 +100,7 @@ struct LaunchStats {
   std::vector<AtomicEvent> atomics;
   std::string printed;      // capturePrintf: the kernel's printf output, at most kPrintedBytes
   bool printedCut = false;  // more was printed than kPrintedBytes: the rest was dropped
+  std::vector<MemoryAccess> memory;  // in the order they ran, step marks among them
 };
 
 // What a launch keeps of its printf output: CUDA's default printf buffer is 1 MiB too.

@@ -44,6 +44,7 @@ extern dim3 g_blockDim;
 extern dim3 g_gridDim;
 extern bool g_recordAtomics;
 extern long long g_logicalClock;
+extern bool g_recordingMemory;  // the launch watches global memory (LaunchOptions::watch)
 
 enum class WarpOp { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All };
 
@@ -52,6 +53,7 @@ void yieldPoint(const char* file, int line);  // a switched-off barrier, __nanos
 uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
                         const char* file, int line);
 void noteAtomic(const void* address, double old, double operand, double after);
+void noteStep(int step);  // the running thread's accesses so far belong to `step`
 [[noreturn]] void failAssertion(const char* expression, const char* file, int line);
 int kernelPrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 

@@ -20,6 +20,7 @@
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/trace.hpp"
+#include "lessons/sim/coalescing.hpp"
 
 namespace rlab {
 
@@ -41,15 +42,30 @@ const char* elementName() {
 }
 
 // The elements (zeroed, as a fresh std::vector was) and the guard zone after them.
+// `ownPages`: the block starts on a page and fills whole pages, so that the simulator can watch
+// its accesses (sim::WatchedMemory) without catching anyone else's.
 class GuardedBlock {
  public:
-  GuardedBlock(size_t count, size_t elementSize, const char* elementName)
-      : count_(count), elementSize_(elementSize), elementName_(elementName) {
-    bytes_ = static_cast<unsigned char*>(::operator new(dataBytes() + kGuardBytes, kAlignment));
+  GuardedBlock(size_t count, size_t elementSize, const char* elementName, bool ownPages = false)
+      : count_(count),
+        elementSize_(elementSize),
+        elementName_(elementName),
+        alignment_(ownPages ? kPage : kAlignment),
+        allocated_(ownPages ? (dataBytes() + kGuardBytes + size_t(kPage) - 1) / size_t(kPage) *
+                                  size_t(kPage)
+                            : dataBytes() + kGuardBytes) {
+    bytes_ = static_cast<unsigned char*>(::operator new(allocated_, alignment_));
     std::memset(bytes_, 0, dataBytes());
     std::memset(bytes_ + dataBytes(), kGuardByte, kGuardBytes);
   }
-  ~GuardedBlock() { ::operator delete(bytes_, kAlignment); }
+  ~GuardedBlock() { ::operator delete(bytes_, alignment_); }
+  size_t allocatedBytes() const { return allocated_; }
+  size_t elementSize() const { return elementSize_; }
+  bool ownsPages() const { return alignment_ == kPage; }
+  bool holds(const void* p) const {
+    const auto* b = static_cast<const unsigned char*>(p);
+    return b >= bytes_ && b < bytes_ + allocated_;
+  }
   GuardedBlock(const GuardedBlock&) = delete;
   GuardedBlock& operator=(const GuardedBlock&) = delete;
 
@@ -81,17 +97,24 @@ class GuardedBlock {
  private:
   size_t dataBytes() const { return count_ * elementSize_; }
 
+  static constexpr std::align_val_t kPage{4096};
+
   unsigned char* bytes_ = nullptr;
   size_t count_ = 0;
   size_t elementSize_ = 1;
   const char* elementName_ = "element";
+  std::align_val_t alignment_;
+  size_t allocated_;
 };
 
 }  // namespace sim_memory
 
 class SimBackend {
  public:
-  explicit SimBackend(sim::LaunchOptions options) : options_(options) {}
+  // `recordMemory`: every launch records its global loads and stores (the coalescing view);
+  // Recording::snapshots() takes them per step. Slow: for traces of small runs.
+  explicit SimBackend(sim::LaunchOptions options, bool recordMemory = false)
+      : options_(options), recordMemory_(recordMemory && sim::canWatchMemory()) {}
 
   LaunchLog launches;  // the launches of the run being traced
 
@@ -117,8 +140,8 @@ class SimBackend {
   template <class T>
   Buffer<T> alloc(size_t count) {
     if (count == 0) return Buffer<T>(nullptr);
-    auto block =
-        std::make_shared<sim_memory::GuardedBlock>(count, sizeof(T), sim_memory::elementName<T>());
+    auto block = std::make_shared<sim_memory::GuardedBlock>(
+        count, sizeof(T), sim_memory::elementName<T>(), recordMemory_);
     live_.push_back(block);
     return Buffer<T>(std::move(block));
   }
@@ -135,11 +158,34 @@ class SimBackend {
 
   // After the launch every live buffer's guard zone is checked: a kernel that wrote past the
   // end of one throws sim::LaunchError.
+  // With memory recorded, the buffers the kernel gets as pointer arguments are watched (not
+  // the trace recorder's: those are inside a struct).
   template <class... Params, class... Args>
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
     launches.launched(grid.x, block.x);
-    keep(sim::launch(grid, block, options_, kernel, args...));
+    if (!recordMemory_) {
+      keep(sim::launch(grid, block, options_, kernel, args...));
+      checkGuards(grid, block);
+      return;
+    }
+    sim::LaunchOptions options = options_;
+    int position = 0;
+    (watchArgument(options.watch, args, position++), ...);
+    sim::LaunchStats stats = sim::launch(grid, block, options, kernel, args...);
+    memory_ = std::move(stats.memory);
+    keep(stats);
     checkGuards(grid, block);
+  }
+
+  // Memory is recorded (the constructor's recordMemory, on a machine that can).
+  bool recordsMemory() const { return recordMemory_; }
+  // The last launch's loads and stores as warp requests, per step of that launch; then forgets
+  // them. Empty unless memory is recorded.
+  std::vector<std::vector<WarpMemoryRequest>> takeWarpRequests(int steps) {
+    if (!recordMemory_) return {};
+    auto requests = warpRequests(memory_, steps);
+    memory_.clear();
+    return requests;
   }
 
   // The simulator records every atomic as it lands (thread, address, the value it found), so a
@@ -233,7 +279,24 @@ class SimBackend {
       if (auto buffer = weak.lock()) buffer->checkGuard(launch);
   }
 
+  template <class Arg>
+  void watchArgument(std::vector<sim::WatchedMemory>& watch, const Arg& arg, int position) {
+    if constexpr (std::is_pointer_v<Arg>) {
+      std::erase_if(live_, [](const auto& weak) { return weak.expired(); });
+      for (const auto& weak : live_)
+        if (auto buffer = weak.lock(); buffer && buffer->ownsPages() && buffer->holds(arg)) {
+          for (const sim::WatchedMemory& w : watch)
+            if (w.begin == buffer->bytes()) return;  // passed twice: watched once
+          watch.push_back({buffer->bytes(), buffer->allocatedBytes(),
+                           unsigned(buffer->elementSize()), position});
+          return;
+        }
+    }
+  }
+
   sim::LaunchOptions options_;
+  bool recordMemory_ = false;
+  std::vector<sim::MemoryAccess> memory_;  // the last launch's
   uint64_t rounds_ = 0;
   std::string printed_;
   bool printedCut_ = false;

@@ -3,6 +3,7 @@
 // (the shim must come before any kernel source)
 #include "lessons/backends.hpp"
 #include "lessons/drivers.hpp"
+#include "lessons/registry.hpp"
 #include "lessons/sim/backend.hpp"
 
 namespace rlab {
@@ -11,8 +12,9 @@ void runOnSimulator(const Params& p, const std::vector<double>& input, bool trac
   sim::LaunchOptions options;
   options.schedule = sim::Schedule::parse(p.schedule);
   options.capturePrintf = true;  // into the trace, not onto the terminal
-  SimBackend backend(options);
+  SimBackend backend(options, trace && recordsMemory(p));
   runOnBackend(backend, p, input, trace, out);
+  out.memoryRecorded = backend.recordsMemory();
   out.timings.simRounds = backend.rounds();
   out.kernelOutput = outputLines(backend.printed());
   if (backend.printedCut())
