@@ -8,6 +8,8 @@
 
 namespace rlab {
 
+struct Params;
+
 // A stop of the guided tour (rlab tour): the run to show and what to look at.
 struct TourStop {
   std::string variant;
@@ -44,7 +46,13 @@ struct VariantInfo {
   bool inPlace = false;  // reduces its input in place: timing restores it before each run
   ChainLength longestChain = nullptr;
   bool barrierSwitch = false;  // its kernel has a barrier --no-barrier switches off
+  // Elements per thread by default where the run may choose them (--per-thread, --no-load-add);
+  // 0: one element per thread, or the kernel's own loop, not adjustable.
+  int defaultPerThread = 0;
 };
+
+// The longest chain of combines of this run: the variant's, with the run's elements per thread.
+int64_t longestChainOf(const VariantInfo& variant, const Params& p);
 
 struct LessonInfo {
   std::string id;

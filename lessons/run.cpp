@@ -79,7 +79,8 @@ Trace runLesson(const Params& params) {
   if (p.backend == BackendChoice::Auto) {
     const GpuProbe gpu = probeGpu();
     useGpu = gpu.usable && gpu.devices >= std::max(1, p.gpus);
-    if (!gpu.usable) t.fallback = gpu.why + " Running on the simulator instead.";
+    if (!gpu.usable)
+      t.fallback = gpu.why + " Running on the simulator instead.";
     else if (!useGpu)  // the allreduce lesson on a machine with fewer GPUs than it asks for
       t.fallback = "This machine has " + std::to_string(gpu.devices) + " GPU" +
                    (gpu.devices == 1 ? "" : "s") + " and the run asks for " +
@@ -101,7 +102,7 @@ Trace runLesson(const Params& params) {
     checkEveryRank(t, input, variant.longestChain(p.n, p.block));
     return t;
   }
-  const Reference ref = reference(p.op, p.type, input, variant.longestChain(p.n, p.block));
+  const Reference ref = reference(p.op, p.type, input, longestChainOf(variant, p));
   t.expected = ref.expected;
   t.tolerance = ref.tolerance;
   t.correct = matches(t.result, ref);

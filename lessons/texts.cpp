@@ -591,10 +591,17 @@ Params paramsFromQuery(const std::string& chapter, const std::string& query) {
       p.backend = parseBackend(value);
     } else if (key == "gpus") {
       p.gpus = int(wholeNumber(key, value, 8));
+    } else if (key == "per-thread") {
+      p.perThread = int(wholeNumber(key, value, kMaxPerThread));
+    } else if (key == "load-add") {
+      if (value != "off" && value != "on")
+        throw ParamError("load-add=" + value + " is not allowed; use load-add=off or load-add=on.");
+      p.loadAdd = value == "on";
     } else {
       throw ParamError("'" + key +
                        "' is not a key of a try link; use lesson, variant, n, block, op, type, "
-                       "data, values, barrier, perturb, schedule, gpus or backend.");
+                       "data, values, barrier, perturb, schedule, gpus, per-thread, load-add or "
+                       "backend.");
     }
   }
   if (!findLesson(p.lesson))
@@ -611,6 +618,8 @@ std::string commandLineFor(const std::string& chapter, const std::string& query)
       lesson = value;
     else if (key == "barrier")
       options += value == "off" ? " --no-barrier" : "";
+    else if (key == "load-add")
+      options += value == "off" ? " --no-load-add" : "";
     else if (key == "perturb")
       options += " --perturb";
     else if (key == "values")
@@ -650,7 +659,7 @@ bool sameRun(const Resolved& a, const Resolved& b) {
   return x.lesson == y.lesson && x.variant == y.variant && x.n == y.n && x.block == y.block &&
          x.op == y.op && x.type == y.type && a.dataLabel == b.dataLabel && x.values == y.values &&
          x.barrier == y.barrier && x.perturb == y.perturb && x.schedule == y.schedule &&
-         x.gpus == y.gpus;
+         x.gpus == y.gpus && x.perThread == y.perThread && x.loadAdd == y.loadAdd;
 }
 const text::Block* findSteps(const std::vector<text::Block>& blocks, const std::string& chapter,
                              const Resolved& run) {
