@@ -17,6 +17,10 @@ void drawLessonView(App& app);     // the lesson's own picture
 void drawResultPanel(App& app);    // result, expected, verdict, timings
 void drawSourcePanel(App& app);    // the kernel that ran
 void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
+// Under the chart (panel_speedups.cpp): each kernel's time x the CPU loop, the previous kernel
+// and CUB, at one measured n; its height, so that the chart leaves room for it.
+void drawSpeedUpTable(App& app);
+float speedUpTableHeight(const UiState& ui);
 void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
 void drawTimelinePanel(App& app);  // one row per thread: when each read and wrote
 void drawTextPanel(App& app);      // the lesson's text: links, narration, predictions
