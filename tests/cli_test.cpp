@@ -727,12 +727,28 @@ TEST_CASE("--format json: every subcommand prints one document nlohmann reads") 
                            "1,33", "--reps", "1", "--format", "json"});
     CHECK(j["gpu_times"] == false);
     CHECK(j["type"] == "int");
-    REQUIRE(j["rows"].size() == 4);
+    REQUIRE(j["rows"].size() == 6);  // per size: the CPU loop, folding, fastest
+    CHECK(j["rows"][0]["role"] == "cpu_loop");
+    CHECK(j["rows"][1]["role"] == "lesson");
     for (const auto& row : j["rows"]) {
       CHECK(row["kernel"].is_string());
       for (const char* key : {"ms", "gb_per_s", "copy_fraction", "cub_ratio"})
         CHECK(numberOrNonFinite(row[key]));
+      CHECK(row["cpu_ratio"].is_null());  // simulator times: no speed-ups
+      CHECK(row["previous_ratio"].is_null());
     }
+    const auto swept =
+        jsonOf({"bench", "--backend", "sim", "--lessons", "shared", "--sizes", "100", "--reps", "1",
+                "--per-thread", "2,32", "--no-load-add", "--format", "json"});
+    std::vector<std::string> kernels;
+    for (const auto& row : swept["rows"]) {
+      kernels.push_back(row["kernel"]);
+      if (row.contains("per_thread")) CHECK(row["load_add"] == false);
+    }
+    CHECK(kernels == std::vector<std::string>{"cpu loop", "shared global", "shared shared",
+                                              "shared multiblock",
+                                              "shared coarsened K=2, no load add",
+                                              "shared coarsened K=32, no load add"});
     // The same printer with measurements that are not finite (a zero time gives inf GB/s).
     rlab::cli::BenchTable table;
     table.device = "a \"quoted\" device\n";
