@@ -130,6 +130,7 @@ std::vector<LessonInfo> describeLessons() {
                      {"multiblock", "multiBlock", 1, false, treeThenAtomics},
                      {"coarsened", "coarsened", 1, false, coarsenedChain}};
   shared.variants.back().defaultPerThread = 8;  // kCoarsening in kernels/shared.cuh
+  shared.variants.back().noLoadAddKernelFunction = "coarsenedNoLoadAdd";
   shared.maxN = kLargest;
   shared.defaultN = 1000;
   shared.kernelFile = "kernels/shared.cuh";

@@ -90,7 +90,9 @@ void drawTimingPanel(App& app) {
     draw->AddText(ImVec2(key.x + 16, key.y), pal.text, kernel.c_str());
     ++k;
   }
-  ImGui::Dummy(ImVec2(avail.x, plot.y + axis));
+  // The table goes under the chart and under its legend, whichever is longer.
+  const float legendHeight = float(lines.size()) * ImGui::GetTextLineHeightWithSpacing();
+  ImGui::Dummy(ImVec2(avail.x, std::max(plot.y + axis, legendHeight)));
   drawSpeedUpTable(app);
 }
 
