@@ -24,50 +24,6 @@ std::vector<std::pair<std::string, std::string>> acrossGpuKernels() {
   return kernels;
 }
 
-std::vector<BenchKernel> benchKernels(const BenchRequest& request) {
-  std::vector<BenchKernel> kernels;
-  for (const auto& [lesson, variant] : request.kernels) {
-    BenchKernel k;
-    k.params.lesson = lesson;
-    k.params.variant = variant;
-    k.name = variant == "default" ? lesson : lesson + " " + variant;
-    const VariantInfo* v = lessonOrThrow(lesson).findVariant(variant);
-    if (v && v->defaultPerThread > 0 && (!request.perThread.empty() || !request.loadAdd)) {
-      const std::vector<int> counts =
-          request.perThread.empty() ? std::vector<int>{v->defaultPerThread} : request.perThread;
-      for (int perThread : counts) {
-        BenchKernel chosen = k;
-        chosen.params.perThread = perThread;
-        chosen.params.loadAdd = request.loadAdd;
-        chosen.name += " K=" + std::to_string(perThread) + (request.loadAdd ? "" : ", no load add");
-        kernels.push_back(chosen);
-      }
-    } else {
-      if (v && v->defaultPerThread > 0) k.params.perThread = v->defaultPerThread;
-      kernels.push_back(k);
-    }
-  }
-  return kernels;
-}
-
-void fillSpeedUps(std::vector<BenchRow>& rows) {
-  for (BenchRow& r : rows) {
-    r.cpuRatio = 0;
-    r.previousRatio = 0;
-    if (r.gpus > 0 || !(r.ms > 0)) continue;  // across GPUs: no CPU loop to compare with
-    const BenchRow* previous = nullptr;
-    for (const BenchRow& other : rows) {
-      if (&other == &r) break;
-      if (other.n == r.n && other.gpus == 0 && other.role == BenchRole::Lesson) previous = &other;
-    }
-    for (const BenchRow& other : rows)
-      if (other.n == r.n && other.gpus == 0 && other.role == BenchRole::CpuLoop && other.ms > 0)
-        r.cpuRatio = other.ms / r.ms;
-    if (r.role == BenchRole::Lesson && previous && previous->ms > 0)
-      r.previousRatio = previous->ms / r.ms;
-  }
-}
-
 std::vector<long long> defaultBenchSizes(bool gpu) {
   std::vector<long long> sizes;
   for (long long n = 1 << 10; n <= (gpu ? (1ll << 28) : (1ll << 16)); n *= 4) sizes.push_back(n);

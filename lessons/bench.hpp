@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lessons/params.hpp"
+#include "lessons/registry.hpp"
 
 namespace rlab {
 
@@ -70,13 +71,55 @@ struct BenchKernel {
   Params params;  // lesson, variant, per thread and load add; the bench fills in the rest
   std::string name;
 };
+// Inline, as alphaBetaMs: the GPU backend's library (rlab_gpu) uses them and sits below the
+// core in the link.
 // The request's kernels in the course order, shared coarsened once per elements per thread:
 // "shared coarsened", or "shared coarsened K=4" (and ", no load add") when the request chose.
-std::vector<BenchKernel> benchKernels(const BenchRequest& request);
+inline std::vector<BenchKernel> benchKernels(const BenchRequest& request) {
+  std::vector<BenchKernel> kernels;
+  for (const auto& [lesson, variant] : request.kernels) {
+    BenchKernel k;
+    k.params.lesson = lesson;
+    k.params.variant = variant;
+    k.name = variant == "default" ? lesson : lesson + " " + variant;
+    const VariantInfo* v = lessonOrThrow(lesson).findVariant(variant);
+    if (v && v->defaultPerThread > 0 && (!request.perThread.empty() || !request.loadAdd)) {
+      const std::vector<int> counts =
+          request.perThread.empty() ? std::vector<int>{v->defaultPerThread} : request.perThread;
+      for (int perThread : counts) {
+        BenchKernel chosen = k;
+        chosen.params.perThread = perThread;
+        chosen.params.loadAdd = request.loadAdd;
+        chosen.name += " K=" + std::to_string(perThread) + (request.loadAdd ? "" : ", no load add");
+        kernels.push_back(chosen);
+      }
+    } else {
+      if (v && v->defaultPerThread > 0) k.params.perThread = v->defaultPerThread;
+      kernels.push_back(k);
+    }
+  }
+  return kernels;
+}
 
 // Fills each row's cpuRatio and previousRatio from the times of the rows of the same n: the
 // CPU loop's row, and the lesson row before it (none for the first lesson row of an n).
-void fillSpeedUps(std::vector<BenchRow>& rows);
+inline void fillSpeedUps(std::vector<BenchRow>& rows) {
+  for (BenchRow& r : rows) {
+    r.cpuRatio = 0;
+    r.previousRatio = 0;
+    if (r.gpus > 0 || !(r.ms > 0)) continue;  // across GPUs: no CPU loop to compare with
+    const BenchRow* previous = nullptr;
+    for (const BenchRow& other : rows) {
+      if (&other == &r) break;
+      if (other.n == r.n && other.gpus == 0 && other.role == BenchRole::Lesson) previous = &other;
+    }
+    for (const BenchRow& other : rows)
+      if (other.n == r.n && other.gpus == 0 && other.role == BenchRole::CpuLoop && other.ms > 0)
+        r.cpuRatio = other.ms / r.ms;
+    if (r.role == BenchRole::Lesson && previous && previous->ms > 0)
+      r.previousRatio = previous->ms / r.ms;
+  }
+}
 
 // The plain host loop (`for i: acc = combine(acc, a[i])`) over `host`, in milliseconds: the
 // median of `reps` runs after one unrecorded run.
