@@ -68,18 +68,22 @@ __global__ void multiBlock(const T* in, long long n, T* result, T* partials,
   }
 }
 
-// Thread coarsening: half the threads of the tree above idle from the first level. Here each
-// thread first combines kCoarsening elements on its own, in registers, reading
+// Thread coarsening: multiblock gives every element its own thread, so half the threads idle
+// from the tree's first level, and n / blockDim.x blocks (2^20 of them at n = 2^28 with 256
+// threads) each pay for a tree and an atomic. Here each thread first combines `perThread`
+// elements on its own, in registers, while it loads them ("the add during the load"), reading
 // blockDim.x-strided elements so that a warp's loads stay contiguous; the tree then starts
-// from partial sums. Fewer blocks, fewer atomics, more work per thread.
-constexpr int kCoarsening = 8;
+// from partial sums. perThread times fewer blocks, trees and atomics; more work per thread.
+// Whether that is faster depends on n and on the GPU: rlab bench --per-thread K measures it.
+constexpr int kCoarsening = 8;  // elements per thread unless the run asks for another number
 template <class T, class Op>
-__global__ void coarsened(const T* in, long long n, T* result, T* partials, StepRecorder<T> trace) {
+__global__ void coarsened(const T* in, long long n, int perThread, T* result, T* partials,
+                          StepRecorder<T> trace) {
   __shared__ T s[1024];
   const unsigned tid = threadIdx.x;
-  const long long base = blockIdx.x * (long long)blockDim.x * kCoarsening;
+  const long long base = blockIdx.x * (long long)blockDim.x * perThread;
   T sum = Op::template identity<T>();
-  for (int k = 0; k < kCoarsening; ++k) {
+  for (int k = 0; k < perThread; ++k) {
     const long long i = base + k * (long long)blockDim.x + tid;
     if (i < n) sum = Op::apply(sum, in[i]);
   }
@@ -93,6 +97,43 @@ __global__ void coarsened(const T* in, long long n, T* result, T* partials, Step
       const T mine = s[tid], other = s[tid + stride];
       s[tid] = Op::apply(mine, other);
       trace.combine(level, thread, thread, thread + stride, mine, other, s[tid]);
+    }
+    __syncthreads();
+  }
+  if (tid == 0) {
+    if (partials) partials[blockIdx.x] = s[0];
+    atomicCombine<Op>(result, s[0]);
+  }
+}
+
+// The same blocks without the add during the load: each thread copies its perThread elements
+// into shared memory as they are, and the first levels of the tree add them instead. Every one
+// of those adds now goes through shared memory and waits at a barrier instead of staying in a
+// register, and every block reserves the array's full 32 KiB (the kernel above: 4 KiB), which
+// can limit how many blocks an SM holds at once. The tree folds the back half onto the front
+// (len / 2 pairs, then the front's len - len / 2 elements), so perThread need not be a power of
+// two.
+constexpr int kMaxTreeSlots = 8192;  // perThread · blockDim.x, at most: 32 KiB of 4-byte values
+template <class T, class Op>
+__global__ void coarsenedNoLoadAdd(const T* in, long long n, int perThread, T* result, T* partials,
+                                   StepRecorder<T> trace) {
+  __shared__ T s[kMaxTreeSlots];
+  const unsigned tid = threadIdx.x;
+  const long long slots = (long long)blockDim.x * perThread;
+  const long long base = blockIdx.x * slots;
+  for (int k = 0; k < perThread; ++k) {
+    const long long j = k * (long long)blockDim.x + tid;
+    s[j] = base + j < n ? in[base + j] : Op::template identity<T>();
+  }
+  __syncthreads();
+  int level = 0;
+  for (long long len = slots; len > 1; len -= len / 2, ++level) {
+    const long long half = len / 2, remain = len - half;
+    for (long long j = tid; j < half; j += blockDim.x) {
+      const T mine = s[j], other = s[j + remain];
+      s[j] = Op::apply(mine, other);
+      // Recorded by slot (a thread adds several pairs while half > blockDim.x).
+      trace.combine(level, base + j, base + j, base + j + remain, mine, other, s[j]);
     }
     __syncthreads();
   }

@@ -1,5 +1,6 @@
 #include "lessons/bench.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "lessons/registry.hpp"
@@ -31,12 +32,31 @@ std::vector<long long> defaultBenchSizes(bool gpu) {
 
 std::vector<BenchRow> benchSimulator(const BenchRequest& request, const BenchProgress& progress) {
   std::vector<BenchRow> rows;
+  const std::vector<BenchKernel> kernels = benchKernels(request);
+  // The CPU loop stands beside the kernels of one GPU (allreduce's n is per GPU).
+  const bool oneGpu = std::any_of(kernels.begin(), kernels.end(), [](const BenchKernel& k) {
+    return lessonOrThrow(k.params.lesson).defaultGpus == 0;
+  });
   for (long long n : request.sizes) {
-    for (const auto& [lesson, variant] : request.kernels) {
-      if (progress && !progress(lesson + " " + variant, n)) return rows;
-      Params p;
-      p.lesson = lesson;
-      p.variant = variant;
+    // The CPU loop is real on this machine; the kernels' rows are the simulator's speed.
+    if (oneGpu) {
+      BenchRow cpu;
+      cpu.kernel = "cpu loop";
+      cpu.role = BenchRole::CpuLoop;
+      cpu.n = n;
+      cpu.ms = request.type == ElementType::Int
+                   ? hostLoopMs(
+                         std::vector<int>(size_t(n), 1), 0,
+                         [](int a, int b) { return int(unsigned(a) + unsigned(b)); }, request.reps)
+                   : hostLoopMs(
+                         std::vector<float>(size_t(n), 1.f), 0.f,
+                         [](float a, float b) { return a + b; }, request.reps);
+      cpu.gbPerSecond = double(n) * 4 / (cpu.ms * 1e6);
+      rows.push_back(cpu);
+    }
+    for (const BenchKernel& k : kernels) {
+      if (progress && !progress(k.name, n)) return rows;
+      Params p = k.params;
       p.n = n;
       p.type = request.type;
       p.data = "ones";
@@ -44,8 +64,10 @@ std::vector<BenchRow> benchSimulator(const BenchRequest& request, const BenchPro
       const auto start = std::chrono::steady_clock::now();
       runLesson(p);
       BenchRow r;
-      r.kernel = variant == "default" ? lesson : lesson + " " + variant;
+      r.kernel = k.name;
       r.n = n;
+      r.perThread = k.params.perThread;
+      r.loadAdd = k.params.loadAdd;
       r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                  .count();
       r.gbPerSecond = double(n) * 4 / (r.ms * 1e6);

@@ -193,6 +193,20 @@ Resolved resolve(const Params& in) {
   }
   const int64_t ranks = std::max(p.gpus, 1);
 
+  if (variant->defaultPerThread == 0) {
+    if (p.perThread != 0)
+      throw ParamError("--per-thread is only for the shared lesson's coarsened variant; " +
+                       p.lesson + " " + p.variant + " does not let you choose it.");
+    if (!p.loadAdd)
+      throw ParamError("--no-load-add is only for the shared lesson's coarsened variant; " +
+                       p.lesson + " " + p.variant + " has no add during the load.");
+  } else {
+    if (p.perThread == 0) p.perThread = variant->defaultPerThread;
+    if (p.perThread < 1 || p.perThread > kMaxPerThread)
+      throw ParamError("--per-thread " + std::to_string(p.perThread) +
+                       " is not allowed; use a whole number from 1 to 32.");
+  }
+
   // Data: explicit values, or a generator.
   if (!p.values.empty()) {
     if (int64_t(p.values.size()) % ranks != 0)
@@ -245,6 +259,13 @@ Resolved resolve(const Params& in) {
     throw ParamError("--block " + std::to_string(p.block) +
                      " is smaller than n = " + std::to_string(p.n) + "; " + p.lesson +
                      " runs one block with a thread per element, so use a block of at least n.");
+
+  if (!p.loadAdd && int64_t(p.perThread) * p.block > kMaxSharedSlots)
+    throw ParamError("--no-load-add keeps --per-thread " + std::to_string(p.perThread) +
+                     " x --block " + std::to_string(p.block) + " = " +
+                     std::to_string(int64_t(p.perThread) * p.block) +
+                     " elements of a block in shared memory, more than the 8192 that fit; use a "
+                     "smaller --per-thread or --block.");
 
   if (p.delayThread >= 0) {
     if (!lesson->switchableBarrier)

@@ -31,6 +31,10 @@ class ParamError : public std::invalid_argument {
 };
 
 inline constexpr int64_t kMaxN = int64_t(1) << 28;
+inline constexpr int kMaxPerThread = 32;
+// Without the add during the load a block keeps perThread · block elements in shared memory:
+// kernels/shared.cuh's kMaxTreeSlots.
+inline constexpr int kMaxSharedSlots = 8192;
 
 struct Params {
   std::string lesson;
@@ -55,6 +59,11 @@ struct Params {
   // allreduce: the GPUs (ranks) taking part, 1, 2, 4 or 8; each holds n elements. 0: the
   // lesson's default (other lessons run on one GPU and refuse --gpus).
   int gpus = 0;
+  // shared coarsened: elements each thread combines (--per-thread, 1 to 32; 0: the kernel's
+  // own, 8), and whether it adds them while loading (--no-load-add: the tree's first levels
+  // add them in shared memory instead).
+  int perThread = 0;
+  bool loadAdd = true;
   BackendChoice backend = BackendChoice::Sim;
   bool trace = true;  // record steps (small n only)
   // Record every warp's global loads and stores in each step (the coalescing view): the

@@ -39,8 +39,14 @@ int64_t treePasses(int64_t n, int block) {
 int64_t treeThenAtomics(int64_t n, int block) {
   return levels(block) + blocks(n, block);
 }
+// Each thread's K elements in a row, the tree over the threads' sums, one atomic per block;
+// without the add during the load, a tree over the block's K · block elements.
+int64_t coarsenedChain(int64_t n, int block, int perThread, bool loadAdd) {
+  const int64_t slots = int64_t(block) * perThread;
+  return (loadAdd ? perThread + levels(block) : levels(slots)) + blocks(n, slots);
+}
 int64_t coarsenedChain(int64_t n, int block) {
-  return 8 + levels(block) + blocks(n, int64_t(block) * 8);
+  return coarsenedChain(n, block, 8, true);
 }
 // Each thread's grid-stride loop (at most n / block elements even with a single block), its
 // four accumulators, the warp and block trees, and the totals of the blocks (at most one per
@@ -129,6 +135,8 @@ std::vector<LessonInfo> describeLessons() {
                      {"multiblock", "multiBlock", 1, false, treeThenAtomics},
                      {"coarsened", "coarsened", 1, false, coarsenedChain}};
   shared.variants[0].globalMemorySteps = true;  // the tree in global memory
+  shared.variants.back().defaultPerThread = 8;  // kCoarsening in kernels/shared.cuh
+  shared.variants.back().noLoadAddKernelFunction = "coarsenedNoLoadAdd";
   shared.maxN = kLargest;
   shared.defaultN = 1000;
   shared.kernelFile = "kernels/shared.cuh";
@@ -186,6 +194,14 @@ std::vector<LessonInfo> describeLessons() {
 }
 
 }  // namespace
+
+int64_t longestChainOf(const VariantInfo& variant, const Params& p) {
+  // The variants with a choice of elements per thread are shared coarsened's shape.
+  if (variant.defaultPerThread > 0)
+    return coarsenedChain(p.n, p.block, p.perThread > 0 ? p.perThread : variant.defaultPerThread,
+                          p.loadAdd);
+  return variant.longestChain(p.n, p.block);
+}
 
 const VariantInfo* LessonInfo::findVariant(const std::string& variant) const {
   for (const VariantInfo& v : variants)

@@ -49,7 +49,15 @@ struct VariantInfo {
   // Its steps load and store global memory (the coalescing view); else they work in shared
   // memory or registers, after one load of each element.
   bool globalMemorySteps = false;
+  // Elements per thread by default where the run may choose them (--per-thread, --no-load-add);
+  // 0: one element per thread, or the kernel's own loop, not adjustable.
+  int defaultPerThread = 0;
+  // The __global__ function that runs without the add during the load (--no-load-add).
+  std::string noLoadAddKernelFunction;
 };
+
+// The longest chain of combines of this run: the variant's, with the run's elements per thread.
+int64_t longestChainOf(const VariantInfo& variant, const Params& p);
 
 struct LessonInfo {
   std::string id;

@@ -121,7 +121,7 @@ Trace runLesson(const Params& params) {
     checkEveryRank(t, input, variant.longestChain(p.n, p.block));
     return t;
   }
-  const Reference ref = reference(p.op, p.type, input, variant.longestChain(p.n, p.block));
+  const Reference ref = reference(p.op, p.type, input, longestChainOf(variant, p));
   t.expected = ref.expected;
   t.tolerance = ref.tolerance;
   t.correct = matches(t.result, ref);

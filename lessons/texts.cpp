@@ -595,10 +595,17 @@ Params paramsFromQuery(const std::string& chapter, const std::string& query) {
       p.backend = parseBackend(value);
     } else if (key == "gpus") {
       p.gpus = int(wholeNumber(key, value, 8));
+    } else if (key == "per-thread") {
+      p.perThread = int(wholeNumber(key, value, kMaxPerThread));
+    } else if (key == "load-add") {
+      if (value != "off" && value != "on")
+        throw ParamError("load-add=" + value + " is not allowed; use load-add=off or load-add=on.");
+      p.loadAdd = value == "on";
     } else {
       throw ParamError("'" + key +
                        "' is not a key of a try link; use lesson, variant, n, block, op, type, "
-                       "data, values, barrier, perturb, printf, memory, schedule, gpus or backend.");
+                       "data, values, barrier, perturb, printf, memory, schedule, gpus, per-thread, "
+                       "load-add or backend.");
     }
   }
   if (!findLesson(p.lesson))
@@ -619,6 +626,8 @@ std::string commandLineFor(const std::string& chapter, const std::string& query)
       options += " --" + key;
     else if (key == "memory")  // the app opens its memory view
       options += " --memory";
+    else if (key == "load-add")
+      options += value == "off" ? " --no-load-add" : "";
     else if (key == "values")
       options += " --values=" + value;
     else
@@ -656,7 +665,8 @@ bool sameRun(const Resolved& a, const Resolved& b) {
   return x.lesson == y.lesson && x.variant == y.variant && x.n == y.n && x.block == y.block &&
          x.op == y.op && x.type == y.type && a.dataLabel == b.dataLabel && x.values == y.values &&
          x.barrier == y.barrier && x.perturb == y.perturb && x.printing == y.printing &&
-         x.schedule == y.schedule && x.gpus == y.gpus;
+         x.schedule == y.schedule && x.gpus == y.gpus && x.perThread == y.perThread &&
+         x.loadAdd == y.loadAdd;
 }
 const text::Block* findSteps(const std::vector<text::Block>& blocks, const std::string& chapter,
                              const Resolved& run) {

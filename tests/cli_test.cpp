@@ -133,6 +133,19 @@ TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
       {"bench", "--lessons", "barrier"},
       {"bench", "--sizes", "1,,2"},
       {"bench", "--format", "xml"},
+      {"run", "shared", "--variant", "coarsened", "--per-thread", "0"},
+      {"run", "shared", "--variant", "coarsened", "--per-thread", "33"},
+      {"run", "shared", "--variant", "coarsened", "--per-thread", "4x"},
+      {"run", "shared", "--variant", "coarsened", "--per-thread", ""},
+      {"run", "shared", "--variant", "multiblock", "--per-thread", "4"},
+      {"run", "shared", "--no-load-add"},
+      {"run", "shared", "--variant", "coarsened", "--block", "1024", "--per-thread", "9",
+       "--no-load-add"},
+      {"bench", "--per-thread", "0"},
+      {"bench", "--per-thread", "1,,2"},
+      {"bench", "--per-thread", "64"},
+      {"bench", "--lessons", "fastest", "--per-thread", "4"},
+      {"bench", "--lessons", "fastest", "--no-load-add"},
       {"list", "--format", "csv"},
       {"exercise"},
       {"exercise", "fly"},
@@ -731,15 +744,32 @@ TEST_CASE("--format json: every subcommand prints one document nlohmann reads") 
                            "1,33", "--reps", "1", "--format", "json"});
     CHECK(j["gpu_times"] == false);
     CHECK(j["type"] == "int");
-    REQUIRE(j["rows"].size() == 6);  // folding, folding double-buffer, fastest; at 1 and 33
+    REQUIRE(j["rows"].size() == 8);  // per size: the CPU loop, folding, its double buffer, fastest
+    CHECK(j["rows"][0]["role"] == "cpu_loop");
+    CHECK(j["rows"][1]["role"] == "lesson");
     std::set<std::string> kernels;
     for (const auto& row : j["rows"]) kernels.insert(row["kernel"].get<std::string>());
-    CHECK(kernels == std::set<std::string>{"folding", "folding double-buffer", "fastest"});
+    CHECK(kernels ==
+          std::set<std::string>{"cpu loop", "folding", "folding double-buffer", "fastest"});
     for (const auto& row : j["rows"]) {
       CHECK(row["kernel"].is_string());
       for (const char* key : {"ms", "gb_per_s", "copy_fraction", "cub_ratio"})
         CHECK(numberOrNonFinite(row[key]));
+      CHECK(row["cpu_ratio"].is_null());  // simulator times: no speed-ups
+      CHECK(row["previous_ratio"].is_null());
     }
+    const auto swept =
+        jsonOf({"bench", "--backend", "sim", "--lessons", "shared", "--sizes", "100", "--reps", "1",
+                "--per-thread", "2,32", "--no-load-add", "--format", "json"});
+    std::vector<std::string> kernels;
+    for (const auto& row : swept["rows"]) {
+      kernels.push_back(row["kernel"]);
+      if (row.contains("per_thread")) CHECK(row["load_add"] == false);
+    }
+    CHECK(kernels == std::vector<std::string>{"cpu loop", "shared global", "shared shared",
+                                              "shared multiblock",
+                                              "shared coarsened K=2, no load add",
+                                              "shared coarsened K=32, no load add"});
     // The same printer with measurements that are not finite (a zero time gives inf GB/s).
     rlab::cli::BenchTable table;
     table.device = "a \"quoted\" device\n";

@@ -22,6 +22,8 @@
 #include "lessons/verify.hpp"
 #include "lessons/witness.hpp"
 #include "tests/printf_lines.hpp"
+#include "lessons/bench.hpp"
+#include "tests/coarsening_cases.hpp"
 
 using namespace rlab;
 
@@ -340,6 +342,32 @@ TEST_CASE("gpu: timings are measured and compared with CUB") {
   CHECK(t.timings.cubMs > 0);
   MESSAGE("fastest 2^24 int: " << t.timings.kernelMs << " ms, " << t.timings.gbPerSecond
                                << " GB/s, " << t.timings.cubRatio << "x CUB");
+}
+
+TEST_CASE("gpu: coarsened, every elements per thread with and without the load add") {
+  testing::checkCoarsenedSweep(BackendChoice::Gpu);
+}
+
+TEST_CASE("gpu: rlab bench's speed-up table, with the CPU loop and a sweep of K") {
+  BenchRequest request;
+  request.sizes = {1 << 20};
+  request.kernels = {{"shared", "multiblock"}, {"shared", "coarsened"}};
+  request.perThread = {1, 8, 32};
+  request.reps = 5;
+  std::string device;
+  const std::vector<BenchRow> rows = benchGpu(request, nullptr, device);
+  int lessonRows = 0;
+  for (const BenchRow& r : rows) {
+    CAPTURE(r.kernel);
+    CHECK(r.ms > 0);
+    CHECK(r.cpuRatio > 0);  // every row of one GPU has the CPU loop of its n
+    if (r.role != BenchRole::Lesson) continue;
+    CHECK((lessonRows == 0 ? r.previousRatio == 0 : r.previousRatio > 0));
+    ++lessonRows;
+    MESSAGE(r.kernel << " 2^20: " << r.ms << " ms, " << r.cpuRatio << "x the CPU loop, "
+                     << r.previousRatio << "x the previous");
+  }
+  CHECK(lessonRows == 4);  // multiblock, coarsened K=1, K=8, K=32
 }
 
 // ---- Exercises on the GPU: NVRTC compiles the learner's file, the driver API runs it ------------

@@ -21,6 +21,7 @@
 #include "app/gui/settings.hpp"
 #include "lessons/backends.hpp"
 #include "lessons/registry.hpp"
+#include "lessons/bench.hpp"
 #include "lessons/run.hpp"
 #include "lessons/texts.hpp"
 #include "lessons/exercises.hpp"
@@ -136,6 +137,81 @@ TEST_CASE("gui: ticking printf re-runs with every third thread printing; its tab
   app.ui.widgetRects.erase("kernel output count");
   frame(app);
   CHECK_FALSE(app.ui.widgetRects.count("kernel output count"));
+}
+
+TEST_CASE(
+    "gui: the speed-up table draws under the timing chart; on the simulator, what is missing") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  app.ui.requestTab = 2;  // the timing chart
+  rlab::BenchRequest request;
+  request.sizes = {1024, 4096};
+  request.kernels = {{"shared", "multiblock"}, {"shared", "coarsened"}};
+  request.reps = 1;
+  app.ui.bench.rows = rlab::benchSimulator(request, nullptr);
+  app.ui.bench.gpuTimes = false;
+  app.ui.widgetRects.clear();
+  frame(app);
+  frame(app);
+  auto drawn = [&](const std::string& widget) { return app.ui.widgetRects.count(widget) > 0; };
+  CHECK(drawn("speedup-n"));
+  CHECK(drawn("speedup-row:cpu loop"));
+  CHECK(drawn("speedup-needs-gpu"));                    // kernel times need a GPU, it says
+  CHECK_FALSE(drawn("speedup-row:shared multiblock"));  // simulator times are no GPU times
+
+  // Rows as a GPU's bench leaves them: every kernel with its ratios, and no sentence.
+  auto row = [](const std::string& kernel, rlab::BenchRole role, double ms) {
+    rlab::BenchRow r;
+    r.kernel = kernel;
+    r.role = role;
+    r.n = 1 << 24;
+    r.ms = ms;
+    r.cubRatio = 0.5;
+    return r;
+  };
+  app.ui.bench.rows = {row("cpu loop", rlab::BenchRole::CpuLoop, 9.0),
+                       row("cub", rlab::BenchRole::Cub, 0.05),
+                       row("shared multiblock", rlab::BenchRole::Lesson, 0.3),
+                       row("shared coarsened", rlab::BenchRole::Lesson, 0.1)};
+  rlab::fillSpeedUps(app.ui.bench.rows);
+  app.ui.bench.gpuTimes = true;
+  app.ui.bench.device = "a GPU of the test";
+  app.ui.widgetRects.clear();
+  frame(app);
+  frame(app);
+  CHECK(drawn("speedup-row:shared multiblock"));
+  CHECK(drawn("speedup-row:shared coarsened"));
+  CHECK(drawn("speedup-row:cub"));
+  CHECK_FALSE(drawn("speedup-needs-gpu"));
+  CHECK(app.ui.bench.rows[3].previousRatio == doctest::Approx(3));
+}
+
+TEST_CASE("gui: elements per thread and the load add: shown for shared coarsened only, re-run") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  click(app, "lesson:shared");
+  settle(app);
+  click(app, "variant:multiblock");
+  settle(app);
+  app.ui.widgetRects.clear();
+  frame(app);
+  CHECK(app.ui.widgetRects.count("per-thread") == 0);
+  click(app, "variant:coarsened");
+  settle(app);
+  CHECK(app.ui.widgetRects.count("per-thread") == 1);
+  CHECK(app.ui.trace->params.perThread == 8);
+  CHECK(app.ui.trace->params.loadAdd);
+  click(app, "load-add");
+  settle(app);
+  CHECK_FALSE(app.ui.trace->params.loadAdd);
+  CHECK(app.ui.trace->correct);
+  CHECK(app.ui.trace->steps.at(1).label.find("stride") == 0);  // the tree adds the loads
+  click(app, "variant:multiblock");  // its kernel has no such choice: the run is not refused
+  settle(app);
+  CHECK(app.ui.trace->params.variant == "multiblock");
+  CHECK(app.ui.paramError.empty());
 }
 
 TEST_CASE("gui: the allreduce lesson: the GPUs control re-runs it, its view draws every rank") {

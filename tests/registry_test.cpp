@@ -24,6 +24,9 @@ TEST_CASE("every lesson and variant has a driver, its kernel, texts and a tour s
       CHECK(simulatorHasDriver(lesson.id, variant.id));
       if (gpuBackendBuilt()) CHECK(gpuHasDriver(lesson.id, variant.id));
       CHECK(kernels->find("__global__ void " + variant.kernelFunction + "(") != std::string::npos);
+      if (!variant.noLoadAddKernelFunction.empty())
+        CHECK(kernels->find("__global__ void " + variant.noLoadAddKernelFunction + "(") !=
+              std::string::npos);
       CHECK(variant.minBlock >= 1);
       CHECK(bool(variant.longestChain));
     }

@@ -14,6 +14,8 @@ int benchCommand(const Command& c, std::ostream& out, std::ostream& err, bool) {
   BenchRequest request;
   request.type = c.params.type;
   request.reps = c.reps;
+  request.perThread = c.benchPerThread;
+  request.loadAdd = c.benchLoadAdd;
   const auto& wanted = c.benchLessons;
   for (const auto& [lesson, variant] : scalableKernels())
     if (wanted.empty() || std::find(wanted.begin(), wanted.end(), lesson) != wanted.end())

@@ -26,6 +26,8 @@ struct Command {
   bool launches = false;                          // run: the table of the run's launches too
   std::vector<std::string> benchLessons;          // bench: empty: every lesson that scales
   std::vector<long long> benchSizes;              // bench: empty: the default sweep
+  std::vector<int> benchPerThread;                // bench: shared coarsened's K; empty: its own
+  bool benchLoadAdd = true;                       // bench: shared coarsened adds while loading
   int reps = 20;                                  // bench
   SanitizerTool tool = SanitizerTool::Racecheck;  // check
   int delayMs = 700;                              // tour: pause between steps

@@ -79,6 +79,20 @@ json timelineJson(const Trace& t) {
           {"reads_before_their_write", tl.readsBeforeTheirWrite}};
 }
 
+static const char* benchRoleName(BenchRole role) {
+  switch (role) {
+    case BenchRole::CpuLoop:
+      return "cpu_loop";
+    case BenchRole::Cub:
+      return "cub";
+    case BenchRole::Roofline:
+      return "roofline";
+    case BenchRole::Lesson:
+      break;
+  }
+  return "lesson";
+}
+
 json traceJson(const Trace& t) {
   const Params& p = t.params;
   json j;
@@ -96,6 +110,10 @@ json traceJson(const Trace& t) {
   j["perturb"] = p.perturb;
   j["printf"] = p.printing;
   j["delay"] = delayJson(p);
+  if (p.perThread > 0) {  // shared coarsened: elements per thread, the add during the load
+    j["per_thread"] = p.perThread;
+    j["load_add"] = p.loadAdd;
+  }
   j["schedule"] = t.backend == "sim" ? json(p.schedule) : json(nullptr);
   j["traced"] = t.traced;
   j["memory_recorded"] = t.memoryRecorded;
@@ -352,12 +370,18 @@ json witnessJson(const Witness& w) {
 json benchJson(const BenchTable& bench) {
   json rows = json::array();
   for (const auto& r : bench.rows) {
-    json row = {{"kernel", r.kernel},
-                {"n", r.n},
-                {"ms", jsonNumber(r.ms)},
-                {"gb_per_s", jsonNumber(r.gbPerSecond)},
-                {"copy_fraction", jsonNumber(r.copyFraction)},
-                {"cub_ratio", jsonNumber(r.cubRatio)}};
+    json row = {
+        {"kernel", r.kernel},
+        {"n", r.n},
+        {"ms", jsonNumber(r.ms)},
+        {"gb_per_s", jsonNumber(r.gbPerSecond)},
+        {"copy_fraction", jsonNumber(r.copyFraction)},
+        {"cub_ratio", jsonNumber(r.cubRatio)},
+        {"role", benchRoleName(r.role)},
+        // the speed-up table (GPU times only; null where nothing was measured)
+        {"cpu_ratio", r.cpuRatio > 0 ? jsonNumber(r.cpuRatio) : json(nullptr)},
+        {"previous_ratio", r.previousRatio > 0 ? jsonNumber(r.previousRatio) : json(nullptr)}};
+    if (r.perThread > 0) row.update({{"per_thread", r.perThread}, {"load_add", r.loadAdd}});
     if (r.gpus > 0)  // allreduce: n per GPU, gb_per_s the algorithm bandwidth
       row.update({{"gpus", r.gpus},
                   {"bus_gb_per_s", jsonNumber(r.busGBs)},

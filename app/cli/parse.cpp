@@ -68,11 +68,13 @@ std::string chapterList() {
 // with an empty value is refused like any other bad value, never taken as "not given".
 struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
-                                         backend = "auto", format = "text", language, delay, gpus;
-  bool noBarrier = false, perturb = false, printing = false, noTimings = false;
+                                         backend = "auto", format = "text", language, delay, gpus,
+                                         perThread;
+  bool noBarrier = false, perturb = false, printing = false, noTimings = false, noLoadAdd = false;
   CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
               *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr,
-              *delayGiven = nullptr, *backendGiven = nullptr, *gpusGiven = nullptr;
+              *delayGiven = nullptr, *backendGiven = nullptr, *gpusGiven = nullptr,
+              *perThreadGiven = nullptr;
 
   void addTo(CLI::App* app) {
     app->add_option("lesson", lesson, "lesson id: " + lessonIds())->required();
@@ -95,6 +97,10 @@ struct LessonOptions {
     scheduleGiven = app->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
     gpusGiven = app->add_option("--gpus", gpus, "allreduce: how many GPUs, 1, 2, 4 or 8");
+    perThreadGiven = app->add_option(
+        "--per-thread", perThread, "shared coarsened: elements each thread combines, 1 to 32 (8)");
+    app->add_flag("--no-load-add", noLoadAdd,
+                  "shared coarsened: no add during the load; the tree's first levels add");
     backendGiven = app->add_option(
         "--backend", backend,
         "sim, gpu or auto (the default: the GPU where one works, else the simulator; with "
@@ -126,6 +132,10 @@ struct LessonOptions {
     p.printing = printing;
     if (given(delayGiven)) parseDelay(delay, p);
     if (given(gpusGiven)) p.gpus = int(parseInteger("--gpus", gpus, 1, 8, "use 1, 2, 4 or 8"));
+    if (given(perThreadGiven))
+      p.perThread = int(parseInteger("--per-thread", perThread, 1, kMaxPerThread,
+                                     "use a whole number from 1 to 32"));
+    p.loadAdd = !noLoadAdd;
     p.timed = !noTimings;
     if (given(scheduleGiven)) p.schedule = schedule;
     p.backend = parseBackend(backend);
@@ -273,7 +283,8 @@ Command parseCommandLine(const std::vector<std::string>& args) {
                  "(--runs random schedules searched; on a GPU, then forced there --runs times)");
 
   std::string benchLessons, benchSizes, benchReps = "20", benchType = "int", benchFormat = "text",
-                                        benchBackend = "auto";
+                                        benchBackend = "auto", benchPerThread;
+  bool benchNoLoadAdd = false;
   auto* bench =
       app.add_subcommand("bench", "time every lesson kernel against CUB and the copy roofline");
   bench->add_option("--lessons", benchLessons,
@@ -283,6 +294,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   bench->add_option("--type", benchType, "int or float");
   bench->add_option("--format", benchFormat, "text, csv or json");
   bench->add_option("--backend", benchBackend, "gpu, sim or auto");
+  bench->add_option("--per-thread", benchPerThread,
+                    "shared coarsened: elements per thread, 1 to 32, a row each, e.g. 1,2,4,8");
+  bench->add_flag("--no-load-add", benchNoLoadAdd,
+                  "shared coarsened: no add during the load; the tree's first levels add");
 
   LessonOptions checkOptions;
   std::string tool;
@@ -379,6 +394,19 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       for (const auto& item : splitList(benchSizes))
         c.benchSizes.push_back(parseInteger("--sizes", item, 1, kMaxN,
                                             "give sizes from 1 to 268435456, separated by commas"));
+      for (const auto& item : splitList(benchPerThread)) {
+        // With bench's 256 threads a block, every K fits in shared memory without the load add.
+        c.benchPerThread.push_back(
+            int(parseInteger("--per-thread", item, 1, kMaxPerThread,
+                             "give whole numbers from 1 to 32, separated by commas")));
+      }
+      c.benchLoadAdd = !benchNoLoadAdd;
+      if (!c.benchLessons.empty() &&
+          std::find(c.benchLessons.begin(), c.benchLessons.end(), "shared") ==
+              c.benchLessons.end() &&
+          (!c.benchPerThread.empty() || benchNoLoadAdd))
+        throw UsageError(std::string(benchNoLoadAdd ? "--no-load-add" : "--per-thread") +
+                         " sets up the shared lesson's coarsened kernel; add shared to --lessons.");
     } else if (lesson->parsed()) {
       c.name = "lesson";
       const auto& ids = chapterIds();

@@ -132,6 +132,8 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
       out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
           << (p.printing ? "  printf" : "")
           << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
+    if (t.exercise.empty() && p.perThread > 0)
+      out << "  per-thread=" << p.perThread << (p.loadAdd ? "" : "  no load add");
     out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
   }
 
@@ -428,9 +430,24 @@ void printBenchText(const BenchTable& bench, std::ostream& out) {
   out << "device: " << bench.device << ", type " << name(bench.type)
       << (gpu ? ", kernel-only median times" : " — simulator throughput, not GPU times") << "\n";
   char line[200];
-  std::snprintf(line, sizeof line, "%-30s %11s %12s %10s %8s %8s\n", "kernel", "n", "ms", "GB/s",
-                gpu ? "copy%" : "", gpu ? "xCUB" : "");
+  if (gpu)
+    out << "xCPU: the CPU loop's time / this time; xprev: the kernel above's / this; xCUB: CUB's "
+           "(run beside it) / this\n";
+  else
+    out << "cpu loop: this machine's plain loop; kernel times need a GPU\n";
+  std::snprintf(line, sizeof line, "%-30s %11s %12s %10s %8s %8s %9s %8s\n", "kernel", "n", "ms",
+                "GB/s", gpu ? "copy%" : "", gpu ? "xCUB" : "", gpu ? "xCPU" : "",
+                gpu ? "xprev" : "");
   out << line;
+  // A ratio the table has no measurement for is a dash.
+  auto ratio = [](double v, const char* format) {
+    char text[32];
+    if (v > 0)
+      std::snprintf(text, sizeof text, format, v);
+    else
+      std::snprintf(text, sizeof text, "-");
+    return std::string(text);
+  };
   bool acrossGpusHeader = false;
   for (const auto& r : bench.rows) {
     if (gpu && r.gpus > 0) {  // allreduce: n per GPU; algorithm and bus bandwidth, peer copy
@@ -443,8 +460,9 @@ void printBenchText(const BenchTable& bench, std::ostream& out) {
       std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %9.1f %9.1f %9.1f %9.4f\n",
                     r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.busGBs, r.peerCopyGBs, r.modelMs);
     } else if (gpu)
-      std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %10.1f %7.1f%% %8.2f\n",
-                    r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.copyFraction * 100, r.cubRatio);
+      std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %10.1f %7.1f%% %8.2f %9s %8s\n",
+                    r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.copyFraction * 100, r.cubRatio,
+                    ratio(r.cpuRatio, "%.1f").c_str(), ratio(r.previousRatio, "%.2f").c_str());
     else
       std::snprintf(line, sizeof line, "%-30s %11lld %12.2f %10.4f\n", r.kernel.c_str(), r.n, r.ms,
                     r.gbPerSecond);
@@ -454,11 +472,12 @@ void printBenchText(const BenchTable& bench, std::ostream& out) {
 
 void printBenchCsv(const BenchTable& bench, std::ostream& out) {
   out << "kernel,n,ms,gb_per_s,copy_fraction,cub_ratio,gpus,bus_gb_per_s,peer_copy_gb_per_s,"
-         "model_ms\n";
+         "model_ms,cpu_ratio,previous_ratio,per_thread,load_add\n";
   for (const auto& r : bench.rows)
     out << r.kernel << "," << r.n << "," << r.ms << "," << r.gbPerSecond << "," << r.copyFraction
         << "," << r.cubRatio << "," << r.gpus << "," << r.busGBs << "," << r.peerCopyGBs << ","
-        << r.modelMs << "\n";
+        << r.modelMs << "," << r.cpuRatio << "," << r.previousRatio << "," << r.perThread << ","
+        << (r.perThread > 0 ? (r.loadAdd ? "1" : "0") : "") << "\n";
 }
 
 void printSanitizerText(const SanitizerReport& report, std::ostream& out) {

@@ -329,24 +329,39 @@ void App::startBench() {
   if (longWork_.busy()) return;
   const bool gpu = ui.params.backend == BackendChoice::Gpu && ui.gpuUsable;
   const ElementType type = ui.params.type;
-  longWork_.start("timing", [gpu, type](JobThread::Job& job) -> JobThread::Apply {
-    BenchRequest request;
-    request.type = type;
-    request.reps = 10;
-    request.kernels = scalableKernels();
-    request.sizes = defaultBenchSizes(gpu);
-    const double total = double(request.sizes.size() * request.kernels.size());
-    int done = 0;
-    const BenchProgress progress = [&](const std::string&, long long) {
-      job.progress = float(done++ / total);
-      return !job.cancel.load();
-    };
-    BenchOutcome outcome;
-    outcome.gpuTimes = gpu;
-    outcome.rows =
-        gpu ? benchGpu(request, progress, outcome.device) : benchSimulator(request, progress);
-    return [outcome](UiState& ui) { ui.bench = outcome; };
-  });
+  // shared coarsened as the controls have it, where they differ from the kernel's own
+  const LessonInfo* lesson = findLesson(ui.params.lesson);
+  const VariantInfo* variant = lesson ? lesson->findVariant(ui.params.variant) : nullptr;
+  std::vector<int> perThread;
+  bool loadAdd = true;
+  if (variant && variant->defaultPerThread > 0 &&
+      ((ui.params.perThread > 0 && ui.params.perThread != variant->defaultPerThread) ||
+       !ui.params.loadAdd)) {
+    perThread = {ui.params.perThread > 0 ? ui.params.perThread : variant->defaultPerThread};
+    loadAdd = ui.params.loadAdd;
+  }
+  longWork_.start(
+      "timing", [gpu, type, perThread, loadAdd](JobThread::Job& job) -> JobThread::Apply {
+        BenchRequest request;
+        request.type = type;
+        request.reps = 10;
+        request.kernels = scalableKernels();
+        request.perThread = perThread;
+        request.loadAdd = loadAdd;
+        request.sizes = defaultBenchSizes(gpu);
+        const double total = double(request.sizes.size() * request.kernels.size());
+        int done = 0;
+        const BenchProgress progress = [&](const std::string&, long long) {
+          job.progress = float(done++ / total);
+          return !job.cancel.load();
+        };
+        BenchOutcome outcome;
+        outcome.gpuTimes = gpu;
+        outcome.type = type;
+        outcome.rows =
+            gpu ? benchGpu(request, progress, outcome.device) : benchSimulator(request, progress);
+        return [outcome](UiState& ui) { ui.bench = outcome; };
+      });
 }
 
 // ============================================================================================

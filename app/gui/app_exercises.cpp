@@ -58,7 +58,9 @@ void App::openExercise(const std::string& id) {
   reloadExercise();
   ui.params.lesson = e->lesson;
   ui.params.variant = e->variant;
-  ui.params.gpus = 0;  // exercises run on one GPU
+  ui.params.gpus = 0;       // exercises run on one GPU
+  ui.params.perThread = 0;  // the lesson kernel's own elements per thread
+  ui.params.loadAdd = true;
 }
 
 void App::closeExercise() {

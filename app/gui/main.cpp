@@ -49,6 +49,12 @@ int main(int argc, char** argv) {
   int gpus = 0;
   cli.add_option("--gpus", gpus, "allreduce: the GPUs taking part, 1, 2, 4 or 8")
       ->check(CLI::IsMember({1, 2, 4, 8}));
+  int perThread = 0;
+  cli.add_option("--per-thread", perThread, "shared coarsened: elements per thread, 1 to 32")
+      ->check(CLI::Range(1, 32));
+  bool noLoadAdd = false;
+  cli.add_flag("--no-load-add", noLoadAdd,
+               "shared coarsened: no add during the load; the tree's first levels add");
   cli.add_option("--step", step, "step to show (default: the middle one)");
   cli.add_option("--type", type, "element type: int or float")
       ->check(CLI::IsMember({"int", "float"}));
@@ -160,10 +166,14 @@ int main(int argc, char** argv) {
       app.ui.params.variant = variant;
       const rlab::LessonInfo* info = rlab::findLesson(lesson);
       app.ui.params.n = info ? info->defaultN : 1;
+      app.ui.params.perThread = 0;  // the kernel's own, unless --per-thread says
+      app.ui.params.loadAdd = true;
     }
     if (n) app.ui.params.n = n;
     if (block) app.ui.params.block = block;
     if (gpus) app.ui.params.gpus = gpus;
+    if (perThread) app.ui.params.perThread = perThread;
+    if (noLoadAdd) app.ui.params.loadAdd = false;
     if (type == "float") app.ui.params.type = rlab::ElementType::Float;
     if (noBarrier) app.ui.params.barrier = false;
     if (perturb) app.ui.params.perturb = true;

@@ -195,6 +195,24 @@ void drawControlsPanel(App& app) {
                    : tr("Switch off the barrier between the reads and the writes and a thread may "
                         "overwrite its slot before its partner has read the old value."));
   }
+  if (variant && variant->defaultPerThread > 0) {  // shared coarsened
+    ImGui::Separator();
+    int perThread = p.perThread > 0 ? p.perThread : variant->defaultPerThread;
+    if (ImGui::SliderInt(trId("elements per thread"), &perThread, 1, kMaxPerThread) &&
+        perThread != p.perThread) {
+      p.perThread = perThread;
+      changed = true;
+    }
+    noteWidget(ui, "per-thread");
+    helpMarker(
+        tr("Each thread combines this many elements before the tree starts: that many "
+           "times fewer blocks, trees and atomics. rlab bench --per-thread times each."));
+    if (ImGui::Checkbox(trId("add during the load"), &p.loadAdd)) changed = true;
+    noteWidget(ui, "load-add");
+    helpMarker(
+        tr("Off: each thread copies its elements into shared memory as they are, and the "
+           "tree's first levels add them."));
+  }
   if (lesson && lesson->switchableBarrier) {
     if (ImGui::Checkbox("perturb", &p.perturb)) changed = true;
     helpMarker(tr("Every third thread pauses each level, as printing from some threads does."));

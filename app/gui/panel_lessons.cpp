@@ -34,7 +34,9 @@ void drawLessonsPanel(App& app) {
       ui.params.variant.clear();
       ui.params.n = lesson.defaultN;
       ui.params.block = 0;
-      ui.params.gpus = 0;  // the lesson's default (only allreduce takes any)
+      ui.params.gpus = 0;       // the lesson's default (only allreduce takes any)
+      ui.params.perThread = 0;  // the kernel's own (only shared coarsened takes any)
+      ui.params.loadAdd = true;
       ui.params.barrier = true;
       ui.params.perturb = false;
       ui.params.printing = false;
@@ -91,6 +93,10 @@ void drawLessonsPanel(App& app) {
         ui.params.variant = v;
         ui.params.block = 0;
         if (!variant.barrierSwitch) ui.params.barrier = true;  // none to switch off there
+        if (variant.defaultPerThread == 0) {                   // one element per thread there
+          ui.params.perThread = 0;
+          ui.params.loadAdd = true;
+        }
         ui.rerunWanted = true;
       }
       noteWidget(ui, "variant:" + v);

@@ -25,7 +25,9 @@ void drawSourcePanel(App& app) {
     return;
   }
   ImGui::TextDisabled(tr("%s — the file that ran"), lesson->kernelFile.c_str());
-  const std::string& function = variant->kernelFunction;
+  const std::string& function = !ui.params.loadAdd && !variant->noLoadAddKernelFunction.empty()
+                                    ? variant->noLoadAddKernelFunction
+                                    : variant->kernelFunction;
   const bool showStep = ui.trace && ui.step > 0;
   // The witness's lines, when its run is the one on screen.
   int witnessRead = 0, witnessBarrier = 0;

@@ -1,5 +1,5 @@
 // Time (or GB/s) against n, log-log, one line per kernel, measured by rlab bench's engine on a
-// worker thread with a progress bar and Cancel.
+// worker thread with a progress bar and Cancel; the speed-up table at one n under it.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -52,7 +52,8 @@ void drawTimingPanel(App& app) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float axis = ImGui::GetTextLineHeightWithSpacing();  // room for the n labels below
-  const ImVec2 plot(std::max(50.f, avail.x - legend), std::max(50.f, avail.y - axis - 4));
+  const float table = speedUpTableHeight(ui);                // under the chart
+  const ImVec2 plot(std::max(50.f, avail.x - legend), std::max(50.f, avail.y - axis - 4 - table));
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const double lx0 = std::log10(xMin), lx1 = std::log10(std::max(xMax, xMin * 10));
   const double ly0 = std::floor(std::log10(yMin)), ly1 = std::ceil(std::log10(yMax * 1.01));
@@ -89,7 +90,10 @@ void drawTimingPanel(App& app) {
     draw->AddText(ImVec2(key.x + 16, key.y), pal.text, kernel.c_str());
     ++k;
   }
-  ImGui::Dummy(ImVec2(avail.x, plot.y + axis));
+  // The table goes under the chart and under its legend, whichever is longer.
+  const float legendHeight = float(lines.size()) * ImGui::GetTextLineHeightWithSpacing();
+  ImGui::Dummy(ImVec2(avail.x, std::max(plot.y + axis, legendHeight)));
+  drawSpeedUpTable(app);
 }
 
 }  // namespace rlab::gui

@@ -25,6 +25,10 @@ void drawHostCodePanel(App& app);  // the host code that launched it, and the ru
 // it includes (tree_passes.hpp).
 std::vector<std::string> hostFiles(const LessonInfo& lesson);
 void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
+// Under the chart (panel_speedups.cpp): each kernel's time x the CPU loop, the previous kernel
+// and CUB, at one measured n; its height, so that the chart leaves room for it.
+void drawSpeedUpTable(App& app);
+float speedUpTableHeight(const UiState& ui);
 void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
 void drawTimelinePanel(App& app);  // one row per thread: when each read and wrote
 void drawKernelOutputPanel(App& app);  // what the kernel printed (printf), line by line

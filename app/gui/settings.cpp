@@ -43,6 +43,8 @@ std::optional<Settings> loadSettings(const std::string& path, std::string& probl
     s.params.printing = p.value("printf", false);  // files from before --printf have none
     s.params.schedule = p.at("schedule").get<std::string>();
     s.params.gpus = p.value("gpus", 0);  // files from before the allreduce lesson have none
+    s.params.perThread = p.value("per_thread", 0);  // shared coarsened's; older files: none
+    s.params.loadAdd = p.value("load_add", true);
     s.params.backend = parseBackend(p.at("backend").get<std::string>());
     resolve(s.params);  // the same checks as every run: a lesson that is gone, a bad n...
     s.presenter = j.at("presenter").get<bool>();
@@ -77,6 +79,8 @@ bool saveSettings(const std::string& path, const Settings& s, std::string& probl
                       {"printf", s.params.printing},
                       {"schedule", s.params.schedule},
                       {"gpus", s.params.gpus},
+                      {"per_thread", s.params.perThread},
+                      {"load_add", s.params.loadAdd},
                       {"backend", name(s.params.backend)}};
   const nlohmann::json j = {{"params", p},
                             {"presenter", s.presenter},

@@ -44,6 +44,7 @@ struct BenchOutcome {
   std::vector<BenchRow> rows;
   std::string device;
   bool gpuTimes = false;
+  ElementType type = ElementType::Int;
 };
 
 // The exercise open in the editor: the learner's text, the file it lives in, and the last
@@ -84,6 +85,7 @@ struct ExerciseState {
 struct ViewOptions {
   bool presenter = false;      // large type, thick lines, high contrast
   bool chartShowsGBs = false;  // timing chart: GB/s instead of time
+  long long speedUpN = 0;      // the speed-up table's n; 0 (or one not measured): the largest
   float textScale = 1;         // Ctrl+= / Ctrl+-
 };
 

@@ -8,9 +8,9 @@ namespace rlab {
 namespace {
 
 template <class T>
-std::vector<BenchRow> benchSizeTyped(
-    GpuBackend& b, long long n, const std::vector<std::pair<std::string, std::string>>& kernels,
-    int reps, const BenchProgress& progress) {
+std::vector<BenchRow> benchSizeTyped(GpuBackend& b, long long n,
+                                     const std::vector<BenchKernel>& kernels, int reps,
+                                     const BenchProgress& progress) {
   std::vector<BenchRow> rows;
   std::vector<T> host(static_cast<size_t>(n));
   for (size_t i = 0; i < host.size(); ++i) host[i] = T(int(i % 7));  // small: sums stay exact
@@ -20,9 +20,10 @@ std::vector<BenchRow> benchSizeTyped(
   CubReduce<T, SumOp> cub(base.get(), n);
   const double cubMs = cub.medianMs(reps);
   // A lesson's ratio compares it with the CUB runs that alternated with its own.
-  auto row = [&](const std::string& name, double ms, double cubSideBySideMs) {
+  auto row = [&](const std::string& name, BenchRole role, double ms, double cubSideBySideMs) {
     BenchRow r;
     r.kernel = name;
+    r.role = role;
     r.n = n;
     r.ms = ms;
     r.gbPerSecond = double(n) * sizeof(T) / (ms * 1e6);
@@ -30,26 +31,24 @@ std::vector<BenchRow> benchSizeTyped(
     r.cubRatio = cubSideBySideMs / ms;
     return r;
   };
-  {
-    BenchRow cpu = row("cpu loop", cpuLoopMs<T, SumOp>(host), cubMs);
-    rows.push_back(cpu);
-  }
-  rows.push_back(row("cub", cubMs, cubMs));
-  for (const auto& [lesson, variant] : kernels) {
-    if (progress && !progress(lesson + " " + variant, n)) break;
-    Params p;
-    p.lesson = lesson;
-    p.variant = variant;
+  // The plain host loop on the same data, in this run: the table's "x the CPU loop".
+  rows.push_back(row("cpu loop", BenchRole::CpuLoop, cpuLoopMs<T, SumOp>(host, reps), cubMs));
+  rows.push_back(row("cub", BenchRole::Cub, cubMs, cubMs));
+  for (const BenchKernel& k : kernels) {
+    if (progress && !progress(k.name, n)) break;
+    Params p = k.params;
     p.n = n;
     p.type = std::is_same<T, int>::value ? ElementType::Int : ElementType::Float;
     p.block = 256;
     const SideBySide side = lessonAndCubMs<T, SumOp>(b, p, base, work, cub, reps);
-    rows.push_back(
-        row(variant == "default" ? lesson : lesson + " " + variant, side.lessonMs, side.cubMs));
+    BenchRow r = row(k.name, BenchRole::Lesson, side.lessonMs, side.cubMs);
+    r.perThread = p.perThread;
+    r.loadAdd = p.loadAdd;
+    rows.push_back(r);
   }
   // The copy roofline for this size: reading n elements at copy speed.
-  BenchRow copy =
-      row("copy (read n at copy speed)", double(n) * sizeof(T) / (copyGBs * 1e6), cubMs);
+  BenchRow copy = row("copy (read n at copy speed)", BenchRole::Roofline,
+                      double(n) * sizeof(T) / (copyGBs * 1e6), cubMs);
   rows.push_back(copy);
   return rows;
 }
@@ -62,11 +61,11 @@ std::vector<BenchRow> benchGpu(const BenchRequest& request, const BenchProgress&
   device = b.deviceName();
   std::vector<BenchRow> rows;
   // The allreduce variants run across GPUs: their own rows, after the one-GPU kernels.
-  std::vector<std::pair<std::string, std::string>> oneGpu;
+  std::vector<BenchKernel> oneGpu;
   std::vector<std::string> acrossGpus;
-  for (const auto& kernel : request.kernels)
-    if (kernel.first == "allreduce")
-      acrossGpus.push_back(kernel.second);
+  for (const BenchKernel& kernel : benchKernels(request))
+    if (kernel.params.lesson == "allreduce")
+      acrossGpus.push_back(kernel.params.variant);
     else
       oneGpu.push_back(kernel);
   if (!oneGpu.empty())
@@ -81,6 +80,7 @@ std::vector<BenchRow> benchGpu(const BenchRequest& request, const BenchProgress&
     rows.insert(rows.end(), part.begin(), part.end());
     device += " x" + std::to_string(b.deviceCount()) + "; " + allReduceBenchNote(b);
   }
+  fillSpeedUps(rows);
   return rows;
 }
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <vector>
 
+#include "lessons/bench.hpp"
 #include "lessons/drivers.hpp"
 #include "lessons/gpu/backend.cuh"
 #include "lessons/registry.hpp"
@@ -92,14 +93,9 @@ class CubReduce {
 };
 
 template <class T, class Op>
-double cpuLoopMs(const std::vector<T>& host) {
-  const auto start = std::chrono::steady_clock::now();
-  T acc = Op::template identity<T>();
-  for (const T& v : host) acc = Op::apply(acc, v);
-  volatile T sink = acc;
-  (void)sink;
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
+double cpuLoopMs(const std::vector<T>& host, int reps = 1) {
+  return hostLoopMs(
+      host, Op::template identity<T>(), [](T a, T b) { return Op::apply(a, b); }, reps);
 }
 
 struct SideBySide {

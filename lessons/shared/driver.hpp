@@ -1,4 +1,7 @@
 #pragma once
+#include <algorithm>
+#include <type_traits>
+
 #include "kernels/shared.cuh"
 #include "lessons/tree_passes.hpp"
 
@@ -12,17 +15,26 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
   const long long threads = blocks * p.block;
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto partials = b.template alloc<T>(trace ? size_t(blocks) : 0);
-  const bool coarse = perThread > 1;
+  // coarsened (the kernel takes perThread): a first step where each thread combines its own.
+  constexpr bool coarse =
+      std::is_invocable_v<Kernel, const T*, long long, int, T*, T*, StepRecorder<T>>;
   const int levels = levelsBelow(p.block) + (coarse ? 1 : 0);
   Recording<B, T> rec(b, trace, levels, 0, threads);
   // Coarsened steps live on the threads' partial sums; multiblock's on the input itself.
   const auto initial = !trace   ? std::vector<double>{}
                        : coarse ? std::vector<double>(size_t(threads), 0.0)
                                 : downloadAsDoubles<B, T>(b, input, size_t(p.n));
-  b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
-           (long long)p.n, result.get(), trace ? partials.get() : nullptr, rec.recorder());
+  if constexpr (coarse)
+    b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
+             (long long)p.n, perThread, result.get(), trace ? partials.get() : nullptr,
+             rec.recorder());
+  else
+    b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
+             (long long)p.n, result.get(), trace ? partials.get() : nullptr, rec.recorder());
   std::vector<std::string> labels;
-  if (coarse) labels.push_back("each thread combines " + std::to_string(perThread) + " elements");
+  if (coarse)
+    labels.push_back("each thread combines " + std::to_string(perThread) +
+                     (perThread == 1 ? " element" : " elements"));
   for (int stride = p.block / 2; stride > 0; stride /= 2)
     labels.push_back("stride " + std::to_string(stride));
   appendSteps(out, rec.snapshots(labels, initial));
@@ -48,10 +60,54 @@ void driveMultiBlock(B& b, const Params& p, typename B::template Buffer<T>& inpu
   runOneLaunch<B, T, Op>(b, p, input, trace, multiBlock<T, Op>, 1, out);
 }
 
+// Elements per thread of the coarsened kernels: the run's --per-thread, else the kernel's own.
+inline int perThreadOf(const Params& p) {
+  return p.perThread > 0 ? p.perThread : kCoarsening;
+}
+
+// coarsenedNoLoadAdd: its tree runs over the block's perThread · block elements themselves, so
+// its steps live on the input, like multiblock's. The kernel records each pair by the element it
+// writes; here each pair goes back to the thread that added it (element j of a block: thread
+// j mod block), so a thread with several pairs in a level shows them all.
+template <class B, class T, class Op>
+void runNoLoadAdd(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                  Trace& out) {
+  const int perThread = perThreadOf(p);
+  const long long slots = (long long)p.block * perThread;
+  const long long blocks = blocksFor(p.n, int(slots));
+  auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
+  auto partials = b.template alloc<T>(trace ? size_t(blocks) : 0);
+  std::vector<std::string> labels;
+  for (long long len = slots; len > 1; len -= len / 2)
+    labels.push_back(len % 2 == 0 ? "stride " + std::to_string(len / 2)
+                                  : "fold " + std::to_string(len) + " onto " +
+                                        std::to_string(len - len / 2));
+  Recording<B, T> rec(b, trace, int(labels.size()), 0, blocks * slots);
+  const auto initial =
+      trace ? downloadAsDoubles<B, T>(b, input, size_t(p.n)) : std::vector<double>{};
+  b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), coarsenedNoLoadAdd<T, Op>,
+           (const T*)input.get(), (long long)p.n, perThread, result.get(),
+           trace ? partials.get() : nullptr, rec.recorder());
+  auto steps = rec.snapshots(labels, initial);
+  auto threadOf = [&](int element) {
+    return int(element / slots * p.block + element % slots % p.block);
+  };
+  for (StepSnapshot& step : steps) {
+    for (int& t : step.active) t = threadOf(t);
+    std::sort(step.active.begin(), step.active.end());
+    step.active.erase(std::unique(step.active.begin(), step.active.end()), step.active.end());
+    for (CombineRead& c : step.combines) c.thread = threadOf(c.thread);
+  }
+  appendSteps(out, std::move(steps));
+  if (trace) out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
+  out.result = double(downloadOne<B, T>(b, result));
+}
+
 template <class B, class T, class Op>
 void driveCoarsened(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
                     Trace& out) {
-  runOneLaunch<B, T, Op>(b, p, input, trace, coarsened<T, Op>, kCoarsening, out);
+  if (!p.loadAdd) return runNoLoadAdd<B, T, Op>(b, p, input, trace, out);
+  runOneLaunch<B, T, Op>(b, p, input, trace, coarsened<T, Op>, perThreadOf(p), out);
 }
 
 }  // namespace rlab
