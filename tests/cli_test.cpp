@@ -761,15 +761,15 @@ TEST_CASE("--format json: every subcommand prints one document nlohmann reads") 
     const auto swept =
         jsonOf({"bench", "--backend", "sim", "--lessons", "shared", "--sizes", "100", "--reps", "1",
                 "--per-thread", "2,32", "--no-load-add", "--format", "json"});
-    std::vector<std::string> kernels;
+    std::vector<std::string> sweptKernels;
     for (const auto& row : swept["rows"]) {
-      kernels.push_back(row["kernel"]);
+      sweptKernels.push_back(row["kernel"]);
       if (row.contains("per_thread")) CHECK(row["load_add"] == false);
     }
-    CHECK(kernels == std::vector<std::string>{"cpu loop", "shared global", "shared shared",
-                                              "shared multiblock",
-                                              "shared coarsened K=2, no load add",
-                                              "shared coarsened K=32, no load add"});
+    CHECK(sweptKernels == std::vector<std::string>{"cpu loop", "shared global", "shared shared",
+                                                   "shared multiblock",
+                                                   "shared coarsened K=2, no load add",
+                                                   "shared coarsened K=32, no load add"});
     // The same printer with measurements that are not finite (a zero time gives inf GB/s).
     rlab::cli::BenchTable table;
     table.device = "a \"quoted\" device\n";

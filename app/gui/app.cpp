@@ -493,16 +493,15 @@ void App::frame(float seconds) {
       [](App& app) {
         if (ImGui::BeginTabBar("views")) {
           // Named in English for the tests; labelled in the UI's language.
-          const char* names[] = {"Lesson text",   "Lesson view", "Timing chart",
-                                 "Race explorer", "Timeline",    "Kernel output", "Memory"};
-          const char* labels[] = {trId("Lesson text"),   trId("Lesson view"),
-                                  trId("Timing chart"),  trId("Race explorer"),
-                                  trId("Timeline"),      trId("Kernel output"),
+          const char* names[] = {"Lesson text", "Lesson view",   "Timing chart", "Race explorer",
+                                 "Timeline",    "Kernel output", "Memory"};
+          const char* labels[] = {trId("Lesson text"),   trId("Lesson view"), trId("Timing chart"),
+                                  trId("Race explorer"), trId("Timeline"),    trId("Kernel output"),
                                   trId("Memory")};
-          void (*draws[])(App&) = {drawTextPanel,     drawLessonView,        drawTimingPanel,
-                                   drawRacePanel,     drawTimelinePanel,     drawKernelOutputPanel,
+          void (*draws[])(App&) = {drawTextPanel,  drawLessonView,    drawTimingPanel,
+                                   drawRacePanel,  drawTimelinePanel, drawKernelOutputPanel,
                                    drawMemoryPanel};
-          for (int k = 0; k < 6; ++k) {
+          for (int k = 0; k < int(std::size(names)); ++k) {
             const ImGuiTabItemFlags flags =
                 app.ui.requestTab == k ? ImGuiTabItemFlags_SetSelected : 0;
             if (ImGui::BeginTabItem(labels[k], nullptr, flags)) {
