@@ -430,15 +430,20 @@ void printBenchText(const BenchTable& bench, std::ostream& out) {
   out << "device: " << bench.device << ", type " << name(bench.type)
       << (gpu ? ", kernel-only median times" : " — simulator throughput, not GPU times") << "\n";
   char line[200];
-  if (gpu)
-    out << "xCPU: the CPU loop's time / this time; xprev: the kernel above's / this; xCUB: CUB's "
-           "(run beside it) / this\n";
-  else
-    out << "cpu loop: this machine's plain loop; kernel times need a GPU\n";
-  std::snprintf(line, sizeof line, "%-30s %11s %12s %10s %8s %8s %9s %8s\n", "kernel", "n", "ms",
-                "GB/s", gpu ? "copy%" : "", gpu ? "xCUB" : "", gpu ? "xCPU" : "",
-                gpu ? "xprev" : "");
-  out << line;
+  // The one-GPU table's legend and header, unless only allreduce (its own header) was measured.
+  bool oneGpuRows = !gpu;
+  for (const auto& r : bench.rows) oneGpuRows |= r.gpus == 0;
+  if (oneGpuRows) {
+    if (gpu)
+      out << "xCPU: the CPU loop's time / this time; xprev: the kernel above's / this; xCUB: "
+             "CUB's (run beside it) / this\n";
+    else
+      out << "cpu loop: this machine's plain loop; kernel times need a GPU\n";
+    std::snprintf(line, sizeof line, "%-30s %11s %12s %10s %8s %8s %9s %8s\n", "kernel", "n", "ms",
+                  "GB/s", gpu ? "copy%" : "", gpu ? "xCUB" : "", gpu ? "xCPU" : "",
+                  gpu ? "xprev" : "");
+    out << line;
+  }
   // A ratio the table has no measurement for is a dash.
   auto ratio = [](double v, const char* format) {
     char text[32];
