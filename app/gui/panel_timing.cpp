@@ -53,7 +53,11 @@ void drawTimingPanel(App& app) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float axis = ImGui::GetTextLineHeightWithSpacing();  // room for the n labels below
   const float table = speedUpTableHeight(ui);                // under the chart
-  const ImVec2 plot(std::max(50.f, avail.x - legend), std::max(50.f, avail.y - axis - 4 - table));
+  // The chart is never shorter than its legend beside it: where the table leaves less room, the
+  // panel scrolls to the table instead of squeezing the chart.
+  const float legendHeight = float(lines.size()) * ImGui::GetTextLineHeightWithSpacing();
+  const ImVec2 plot(std::max(50.f, avail.x - legend),
+                    std::max(legendHeight - axis, avail.y - axis - 4 - table));
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const double lx0 = std::log10(xMin), lx1 = std::log10(std::max(xMax, xMin * 10));
   const double ly0 = std::floor(std::log10(yMin)), ly1 = std::ceil(std::log10(yMax * 1.01));
@@ -91,7 +95,6 @@ void drawTimingPanel(App& app) {
     ++k;
   }
   // The table goes under the chart and under its legend, whichever is longer.
-  const float legendHeight = float(lines.size()) * ImGui::GetTextLineHeightWithSpacing();
   ImGui::Dummy(ImVec2(avail.x, std::max(plot.y + axis, legendHeight)));
   drawSpeedUpTable(app);
 }
