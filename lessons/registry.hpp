@@ -53,7 +53,7 @@ struct VariantInfo {
   // 0: one element per thread, or the kernel's own loop, not adjustable.
   int defaultPerThread = 0;
   // The __global__ function that runs without the add during the load (--no-load-add).
-  std::string noLoadAddKernelFunction;
+  std::string noLoadAddKernelFunction{};
 };
 
 // The longest chain of combines of this run: the variant's, with the run's elements per thread.
