@@ -29,6 +29,17 @@ struct ProductOp {
   __host__ __device__ static float apply(float a, float b) { return a * b; }
 };
 
+// Not a reduction operator, a demonstration of why: (a - b) - c is not a - (b - c), and 0 is an
+// identity only on the right, so each kernel's order of operations gives its own answer.
+struct SubtractOp {
+  template <class T>
+  __host__ __device__ static T identity() {
+    return T(0);
+  }
+  __host__ __device__ static int apply(int a, int b) { return int(unsigned(a) - unsigned(b)); }
+  __host__ __device__ static float apply(float a, float b) { return a - b; }
+};
+
 struct MaxOp {
   template <class T>
   __host__ __device__ static T identity();

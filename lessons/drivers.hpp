@@ -3,7 +3,9 @@
 // instantiates it for its own backend type.
 #pragma once
 
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "lessons/allreduce/driver.hpp"
@@ -32,6 +34,19 @@ struct DriverEntry {
 
 template <class B, class T, class Op>
 const std::vector<DriverEntry<B, T, Op>>& driverTable() {
+  // Subtract runs where the registry offers it (VariantInfo::offersSubtract): each kernel is
+  // compiled once more per type for it, so only the few the demonstration compares.
+  if constexpr (std::is_same_v<Op, SubtractOp>) {
+    static const std::vector<DriverEntry<B, T, Op>> table = {
+        {"atomic", "default", driveAtomic<B, T, Op>},
+        {"folding", "default", driveFolding<B, T, Op>},
+        {"divergence", "interleaved", driveInterleaved<B, T, Op>},
+        {"divergence", "sequential", driveSequential<B, T, Op>},
+        {"shared", "multiblock", driveMultiBlock<B, T, Op>},
+        {"fastest", "default", driveFastest<B, T, Op>},
+    };
+    return table;
+  }
   static const std::vector<DriverEntry<B, T, Op>> table = {
       {"atomic", "default", driveAtomic<B, T, Op>},
       {"folding", "default", driveFolding<B, T, Op>},
@@ -78,10 +93,14 @@ void drive(B& b, const Params& p, typename B::template Buffer<T>& input, bool tr
 }
 
 // Calls f(T{}, Op{}) with the run's element type and operator: `using T = decltype(type)`.
-template <class F>
+// Subtract (a demonstration, never timed nor run across GPUs) only where kWithSubtract.
+template <bool kWithSubtract = false, class F>
 decltype(auto) withTypeAndOp(const Params& p, F&& f) {
   auto withOp = [&](auto type) -> decltype(auto) {
     switch (p.op) {
+      case Op::Subtract:
+        if constexpr (kWithSubtract) return f(type, SubtractOp{});
+        throw std::invalid_argument("subtract is run untimed, on one GPU");
       case Op::Max:
         return f(type, MaxOp{});
       case Op::Min:
@@ -100,7 +119,7 @@ decltype(auto) withTypeAndOp(const Params& p, F&& f) {
 // The input uploaded as the run's element type, then the lesson's driver.
 template <class B>
 void runOnBackend(B& b, const Params& p, const std::vector<double>& input, bool trace, Trace& out) {
-  withTypeAndOp(p, [&](auto type, auto op) {
+  withTypeAndOp<true>(p, [&](auto type, auto op) {
     using T = decltype(type);
     const std::vector<T> host(input.begin(), input.end());
     auto buffer = b.template alloc<T>(host.size());

@@ -21,8 +21,14 @@ const char* name(Op op) {
       return "min";
     case Op::Product:
       return "product";
+    case Op::Subtract:
+      return "subtract";
   }
   return "sum";
+}
+
+bool isAssociative(Op op) {
+  return op != Op::Subtract;
 }
 
 const char* name(ElementType type) {
@@ -47,6 +53,8 @@ std::string combineText(Op op, const std::string& target, const std::string& sou
       return target + " += " + source;
     case Op::Product:
       return target + " *= " + source;
+    case Op::Subtract:
+      return target + " -= " + source;
     case Op::Max:
       return target + " = max(" + target + ", " + source + ")";
     case Op::Min:
@@ -61,6 +69,8 @@ std::string applyText(Op op, const std::string& x, const std::string& y) {
       return x + " + " + y;
     case Op::Product:
       return x + " * " + y;
+    case Op::Subtract:
+      return x + " - " + y;
     case Op::Max:
       return "max(" + x + ", " + y + ")";
     case Op::Min:
@@ -81,9 +91,11 @@ std::string formatValue(double v, ElementType type) {
 }
 
 Op parseOp(const std::string& text) {
-  for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product})
+  for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product, Op::Subtract})
     if (text == name(op)) return op;
-  throw ParamError("--op '" + text + "' is not an operator; use sum, max, min or product.");
+  throw ParamError("--op '" + text +
+                   "' is not an operator; use sum, max, min or product (or subtract, a "
+                   "demonstration of an operator a reduction cannot use).");
 }
 
 ElementType parseType(const std::string& text) {
@@ -174,6 +186,11 @@ Resolved resolve(const Params& in) {
   if (!variant)
     throw ParamError("--variant '" + p.variant + "' is not a variant of " + p.lesson + "; use " +
                      lesson->variantIds() + ".");
+  if (p.op == Op::Subtract && !variant->offersSubtract)
+    throw ParamError("--op subtract is a demonstration offered by " + subtractRunsText() + "; " +
+                     p.lesson + " " + p.variant +
+                     " does not offer it: use sum, max, min or product.");
+  if (p.op == Op::Subtract) p.timed = false;  // its answers are the lesson, not its speed
   if (!variant->barrierSwitch && !p.barrier)
     throw ParamError(
         "--no-barrier is only for kernels with a barrier to switch off (barrier "

@@ -8,11 +8,15 @@
 
 namespace rlab {
 
-enum class Op { Sum, Max, Min, Product };
+// Subtract is a demonstration, not a reduction: it is not associative, and 0 is an identity
+// only on its right (x - 0 = x, 0 - x = -x), so every order of operations has its own answer.
+enum class Op { Sum, Max, Min, Product, Subtract };
 enum class ElementType { Int, Float };
 enum class BackendChoice { Sim, Gpu, Auto };
 
 const char* name(Op op);
+// Sum, max, min and product: any order of operations gives the same answer (up to rounding).
+bool isAssociative(Op op);
 const char* name(ElementType type);
 const char* name(BackendChoice backend);
 

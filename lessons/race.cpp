@@ -6,6 +6,10 @@ namespace rlab {
 
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,
                    const std::function<bool(int)>& done, RaceSchedules schedules) {
+  if (!isAssociative(params.op))
+    throw ParamError("A race is counted against one right answer, and --op " +
+                     std::string(name(params.op)) +
+                     " has none (it is a demonstration): use sum, max, min or product.");
   RaceResult race;
   const bool vary = schedules != RaceSchedules::AsGiven;
   const std::string kind = schedules == RaceSchedules::VaryWarps ? "warps-random:" : "random:";

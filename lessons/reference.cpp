@@ -12,13 +12,17 @@ int32_t wrap32(int64_t v) {
   return int32_t(uint32_t(uint64_t(v)));
 }
 
-// The operator applied left to right.
+// The operator applied left to right. Subtract starts from the first element, as a loop
+// over the array would (a[0] - a[1] - ... - a[n-1]).
 template <class T, class Multiply>
 T foldLeft(Op op, const std::vector<double>& input, Multiply multiply) {
   T acc = op == Op::Sum ? T(0) : op == Op::Product ? T(1) : T(input.front());
-  for (double d : input) {
-    const T v = T(d);
+  for (size_t i = op == Op::Subtract ? 1 : 0; i < input.size(); ++i) {
+    const T v = T(input[i]);
     switch (op) {
+      case Op::Subtract:
+        acc -= v;
+        break;
       case Op::Sum:
         acc += v;
         break;
@@ -66,7 +70,7 @@ Reference reference(Op op, ElementType type, const std::vector<double>& input, i
     });
     r.expected = double(wrap32(acc));
     if (acc != wrap32(acc))
-      r.notes.push_back("The int sum overflows 32 bits: the true sum is " + std::to_string(acc) +
+      r.notes.push_back("The int result overflows 32 bits: the true one is " + std::to_string(acc) +
                         "; a 32-bit kernel wraps around to " + std::to_string(wrap32(acc)) +
                         ". Use --type float or smaller data.");
     return r;

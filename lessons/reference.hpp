@@ -22,6 +22,7 @@ struct Reference {
 // one lost operation is always wrong); else the tolerance is the rounding error a kernel can
 // make whose longest chain of dependent operations is `depth` long: depth · ε · Σ|x| for sums
 // (a tree of n elements: log2 n; n atomics on one address: n). depth 0: n.
+// Subtract: the host's loop, a[0] - a[1] - ... - a[n-1], one answer of many (no tolerance).
 Reference reference(Op op, ElementType type, const std::vector<double>& input, int64_t depth = 0);
 
 bool matches(double result, const Reference& ref);

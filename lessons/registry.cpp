@@ -68,6 +68,7 @@ std::vector<LessonInfo> describeLessons() {
   atomic.id = "atomic";
   atomic.title = "Atomic baseline";
   atomic.variants = {{"default", "atomicReduce", 1, false, oneAddress}};
+  atomic.variants[0].offersSubtract = true;
   atomic.maxN = kLargest;
   atomic.defaultN = 16;
   atomic.traceLimit = 4096;  // one step per atomic
@@ -82,6 +83,7 @@ std::vector<LessonInfo> describeLessons() {
   folding.variants = {{"default", "foldStep", 1, true, halving},
                       {"double-buffer", "foldInto", 1, true, halving}};
   folding.variants[0].globalMemorySteps = true;
+  folding.variants[0].offersSubtract = true;
   folding.maxN = kLargest;
   folding.defaultN = 9;
   folding.kernelFile = "kernels/folding.cuh";
@@ -117,6 +119,8 @@ std::vector<LessonInfo> describeLessons() {
   divergence.variants = {{"interleaved", "interleaved", 2, false, treePasses},
                          {"strided", "strided", 2, false, treePasses},
                          {"sequential", "sequential", 2, false, treePasses}};
+  divergence.variants[0].offersSubtract = true;  // interleaved
+  divergence.variants[2].offersSubtract = true;  // sequential
   divergence.maxN = kLargest;
   divergence.defaultN = 64;
   divergence.kernelFile = "kernels/divergence.cuh";
@@ -137,6 +141,7 @@ std::vector<LessonInfo> describeLessons() {
   shared.variants[0].globalMemorySteps = true;  // the tree in global memory
   shared.variants.back().defaultPerThread = 8;  // kCoarsening in kernels/shared.cuh
   shared.variants.back().noLoadAddKernelFunction = "coarsenedNoLoadAdd";
+  shared.variants[2].offersSubtract = true;  // multiblock
   shared.maxN = kLargest;
   shared.defaultN = 1000;
   shared.kernelFile = "kernels/shared.cuh";
@@ -163,6 +168,7 @@ std::vector<LessonInfo> describeLessons() {
   fastest.id = "fastest";
   fastest.title = "The fastest kernel";
   fastest.variants = {{"default", "fastestReduce", 32, false, gridStride}};
+  fastest.variants[0].offersSubtract = true;
   fastest.maxN = kLargest;
   fastest.defaultN = 1000;
   fastest.kernelFile = "kernels/fastest.cuh";
@@ -242,6 +248,22 @@ const LessonInfo* findLesson(const std::string& id) {
 const LessonInfo& lessonOrThrow(const std::string& id) {
   if (const LessonInfo* lesson = findLesson(id)) return *lesson;
   throw ParamError("lesson '" + id + "' does not exist; choose one of " + lessonIds() + ".");
+}
+
+std::vector<std::pair<std::string, std::string>> subtractRuns() {
+  std::vector<std::pair<std::string, std::string>> runs;
+  for (const LessonInfo& l : lessons())
+    for (const VariantInfo& v : l.variants)
+      if (v.offersSubtract) runs.emplace_back(l.id, v.id);
+  return runs;
+}
+
+std::string subtractRunsText() {
+  std::string text;
+  for (const auto& [lesson, variant] : subtractRuns())
+    text += (text.empty() ? "" : ", ") + lesson +
+            (findLesson(lesson)->variants.size() > 1 ? " " + variant : "");
+  return text;
 }
 
 std::string lessonIds() {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rlab {
@@ -54,6 +55,10 @@ struct VariantInfo {
   int defaultPerThread = 0;
   // The __global__ function that runs without the add during the load (--no-load-add).
   std::string noLoadAddKernelFunction{};
+  // Runs --op subtract, the demonstration that a reduction needs an associative operator: a
+  // few kernels with different orders of operations, so their answers differ (drivers.hpp has
+  // the same list).
+  bool offersSubtract = false;
 };
 
 // The longest chain of combines of this run: the variant's, with the run's elements per thread.
@@ -95,5 +100,8 @@ const LessonInfo* findLesson(const std::string& id);
 // The lesson, or ParamError naming the ids there are.
 const LessonInfo& lessonOrThrow(const std::string& id);
 std::string lessonIds();  // "atomic, folding, ..." for messages
+// The lesson and variant of every run that offers --op subtract, in the lessons' order.
+std::vector<std::pair<std::string, std::string>> subtractRuns();
+std::string subtractRunsText();  // "atomic, folding default, ..." for messages
 
 }  // namespace rlab

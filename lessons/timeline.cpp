@@ -150,6 +150,8 @@ std::string cellText(const TimelineCell& cell, Op op, ElementType type) {
       return a + "+" + b + "=" + c;
     case Op::Product:
       return a + "*" + b + "=" + c;
+    case Op::Subtract:
+      return a + "-" + b + "=" + c;
     case Op::Max:
       return "max(" + a + "," + b + ")=" + c;
     case Op::Min:

@@ -149,6 +149,13 @@ struct Timings {
   double peerCopyGBs = 0;  // one cudaMemcpyPeerAsync of the same bytes, GPU 0 to GPU 1
 };
 
+// --op subtract: what one kernel gave for the run's data, or why it did not run.
+struct KernelAnswer {
+  std::string lesson, variant;
+  double result = 0;
+  std::string notRun{};  // empty: it ran
+};
+
 struct Trace {
   Params params;  // resolved: every default filled in
   std::string dataLabel;
@@ -164,6 +171,11 @@ struct Trace {
   double expected = 0;
   double tolerance = 0;
   bool correct = false;
+  // false: the operator is not associative (--op subtract), so there is no right answer to
+  // judge by; expected holds the host's loop, a[0] - a[1] - ... - a[n-1], and correct is false
+  bool singleAnswer = true;
+  // --op subtract: the same data through every kernel that offers it, this run's among them
+  std::vector<KernelAnswer> otherKernels;
   std::vector<AtomicLanding> atomicOrder;  // atomic: in the order they landed
   std::vector<double> blockPartials;       // shared: one per block
   // butterfly: threads that ended with a total other than their block's thread 0's (the result

@@ -43,6 +43,33 @@ TEST_CASE("rlab run prints the steps, the result and the verdict") {
   CHECK(broken.out.find("result 21   expected 36   WRONG (15 short)") != std::string::npos);
 }
 
+TEST_CASE("rlab run --op subtract lists every kernel's answer and judges none") {
+  const Outcome o = rlabWith({"run", "folding", "--op", "subtract", "--values", "8,1,6,3,5,2,7,4"});
+  CHECK(o.code == 0);
+  CHECK(o.out.find("the same data through every kernel that offers subtract:") !=
+        std::string::npos);
+  CHECK(o.out.find("  atomic default          -36\n") != std::string::npos);
+  CHECK(o.out.find("  folding default         4   <- this run\n") != std::string::npos);
+  CHECK(o.out.find("  host loop               -20\n") != std::string::npos);
+  CHECK(o.out.find("result 4   host loop, left to right -20   no single right answer "
+                   "(subtract is not associative)") != std::string::npos);
+  CHECK(o.out.find("correct") == std::string::npos);
+  CHECK(o.out.find("WRONG") == std::string::npos);
+  const auto j = nlohmann::json::parse(rlabWith({"run", "folding", "--op", "subtract", "--values",
+                                                 "8,1,6,3,5,2,7,4", "--format", "json"})
+                                           .out);
+  CHECK(j["single_answer"] == false);
+  CHECK(j["correct"] == false);
+  REQUIRE(j["other_kernels"].size() == rlab::subtractRuns().size());
+  CHECK(j["other_kernels"][0]["lesson"] == "atomic");
+  CHECK(j["other_kernels"][0]["result"] == -36);
+  const Outcome refused = rlabWith({"run", "barrier", "--op", "subtract"});
+  CHECK(refused.code == 2);
+  CHECK(refused.out.empty());
+  CHECK(refused.err.find("barrier global does not offer it") != std::string::npos);
+  CHECK(rlabWith({"race", "atomic", "--op", "subtract"}).code == 2);
+}
+
 TEST_CASE("rlab run --launches lists the host code's launches: folding 13 is 13, 7, 4, 2") {
   const Outcome o = rlabWith({"run", "folding", "--n", "13", "--block", "4", "--launches"});
   CHECK(o.code == 0);

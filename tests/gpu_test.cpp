@@ -61,6 +61,28 @@ TEST_CASE("gpu: every lesson variant passes its verification cases") {
     }
 }
 
+TEST_CASE("gpu: subtract gives every offering kernel the simulator's answer, and no verdict") {
+  for (int64_t n : {8, 6, 1000, 4099})
+    for (const auto& [lesson, variant] : subtractRuns()) {
+      CAPTURE(n);
+      CAPTURE(lesson + " " + variant);
+      Params p = gpuParams(lesson, variant, n);
+      p.op = Op::Subtract;
+      p.data = "random:" + std::to_string(n);
+      const Trace gpu = runLesson(p);
+      REQUIRE(gpu.backend == "gpu");
+      CHECK_FALSE(gpu.singleAnswer);
+      CHECK_FALSE(gpu.correct);
+      p.backend = BackendChoice::Sim;
+      const Trace sim = runLessonOnce(p);
+      // Int subtraction wraps and the order of each kernel is fixed by its code, except the
+      // atomics, whose order does not matter here: 0 - x - y = 0 - y - x.
+      CHECK(gpu.result == sim.result);
+      REQUIRE(gpu.otherKernels.size() == subtractRuns().size());
+      for (const KernelAnswer& a : gpu.otherKernels) CHECK(a.notRun.empty());
+    }
+}
+
 TEST_CASE("gpu: sums of 2^28 elements match the reference") {
   for (const LessonInfo& lesson : lessons()) {
     if (lesson.maxN < kMaxN || lesson.id == "atomic") continue;  // atomic: a queue of 2^28

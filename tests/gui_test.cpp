@@ -187,6 +187,26 @@ TEST_CASE(
   CHECK(app.ui.bench.rows[3].previousRatio == doctest::Approx(3));
 }
 
+TEST_CASE("gui: subtract shows every kernel's answer, no verdict; a variant without it resets it") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  click(app, "lesson:divergence");
+  settle(app);
+  app.ui.params.op = rlab::Op::Subtract;
+  app.ui.rerunWanted = true;
+  settle(app);
+  REQUIRE(app.ui.trace->params.op == rlab::Op::Subtract);
+  CHECK_FALSE(app.ui.trace->singleAnswer);
+  CHECK(app.ui.trace->otherKernels.size() == rlab::subtractRuns().size());
+  click(app, "variant:strided");  // strided does not offer the demonstration
+  settle(app);
+  CHECK(app.ui.trace->params.variant == "strided");
+  CHECK(app.ui.trace->params.op == rlab::Op::Sum);
+  CHECK(app.ui.trace->correct);
+  CHECK(app.ui.paramError.empty());
+}
+
 TEST_CASE("gui: elements per thread and the load add: shown for shared coarsened only, re-run") {
   HeadlessImGui imgui;
   App app;

@@ -217,6 +217,19 @@ json traceJson(const Trace& t) {
   j["expected"] = value(t.expected);
   j["tolerance"] = jsonNumber(t.tolerance);
   j["correct"] = t.correct;
+  j["single_answer"] = t.singleAnswer;  // false: expected is the host's loop, not a verdict
+  if (!t.otherKernels.empty()) {
+    json answers = json::array();
+    for (const KernelAnswer& a : t.otherKernels) {
+      json answer = {{"lesson", a.lesson}, {"variant", a.variant}};
+      if (a.notRun.empty())
+        answer["result"] = value(a.result);
+      else
+        answer["not_run"] = a.notRun;
+      answers.push_back(answer);
+    }
+    j["other_kernels"] = answers;
+  }
   if (!t.atomicOrder.empty()) {
     json order = json::array();
     for (const auto& a : t.atomicOrder)

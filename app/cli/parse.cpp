@@ -83,7 +83,7 @@ struct LessonOptions {
     nGiven =
         app->add_option("--n", n, "number of elements, 1 to 268435456 (or the lesson's limit)");
     blockGiven = app->add_option("--block", block, "threads per block: a power of two up to 1024");
-    app->add_option("--op", op, "sum, max, min or product");
+    app->add_option("--op", op, "sum, max, min or product; subtract: a demonstration");
     app->add_option("--type", type, "int or float");
     dataGiven = app->add_option("--data", data, "iota (1..n), ones, or random:SEED");
     valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");

@@ -82,6 +82,20 @@ void printKernelOutput(const Trace& t, std::ostream& out) {
   for (const std::string& line : t.kernelOutput) out << "  " << line << "\n";
 }
 
+// --op subtract: what each kernel that offers it gave for the same data.
+void printOtherKernels(const Trace& t, std::ostream& out) {
+  if (t.otherKernels.empty()) return;
+  out << "the same data through every kernel that offers " << name(t.params.op) << ":\n";
+  for (const KernelAnswer& a : t.otherKernels) {
+    const bool thisRun = a.lesson == t.params.lesson && a.variant == t.params.variant;
+    out << "  " << std::left << std::setw(24) << (a.lesson + " " + a.variant) << std::right
+        << (a.notRun.empty() ? formatValue(a.result, t.params.type) : "not run: " + a.notRun)
+        << (thisRun ? "   <- this run" : "") << "\n";
+  }
+  out << "  " << std::left << std::setw(24) << "host loop" << std::right
+      << formatValue(t.expected, t.params.type) << "\n";
+}
+
 // The step's global loads and stores (rlab run --memory): a summary, then each warp's request.
 void printMemoryStep(const StepSnapshot& s, std::ostream& out) {
   const MemoryStepSummary sum = summarizeMemory(s.memory);
@@ -196,13 +210,20 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::
   }
   if (p.printing || !t.kernelOutput.empty()) printKernelOutput(t, out);
   for (const auto& note : t.notes) out << "note: " << note << "\n";
-  const char* verdictStyle = colour ? (t.correct ? kRight : kWrong) : "";
-  out << "result " << formatValue(t.result, p.type) << "   expected "
-      << formatValue(t.expected, p.type);
-  if (t.tolerance > 0) out << " (± " << std::setprecision(3) << t.tolerance << ")";
-  out << "   " << verdictStyle << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
-  if (!howFarOff(t).empty()) out << " (" << howFarOff(t) << ")";
-  out << "\n";
+  if (!t.singleAnswer) {
+    printOtherKernels(t, out);
+    out << "result " << formatValue(t.result, p.type) << "   host loop, left to right "
+        << formatValue(t.expected, p.type) << "   no single right answer (" << name(p.op)
+        << " is not associative)\n";
+  } else {
+    const char* verdictStyle = colour ? (t.correct ? kRight : kWrong) : "";
+    out << "result " << formatValue(t.result, p.type) << "   expected "
+        << formatValue(t.expected, p.type);
+    if (t.tolerance > 0) out << " (± " << std::setprecision(3) << t.tolerance << ")";
+    out << "   " << verdictStyle << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
+    if (!howFarOff(t).empty()) out << " (" << howFarOff(t) << ")";
+    out << "\n";
+  }
   if (t.timings.measured && t.gpus > 0) {
     const Timings& m = t.timings;
     out << std::setprecision(4) << "all-reduce " << m.kernelMs << " ms (median of " << m.repetitions
@@ -317,7 +338,9 @@ void printLessonList(std::ostream& out) {
   }
   out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data iota|ones|random:SEED"
          " or --values LIST,\n--block (power of two, at most 1024), --schedule "
-      << sim::kScheduleHelp << ", --backend sim|gpu|auto.\n";
+      << sim::kScheduleHelp << ", --backend sim|gpu|auto.\n"
+      << "--op subtract, a demonstration that a reduction needs an associative operator: "
+      << subtractRunsText() << ".\n";
 }
 
 void printRaceText(const RaceResult& race, std::ostream& out, bool colour) {

@@ -33,6 +33,32 @@ bool comboOf(const char* label, E& value, std::initializer_list<E> options) {
   return changed;
 }
 
+// The four reduction operators, and subtract where the variant offers its demonstration.
+bool operatorCombo(Params& p) {
+  const LessonInfo* lesson = findLesson(p.lesson);
+  const VariantInfo* variant =
+      lesson ? lesson->findVariant(p.variant.empty() ? lesson->variants.front().id : p.variant)
+             : nullptr;
+  auto label = [](Op op) { return op == Op::Subtract ? tr("subtract (demonstration)") : name(op); };
+  bool changed = false;
+  if (ImGui::BeginCombo("op", label(p.op))) {
+    for (Op option : {Op::Sum, Op::Max, Op::Min, Op::Product, Op::Subtract}) {
+      if (option == Op::Subtract && !(variant && variant->offersSubtract)) continue;
+      if (ImGui::Selectable(label(option), option == p.op) && option != p.op) {
+        p.op = option;
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  helpMarker(printed(tr("Subtract is not associative: each kernel's order of operations gives "
+                        "its own answer. Offered by %s to show why a reduction needs an "
+                        "associative operator with an identity."),
+                     subtractRunsText().c_str())
+                 .c_str());
+  return changed;
+}
+
 void scheduleControls(UiState& ui) {
   sim::Schedule s;
   try {
@@ -153,7 +179,7 @@ void drawControlsPanel(App& app) {
   helpMarker(
       tr("Threads per block: a power of two up to 1024. auto: the smallest that covers n, "
          "at most 256."));
-  changed |= comboOf("op", p.op, {Op::Sum, Op::Max, Op::Min, Op::Product});
+  changed |= operatorCombo(p);
   changed |= comboOf("type", p.type, {ElementType::Int, ElementType::Float});
 
   const char* dataKinds[] = {"iota", "ones", "random"};

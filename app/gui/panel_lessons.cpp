@@ -37,6 +37,8 @@ void drawLessonsPanel(App& app) {
       ui.params.gpus = 0;       // the lesson's default (only allreduce takes any)
       ui.params.perThread = 0;  // the kernel's own (only shared coarsened takes any)
       ui.params.loadAdd = true;
+      if (!lesson.variants.front().offersSubtract && ui.params.op == Op::Subtract)
+        ui.params.op = Op::Sum;  // the demonstration is not offered there
       ui.params.barrier = true;
       ui.params.perturb = false;
       ui.params.printing = false;
@@ -93,7 +95,8 @@ void drawLessonsPanel(App& app) {
         ui.params.variant = v;
         ui.params.block = 0;
         if (!variant.barrierSwitch) ui.params.barrier = true;  // none to switch off there
-        if (variant.defaultPerThread == 0) {                   // one element per thread there
+        if (!variant.offersSubtract && ui.params.op == Op::Subtract) ui.params.op = Op::Sum;
+        if (variant.defaultPerThread == 0) {  // one element per thread there
           ui.params.perThread = 0;
           ui.params.loadAdd = true;
         }

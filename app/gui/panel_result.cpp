@@ -7,6 +7,49 @@
 
 namespace rlab::gui {
 
+namespace {
+
+// --op subtract: no verdict, but what every kernel that offers it gave for the same data, so
+// the learner sees the orders disagree.
+void drawAnswersWithoutVerdict(const Trace& t, const Palette& pal) {
+  ImGui::SetWindowFontScale(1.8f);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s", tr("NO SINGLE ANSWER"));
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::Text(tr("result %s   host loop, left to right %s"),
+              formatValue(t.result, t.params.type).c_str(),
+              formatValue(t.expected, t.params.type).c_str());
+  if (t.otherKernels.empty()) return;
+  wrappedText(tr("The same data through every kernel that offers subtract:"));
+  if (!ImGui::BeginTable("answers", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg))
+    return;
+  for (const KernelAnswer& a : t.otherKernels) {
+    const bool thisRun = a.lesson == t.params.lesson && a.variant == t.params.variant;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    const std::string kernel = a.lesson + " " + a.variant;
+    if (thisRun)
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s", kernel.c_str());
+    else
+      ImGui::TextUnformatted(kernel.c_str());
+    ImGui::TableNextColumn();
+    if (!a.notRun.empty())
+      ImGui::TextDisabled("%s", tr("not run"));
+    else if (thisRun)
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), tr("%s (this run)"),
+                         formatValue(a.result, t.params.type).c_str());
+    else
+      ImGui::TextUnformatted(formatValue(a.result, t.params.type).c_str());
+  }
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(tr("host loop"));
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(formatValue(t.expected, t.params.type).c_str());
+  ImGui::EndTable();
+}
+
+}  // namespace
+
 void drawResultPanel(App& app) {
   const UiState& ui = app.ui;
   const Palette& pal = palette(ui.view.presenter);
@@ -15,6 +58,12 @@ void drawResultPanel(App& app) {
     return;
   }
   const Trace& t = *ui.trace;
+  if (!t.singleAnswer) {
+    drawAnswersWithoutVerdict(t, pal);
+    wrappedText(t.device, true);
+    for (const auto& note : t.notes) wrappedText(note);
+    return;
+  }
   const ImVec4 verdictColour = ImGui::ColorConvertU32ToFloat4(t.correct ? pal.right : pal.wrong);
   ImGui::SetWindowFontScale(1.8f);
   ImGui::TextColored(verdictColour, "%s", t.correct ? tr("CORRECT") : tr("WRONG"));

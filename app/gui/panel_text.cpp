@@ -137,11 +137,15 @@ void answerPrediction(App& app, const text::Block& b, Prediction& p, const std::
     p.right = typed == trace->result;
     const std::string result = formatValue(trace->result, ran.type);
     const char* where = trace->backend == "gpu" ? trace->device.c_str() : tr("the simulator");
+    const std::string expected = formatValue(trace->expected, ran.type);
     p.verdict =
-        trace->correct
+        !trace->singleAnswer
+            ? printed(tr("The run gave %s on %s; the host's loop, left to right, gives %s."),
+                      result.c_str(), where, expected.c_str())
+        : trace->correct
             ? printed(tr("The run gave %s (the right sum) on %s."), result.c_str(), where)
             : printed(tr("The run gave %s (not the right answer, %s) on %s."), result.c_str(),
-                      formatValue(trace->expected, ran.type).c_str(), where);
+                      expected.c_str(), where);
   }
   p.verdict = printed(p.right ? tr("Yes. %s") : tr("Not quite. %s"), p.verdict.c_str());
 }

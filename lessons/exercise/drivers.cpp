@@ -171,6 +171,7 @@ int identityOf(Op op) {
     case Op::Product:
       return 1;
     case Op::Sum:
+    case Op::Subtract:
       break;
   }
   return 0;
