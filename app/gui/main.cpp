@@ -58,6 +58,10 @@ int main(int argc, char** argv) {
   cli.add_option("--step", step, "step to show (default: the middle one)");
   cli.add_option("--type", type, "element type: int or float")
       ->check(CLI::IsMember({"int", "float"}));
+  std::string op, values;
+  cli.add_option("--op", op, "operator: sum, max, min or product; subtract: a demonstration")
+      ->check(CLI::IsMember({"sum", "max", "min", "product", "subtract"}));
+  cli.add_option("--values", values, "the values to reduce, e.g. 3,1,4,1,5 (sets n)");
   cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1280x800)");
   cli.add_flag("--presenter", presenter, "large type and high contrast for a projector");
   cli.add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
@@ -105,6 +109,13 @@ int main(int argc, char** argv) {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return cli.exit(e);
+  }
+  std::vector<double> givenValues;
+  try {
+    if (!values.empty()) givenValues = rlab::parseValues(values);
+  } catch (const rlab::ParamError& e) {
+    std::cerr << "reduction-lab: " << e.what() << "\n";
+    return 2;
   }
   int width = 0, height = 0;
   char x = 0;
@@ -175,6 +186,14 @@ int main(int argc, char** argv) {
     if (perThread) app.ui.params.perThread = perThread;
     if (noLoadAdd) app.ui.params.loadAdd = false;
     if (type == "float") app.ui.params.type = rlab::ElementType::Float;
+    if (!op.empty()) app.ui.params.op = rlab::parseOp(op);
+    if (!values.empty()) {
+      app.ui.params.values = givenValues;
+      app.ui.params.n = int64_t(givenValues.size());
+      values.resize(std::min(values.size(), app.ui.valuesText.size() - 1));
+      std::copy(values.begin(), values.end(), app.ui.valuesText.begin());
+      app.ui.valuesText[values.size()] = '\0';
+    }
     if (noBarrier) app.ui.params.barrier = false;
     if (perturb) app.ui.params.perturb = true;
     if (printing) app.ui.params.printing = true;

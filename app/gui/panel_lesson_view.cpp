@@ -13,6 +13,15 @@ namespace rlab::gui {
 
 namespace {
 
+// What each thread of a fold does, with the operator that ran: the double buffer writes the
+// other buffer and copies the odd middle element across.
+std::string foldCombineText(const Params& p) {
+  if (p.variant == "double-buffer")
+    return "out[i] = " + applyText(p.op, "in[i]", "in[i + remain]") +
+           " (i < reduce); out[reduce] = in[reduce] (len % 2 == 1)";
+  return combineText(p.op, "a[i]", "a[i + remain]") + " (i < reduce)";
+}
+
 void atomicQueue(const UiState& ui, const Trace& t, const Palette& pal) {
   wrappedText(
       tr("One address, one queue: the atomics land one after another, in "
@@ -276,11 +285,10 @@ void drawLessonView(App& app) {
       atomicQueue(ui, t, pal);
       break;
     case LessonPicture::Fold:
-      wrappedText(
-          tr("One launch per step: the back half folds onto the front half. "
-             "a[i] += a[i + remain] for i < reduce, with reduce = len / 2 "
-             "and remain = len - reduce; an odd middle element waits a "
-             "step."));
+      wrappedText(printed(tr("One launch per step: the back half folds onto the front half. "
+                             "%s, with reduce = len / 2 and remain = len - reduce; an odd "
+                             "middle element waits a step."),
+                          foldCombineText(t.params).c_str()));
       foldArcs(ui, t, pal);
       hostLoop(ui, t, pal);
       break;
