@@ -34,11 +34,7 @@ bool comboOf(const char* label, E& value, std::initializer_list<E> options) {
 }
 
 // The four reduction operators, and subtract where the variant offers its demonstration.
-bool operatorCombo(Params& p) {
-  const LessonInfo* lesson = findLesson(p.lesson);
-  const VariantInfo* variant =
-      lesson ? lesson->findVariant(p.variant.empty() ? lesson->variants.front().id : p.variant)
-             : nullptr;
+bool operatorCombo(Params& p, const VariantInfo* variant) {
   auto label = [](Op op) { return op == Op::Subtract ? tr("subtract (demonstration)") : name(op); };
   bool changed = false;
   if (ImGui::BeginCombo("op", label(p.op))) {
@@ -179,7 +175,10 @@ void drawControlsPanel(App& app) {
   helpMarker(
       tr("Threads per block: a power of two up to 1024. auto: the smallest that covers n, "
          "at most 256."));
-  changed |= operatorCombo(p);
+  const VariantInfo* variant =
+      lesson ? lesson->findVariant(p.variant.empty() ? lesson->variants.front().id : p.variant)
+             : nullptr;
+  changed |= operatorCombo(p, variant);
   changed |= comboOf("type", p.type, {ElementType::Int, ElementType::Float});
 
   const char* dataKinds[] = {"iota", "ones", "random"};
@@ -208,9 +207,6 @@ void drawControlsPanel(App& app) {
     }
   }
 
-  const VariantInfo* variant =
-      lesson ? lesson->findVariant(p.variant.empty() ? lesson->variants.front().id : p.variant)
-             : nullptr;
   if (variant && variant->barrierSwitch) {
     ImGui::Separator();
     if (ImGui::Checkbox(trId("barrier (__syncthreads)"), &p.barrier)) changed = true;
