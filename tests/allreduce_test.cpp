@@ -11,9 +11,9 @@
 #include "kernels/sim/shim.hpp"
 // (the shim must come before any kernel source)
 #include "lessons/allreduce/driver.hpp"
-#include "lessons/params.hpp"
-#include "lessons/run.hpp"
-#include "lessons/sim/backend.hpp"
+#include "lessons/engine/params.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/backends/sim/backend.hpp"
 
 using namespace rlab;
 

@@ -10,12 +10,12 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
-#include "lessons/texts.hpp"
+#include "lessons/engine/texts.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/exercises.hpp"
-#include "lessons/race.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/sanitizer.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/race.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/sanitizer.hpp"
 #include "tests/printf_lines.hpp"
 
 namespace {

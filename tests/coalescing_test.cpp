@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
-#include "lessons/run.hpp"
+#include "lessons/engine/run.hpp"
 
 namespace {
 

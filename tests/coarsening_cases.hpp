@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
-#include "lessons/params.hpp"
-#include "lessons/run.hpp"
+#include "lessons/engine/params.hpp"
+#include "lessons/engine/run.hpp"
 
 namespace rlab::testing {
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "lessons/distribution.hpp"
+#include "lessons/engine/distribution.hpp"
 
 using namespace rlab;
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <vector>
 
-#include "lessons/exercise/check.hpp"
+#include "lessons/engine/exercise/check.hpp"
 
 int main(int argc, char** argv) {
   const rlab::Exercise& e = rlab::exerciseOrThrow(argc > 1 ? argv[1] : "fold-any-length");

@@ -12,10 +12,10 @@
 #include <set>
 #include <thread>
 
-#include "lessons/embedded.hpp"
-#include "lessons/exercise/check.hpp"
-#include "lessons/exercises.hpp"
-#include "lessons/registry.hpp"
+#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/exercise/check.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/registry.hpp"
 
 using namespace rlab;
 

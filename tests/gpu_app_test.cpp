@@ -9,9 +9,9 @@
 #include <filesystem>
 
 #include "app/gui/app.hpp"
-#include "lessons/backends.hpp"
-#include "lessons/exercises.hpp"
-#include "lessons/registry.hpp"
+#include "lessons/engine/backends.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/registry.hpp"
 #include "tests/app_driver.hpp"
 #include "tests/headless_imgui.hpp"
 

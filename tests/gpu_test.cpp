@@ -1,6 +1,6 @@
 // The lessons on the CUDA device: a test binary of their own, which ctest reports as skipped
 // (with the reason) where no device works. Run it on the GPU machine for every kernel change.
-// Every lesson kernel runs the verification cases of the GPU scope (lessons/verify.hpp).
+// Every lesson kernel runs the verification cases of the GPU scope (lessons/engine/verify.hpp).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -12,17 +12,17 @@
 #include <string>
 #include <vector>
 
-#include "lessons/registry.hpp"
-#include "lessons/run.hpp"
-#include "lessons/timeline.hpp"
-#include "lessons/backends.hpp"
-#include "lessons/distribution.hpp"
-#include "lessons/exercise/check.hpp"
-#include "lessons/exercises.hpp"
-#include "lessons/verify.hpp"
-#include "lessons/witness.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/timeline.hpp"
+#include "lessons/engine/backends.hpp"
+#include "lessons/engine/distribution.hpp"
+#include "lessons/engine/exercise/check.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/verify.hpp"
+#include "lessons/engine/witness.hpp"
 #include "tests/printf_lines.hpp"
-#include "lessons/bench.hpp"
+#include "lessons/engine/bench.hpp"
 #include "tests/coarsening_cases.hpp"
 
 using namespace rlab;

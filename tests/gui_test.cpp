@@ -19,12 +19,12 @@
 #include "app/gui/app.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/settings.hpp"
-#include "lessons/backends.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/bench.hpp"
-#include "lessons/run.hpp"
-#include "lessons/texts.hpp"
-#include "lessons/exercises.hpp"
+#include "lessons/engine/backends.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/bench.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/texts.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
 #include "tests/app_driver.hpp"
 #include "tests/headless_imgui.hpp"
 
@@ -310,7 +310,7 @@ TEST_CASE("gui: the Host code tab shows the driver that ran and the run's launch
   }
   const auto tree = rlab::gui::hostFiles(rlab::lessonOrThrow("divergence"));
   CHECK(tree ==
-        std::vector<std::string>{"lessons/divergence/driver.hpp", "lessons/tree_passes.hpp"});
+        std::vector<std::string>{"lessons/divergence/driver.hpp", "lessons/engine/tree_passes.hpp"});
   click(app, "tab:Kernel source");
 }
 

@@ -5,9 +5,9 @@
 #include <set>
 #include <utility>
 
-#include "lessons/registry.hpp"
-#include "lessons/run.hpp"
-#include "lessons/verify.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/verify.hpp"
 
 using namespace rlab;
 
@@ -25,7 +25,7 @@ std::vector<double> valuesOf(const Trace& t, size_t step) {
   return t.steps.at(step).values;
 }
 
-// ---- Every lesson kernel through the verification cases (lessons/verify.hpp) ---------------
+// ---- Every lesson kernel through the verification cases (lessons/engine/verify.hpp) ---------------
 // One test per variant, so that ctest runs them side by side; a failure's sentence names the
 // case and the rlab run line that replays it.
 

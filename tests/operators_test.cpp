@@ -6,10 +6,10 @@
 #include <cmath>
 #include <set>
 
-#include "lessons/race.hpp"
-#include "lessons/reference.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/run.hpp"
+#include "lessons/engine/race.hpp"
+#include "lessons/engine/reference.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/run.hpp"
 
 using namespace rlab;
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "lessons/params.hpp"
-#include "lessons/run.hpp"
-#include "lessons/stdout_capture.hpp"
+#include "lessons/engine/params.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/stdout_capture.hpp"
 #include "tests/printf_lines.hpp"
 
 namespace {

@@ -14,9 +14,9 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/backends.hpp"
-#include "lessons/sanitizer.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/backends.hpp"
+#include "lessons/engine/sanitizer.hpp"
 
 using namespace rlab;
 

@@ -10,9 +10,9 @@
 
 // Kernel code below is CUDA, compiled through the shim, exactly as kernels/*.cuh are.
 #include "kernels/sim/shim.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/run.hpp"
-#include "lessons/sim/backend.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/backends/sim/backend.hpp"
 
 using rlab::SimBackend;
 

@@ -15,8 +15,8 @@
 
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/embedded.hpp"
-#include "lessons/exercises.hpp"
+#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <functional>
 
-#include "lessons/registry.hpp"
-#include "lessons/run.hpp"
-#include "lessons/texts.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/texts.hpp"
 
 using rlab::Language;
 using rlab::text::Block;

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
-#include "lessons/run.hpp"
-#include "lessons/timeline.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/timeline.hpp"
 
 using namespace rlab;
 

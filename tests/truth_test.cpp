@@ -5,10 +5,10 @@
 #include "kernels/sim/shim.hpp"
 // (the shim before any kernel source)
 #include "lessons/atomic/driver.hpp"
-#include "lessons/race.hpp"
-#include "lessons/reference.hpp"
-#include "lessons/run.hpp"
-#include "lessons/witness.hpp"
+#include "lessons/engine/race.hpp"
+#include "lessons/engine/reference.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/witness.hpp"
 
 using namespace rlab;
 

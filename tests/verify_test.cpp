@@ -1,4 +1,4 @@
-// The verification (lessons/verify.hpp) against kernels known to be wrong: each fixture in
+// The verification (lessons/engine/verify.hpp) against kernels known to be wrong: each fixture in
 // tests/fixtures/wrong_kernels.cuh runs on the simulator through the driver helpers the
 // lessons use, and the same cases that every lesson kernel passes must catch it. Also: the
 // cases themselves (valid, deterministic, covering what they promise) and their sentences.
@@ -11,12 +11,12 @@
 
 // The fixtures are CUDA, compiled through the shim, as the lesson kernels are.
 #include "kernels/sim/shim.hpp"
-#include "lessons/reference.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/drivers.hpp"
-#include "lessons/sim/backend.hpp"
-#include "lessons/tree_passes.hpp"
-#include "lessons/verify.hpp"
+#include "lessons/engine/reference.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/drivers.hpp"
+#include "lessons/engine/backends/sim/backend.hpp"
+#include "lessons/engine/tree_passes.hpp"
+#include "lessons/engine/verify.hpp"
 #include "tests/fixtures/wrong_kernels.cuh"
 
 using namespace rlab;

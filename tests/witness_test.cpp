@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
-#include "lessons/run.hpp"
-#include "lessons/witness.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/witness.hpp"
 
 using namespace rlab;
 

@@ -7,7 +7,7 @@
 
 #include "app/cli/subcommands.hpp"
 #include "kernels/sim/runtime.hpp"
-#include "lessons/backends.hpp"
+#include "lessons/engine/backends.hpp"
 
 namespace rlab::cli {
 

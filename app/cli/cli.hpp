@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "lessons/params.hpp"
-#include "lessons/sanitizer.hpp"
-#include "lessons/texts.hpp"
+#include "lessons/engine/params.hpp"
+#include "lessons/engine/sanitizer.hpp"
+#include "lessons/engine/texts.hpp"
 
 namespace rlab::cli {
 

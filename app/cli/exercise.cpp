@@ -7,9 +7,9 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/backends.hpp"
-#include "lessons/exercise/check.hpp"
-#include "lessons/exercises.hpp"
+#include "lessons/engine/backends.hpp"
+#include "lessons/engine/exercise/check.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
 
 namespace rlab::cli {
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "app/cli/views.hpp"
-#include "lessons/registry.hpp"
+#include "lessons/engine/registry.hpp"
 
 namespace rlab::cli {
 

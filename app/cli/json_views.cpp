@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "app/cli/views.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/timeline.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/timeline.hpp"
 
 namespace rlab::cli {
 

@@ -5,9 +5,9 @@
 
 #include "app/cli/cli.hpp"
 #include "kernels/sim/runtime.hpp"
-#include "lessons/bench.hpp"
-#include "lessons/exercises.hpp"
-#include "lessons/registry.hpp"
+#include "lessons/engine/bench.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/registry.hpp"
 
 namespace rlab::cli {
 

@@ -5,8 +5,8 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/race.hpp"
-#include "lessons/witness.hpp"
+#include "lessons/engine/race.hpp"
+#include "lessons/engine/witness.hpp"
 
 namespace rlab::cli {
 

@@ -3,7 +3,7 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/run.hpp"
+#include "lessons/engine/run.hpp"
 
 namespace rlab::cli {
 

@@ -5,8 +5,8 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/run.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/run.hpp"
 
 namespace rlab::cli {
 

@@ -10,8 +10,8 @@
 #include <set>
 
 #include "kernels/sim/runtime.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/timeline.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/timeline.hpp"
 
 namespace rlab::cli {
 

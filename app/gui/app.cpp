@@ -10,13 +10,13 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/distribution.hpp"
-#include "lessons/race.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/witness.hpp"
-#include "lessons/run.hpp"
-#include "lessons/backends.hpp"
-#include "lessons/sanitizer.hpp"
+#include "lessons/engine/distribution.hpp"
+#include "lessons/engine/race.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/witness.hpp"
+#include "lessons/engine/run.hpp"
+#include "lessons/engine/backends.hpp"
+#include "lessons/engine/sanitizer.hpp"
 
 namespace rlab::gui {
 

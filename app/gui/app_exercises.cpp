@@ -7,7 +7,7 @@
 
 #include "app/gui/app.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/exercises.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
 
 namespace rlab::gui {
 

@@ -13,10 +13,10 @@
 #include "app/gui/settings.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/embedded.hpp"
-#include "lessons/exercises.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/texts.hpp"
+#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/texts.hpp"
 
 namespace {
 

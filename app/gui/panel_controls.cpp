@@ -7,7 +7,7 @@
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "kernels/sim/runtime.hpp"
-#include "lessons/registry.hpp"
+#include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
 

@@ -15,7 +15,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/exercises.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
 
 namespace rlab::gui {
 

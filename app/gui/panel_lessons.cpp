@@ -3,10 +3,10 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/texts.hpp"
-#include "lessons/embedded.hpp"
-#include "lessons/exercises.hpp"
-#include "lessons/registry.hpp"
+#include "lessons/engine/texts.hpp"
+#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
 

@@ -1,5 +1,5 @@
 // Coalescing: for the step on screen, one warp's global loads and stores as the simulator saw
-// them (lessons/sim/coalescing.hpp): each active lane's address, coloured by the 32-byte sector
+// them (lessons/engine/backends/sim/coalescing.hpp): each active lane's address, coloured by the 32-byte sector
 // it falls in, the sectors as strips of eight 4-byte words with the words the lanes used
 // filled, and "N sectors for M useful bytes (K% efficiency)"; under it, every step of the run
 // summed. Variants whose steps work in shared memory point to the bank-conflict view instead.
@@ -10,7 +10,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/registry.hpp"
+#include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
 

@@ -14,7 +14,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/registry.hpp"
+#include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
 

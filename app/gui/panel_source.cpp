@@ -7,8 +7,8 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/embedded.hpp"
-#include "lessons/registry.hpp"
+#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
 

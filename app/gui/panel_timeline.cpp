@@ -1,4 +1,4 @@
-// The per-thread timeline (lessons/timeline.hpp): one row per thread, the levels as columns,
+// The per-thread timeline (lessons/engine/timeline.hpp): one row per thread, the levels as columns,
 // each combine a box saying when the thread read and wrote; a late thread's row has a gap, and
 // a read that came before the write it needed is red: an arc from where the value it read was
 // written, and a dashed line to the write it missed, "read 11 before thread 4 wrote 26".
@@ -8,8 +8,8 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/registry.hpp"
-#include "lessons/timeline.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/timeline.hpp"
 
 namespace rlab::gui {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lessons/texts.hpp"
+#include "lessons/engine/texts.hpp"
 
 struct GLFWwindow;
 

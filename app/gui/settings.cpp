@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "lessons/registry.hpp"
+#include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
 

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <iterator>
 
-#include "lessons/embedded.hpp"
-#include "lessons/exercises.hpp"
+#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
 
 namespace rlab::gui {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lessons/texts.hpp"
+#include "lessons/engine/texts.hpp"
 
 #if defined(__GNUC__)
 #define RLAB_TR_FORMAT_ARG __attribute__((format_arg(1)))

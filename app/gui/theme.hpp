@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "lessons/texts.hpp"
+#include "lessons/engine/texts.hpp"
 
 namespace rlab::gui {
 

@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "lessons/bench.hpp"
-#include "lessons/distribution.hpp"
-#include "lessons/exercise/check.hpp"
-#include "lessons/params.hpp"
-#include "lessons/race.hpp"
-#include "lessons/sanitizer.hpp"
-#include "lessons/texts.hpp"
-#include "lessons/trace.hpp"
-#include "lessons/witness.hpp"
+#include "lessons/engine/bench.hpp"
+#include "lessons/engine/distribution.hpp"
+#include "lessons/engine/exercise/check.hpp"
+#include "lessons/engine/params.hpp"
+#include "lessons/engine/race.hpp"
+#include "lessons/engine/sanitizer.hpp"
+#include "lessons/engine/texts.hpp"
+#include "lessons/engine/trace.hpp"
+#include "lessons/engine/witness.hpp"
 
 namespace rlab::gui {
 

@@ -4,7 +4,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/texts.hpp"
+#include "lessons/engine/texts.hpp"
 
 namespace rlab::gui {
 

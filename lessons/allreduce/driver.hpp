@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "kernels/allreduce.cuh"
-#include "lessons/driver_support.hpp"
+#include "lessons/engine/driver_support.hpp"
 
 namespace rlab {
 

@@ -1,0 +1,77 @@
+// Checking a learner's kernel: compile it (lessons/engine/exercise/compile.hpp), then run it through
+// the exercise's cases in a child process, rlab-exercise-runner, which loads it with dlopen.
+// Whatever the kernel does (crash, read past a buffer, never end), the caller gets a report
+// and goes on: the app and rlab never run the learner's code themselves.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lessons/engine/exercise/compile.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/trace.hpp"
+
+namespace rlab {
+
+struct ExerciseRequest {
+  std::string file;     // the learner's kernel file
+  bool oneRun = false;  // run one case (`options`) instead of every check
+  // oneRun: n, block, data or values, schedule; the rest is the exercise's (exerciseRunParams)
+  Params options;
+  // A case that runs longer than this is stopped and reported as a hang, with the thread and
+  // line that were running (on the GPU: a case that does not end within 10 s more).
+  double caseSeconds = 5;
+  // Sim: the system compiler and the simulator. Gpu: NVRTC and the device, in the same
+  // runner process; its cases are the GPU scope's (no schedules, sums of 2^24 + 3).
+  BackendChoice backend = BackendChoice::Sim;
+  // Called as the work goes: stage "compiling" or "checking", cases done of total (0 of 0
+  // while compiling). Returning false stops it (Cancel).
+  std::function<bool(const std::string& stage, int done, int total)> progress;
+};
+
+enum class ExerciseVerdict {
+  Passed,        // every case passed (oneRun: the result was right)
+  Failed,        // a case failed, a rule was broken, or the kernel crashed or hung
+  CompileError,  // the compiler refused the file: see diagnostics
+  Cancelled,
+  NotRun,  // the compiler or the runner could not be started: see problem
+};
+
+struct ExerciseReport {
+  ExerciseVerdict verdict = ExerciseVerdict::NotRun;
+  std::string file;                            // as given
+  std::vector<CompileDiagnostic> diagnostics;  // errors and warnings, at the file's lines
+  std::string compilerOutput;
+  int casesRun = 0, casesTotal = 0;
+  // Sentences, in the order the cases ran: which case broke, what came out (or how the kernel
+  // crashed or hung, with the thread and line), and the command that replays it.
+  std::vector<std::string> failures;
+  std::string problem;  // NotRun: why, in one sentence
+  std::string printed;  // what the kernel printed (the first 64 KiB)
+  double compileSeconds = 0, runSeconds = 0;
+  // oneRun
+  bool hasResult = false;
+  double result = 0, expected = 0;
+  // oneRun on the simulator with n up to kExerciseStepLimit: the run as the step player shows
+  // it, a step at each barrier of each block and after each launch (also when it crashed).
+  std::shared_ptr<const Trace> trace;
+  std::vector<std::string> notes;
+
+  bool passed() const { return verdict == ExerciseVerdict::Passed; }
+  // One line: "passed: all 134 cases", "failed: 1 of 12 cases run", "2 compile errors" ...
+  std::string summary() const;
+};
+
+ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request);
+
+// "rlab exercise run ID FILE": how a failure's replay line starts (FILE quoted for a shell
+// where it needs it).
+std::string exerciseReplayCommand(const Exercise& e, const std::string& file);
+
+// The runner: $RLAB_EXERCISE_RUNNER, beside the running program, then where this build put
+// it; empty when there is none.
+std::string findExerciseRunner();
+
+}  // namespace rlab

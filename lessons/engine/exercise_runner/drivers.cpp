@@ -1,0 +1,406 @@
+// [SECTION] Helpers
+// [SECTION] The rules
+// [SECTION] One driver per shape
+
+#include "lessons/engine/exercise_runner/drivers.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+
+#include "kernels/sim/runtime.hpp"
+#include "lessons/engine/exercise_runner/fenced.hpp"
+#include "lessons/engine/reference.hpp"
+
+namespace rlab::exercise {
+
+// ============================================================================================
+// [SECTION] Helpers
+// ============================================================================================
+
+namespace {
+
+using ResultKernel = void (*)(const int*, long long, int*);
+using FoldKernel = void (*)(int*, long long);
+using OneBlockKernel = void (*)(int*, int);
+
+// A broken rule: what() is the sentence.
+class RuleBroken : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::string text(double v) {
+  return formatValue(v, ElementType::Int);
+}
+
+std::string threadName(long long thread, long long block) {
+  return "thread " + std::to_string(thread) + " of block " + std::to_string(block);
+}
+
+long long blocksFor(long long threads, long long block) {
+  return (threads + block - 1) / block;
+}
+
+// An int whose bytes are all the simulator's poison: a __shared__ cell never written.
+int poisonInt() {
+  int v;
+  std::memset(&v, sim::kSharedPoisonByte, sizeof v);
+  return v;
+}
+
+std::unique_ptr<FencedBuffer> inputBuffer(const std::vector<double>& input) {
+  auto in = std::make_unique<FencedBuffer>("in", input.size());
+  for (size_t k = 0; k < input.size(); ++k) in->data()[k] = int(input[k]);
+  return in;
+}
+
+// ============================================================================================
+// [SECTION] The rules
+// ============================================================================================
+
+// *result may change only through atomics: each atomic on it must find what the one before it
+// left (the first: the identity the host stored), and the last must leave what the host reads.
+// On the simulator one thread runs at a time, so `*result += v` gives the right total there;
+// on a GPU threads read the same old value at once and lose each other's additions. A plain
+// store of a block's total (`*result = s[0]`) breaks the chain the same way.
+void checkAtomicsOnly(const sim::LaunchStats& stats, const int* result, int identity,
+                      int finalValue, long long& count) {
+  double value = identity;
+  const sim::AtomicEvent* previous = nullptr;
+  count = 0;
+  for (const sim::AtomicEvent& a : stats.atomics) {
+    if (a.address != result) continue;
+    if (a.old != value) {
+      const std::string before =
+          previous ? "the " + text(value) + " that " +
+                         threadName(previous->thread, previous->block) + "'s atomic left"
+                   : "the " + text(value) + " the host stored before the launch";
+      throw RuleBroken("*result was changed without an atomic: " + threadName(a.thread, a.block) +
+                       "'s atomic found " + text(a.old) + " there, not " + before +
+                       "; on a GPU threads that change *result at the same time without an "
+                       "atomic lose each other's work");
+    }
+    value = a.after;
+    previous = &a;
+    ++count;
+  }
+  if (finalValue != value)
+    throw RuleBroken("*result was changed without an atomic: it ended as " + text(finalValue) +
+                     (previous ? ", but the last atomic on it left " + text(value)
+                               : ", but no atomic reached it") +
+                     "; on a GPU threads that change *result at the same time without an atomic "
+                     "lose each other's work");
+}
+
+void checkAtomicCount(const Exercise& e, long long atomics, long long blocks, int block) {
+  if (e.atomics == AtomicLimit::Any) return;
+  const bool perWarp = e.atomics == AtomicLimit::OnePerWarp;
+  const long long allowed = blocks * (perWarp ? blocksFor(block, 32) : 1);
+  if (atomics <= allowed) return;
+  throw RuleBroken(std::to_string(atomics) + " atomics landed on *result from " +
+                   std::to_string(blocks) + " block" + (blocks == 1 ? "" : "s") + " of " +
+                   std::to_string(block) + " threads; the exercise allows one per " +
+                   (perWarp ? "warp (" + std::to_string(allowed) + ")"
+                            : "block (" + std::to_string(allowed) + ")"));
+}
+
+// Sequential addressing, seen from the barriers: after the tree's first level the first half
+// of the block's shared array holds x[t] + x[t + blockDim.x / 2], where x is what the block
+// loaded (0 past the end). An interleaved tree (x[t] + x[t + 1] at even t) or a strided one
+// reaches the same total, and never that state. Blocks of fewer than four threads have one
+// level, the same in every tree.
+class SequentialAddressingWatch {
+ public:
+  SequentialAddressingWatch(const int* source, long long len, int block, long long blocks)
+      : source_(source), len_(len), block_(block), seen_(size_t(blocks), 0) {}
+
+  void atBarrier(unsigned b, const std::vector<sim::SharedSpan>& shared) {
+    if (block_ < 4 || b >= seen_.size() || seen_[b]) return;
+    const sim::SharedSpan* tree = nullptr;  // the largest shared variable: the tree's array
+    for (const auto& span : shared)
+      if (span.size >= size_t(block_) * sizeof(int) && (!tree || span.size > tree->size))
+        tree = &span;
+    if (!tree) return;
+    const int* s = reinterpret_cast<const int*>(tree->bytes);
+    const long long base = (long long)b * block_, half = block_ / 2;
+    for (long long t = 0; t < half; ++t) {
+      const unsigned x = element(base + t), y = element(base + t + half);
+      if (s[t] != int(x + y)) return;
+    }
+    seen_[b] = 1;
+  }
+
+  void check(int pass) const {
+    if (block_ < 4) return;
+    for (size_t b = 0; b < seen_.size(); ++b) {
+      if (seen_[b]) continue;
+      const std::string x = pass == 1 ? "in" : "x";
+      const std::string half = std::to_string(block_ / 2);
+      throw RuleBroken(
+          "no barrier of block " + std::to_string(b) +
+          (pass == 1 ? "" : " (pass " + std::to_string(pass) + ", over the block totals)") +
+          " found the first level of sequential addressing in its __shared__ array: after it, "
+          "s[t] holds " +
+          x + "[base + t] + " + x + "[base + t + " + half + "] for every t < " + half +
+          " (base = blockIdx.x * blockDim.x: the first half of the block adds the second "
+          "half); the exercise is the tree with thread tid < stride adding s[tid + stride], "
+          "stride from blockDim.x / 2 down");
+    }
+  }
+
+ private:
+  unsigned element(long long i) const { return i < len_ ? unsigned(source_[i]) : 0u; }
+  const int* source_;
+  long long len_;
+  int block_;
+  std::vector<char> seen_;
+};
+
+}  // namespace
+
+int identityOf(Op op) {
+  switch (op) {
+    case Op::Max:
+      return INT_MIN;
+    case Op::Min:
+      return INT_MAX;
+    case Op::Product:
+      return 1;
+    case Op::Sum:
+    case Op::Subtract:
+      break;
+  }
+  return 0;
+}
+
+std::string sharedMemoryRuleBroken(const Exercise& e, const void* kernel) {
+  return e.shared == SharedUse::Any ? ""
+                                    : sharedMemoryRuleBroken(e, sim::sharedMemoryBytes(kernel));
+}
+
+std::string sharedMemoryRuleBroken(const Exercise& e, size_t bytes) {
+  if (e.shared == SharedUse::Required && bytes == 0)
+    return e.kernel +
+           " declares no __shared__ array in its own body; this exercise puts the work in "
+           "shared memory (declare it in the kernel, e.g. __shared__ int s[1024];)";
+  if (e.shared == SharedUse::Forbidden && bytes > 0)
+    return e.kernel + " declares " + std::to_string(bytes) +
+           " bytes of __shared__ memory; this exercise works in registers, with warp shuffles";
+  return "";
+}
+
+// ============================================================================================
+// [SECTION] One driver per shape
+// ============================================================================================
+
+namespace {
+
+// What runs each time a block's barrier opens: the exercise's `rule` (may be empty) and, with
+// `steps`, the step: block b's largest __shared__ array, or, for a kernel without one, `global`
+// (its first `count` ints).
+using BarrierHook = std::function<void(unsigned, const std::vector<sim::SharedSpan>&)>;
+void atBarriers(sim::LaunchOptions& options, const BarrierHook& rule, StepRecorder* steps,
+                int launch, const int* global, long long count, const std::string& globalName) {
+  options.onBarrier = rule;
+  if (!steps) return;
+  steps->newLaunch();
+  options.onBarrier = [=](unsigned b, const std::vector<sim::SharedSpan>& shared) {
+    if (rule) rule(b, shared);
+    const sim::SharedSpan* largest = nullptr;
+    for (const auto& span : shared)
+      if (span.size >= sizeof(int) && (!largest || span.size > largest->size)) largest = &span;
+    const std::string label = steps->barrierLabel(launch, b);
+    if (largest) {
+      // Cells at the end that no thread has written yet (a kernel declares s[1024] and uses
+      // blockDim.x of them) are left out.
+      const int* cells = reinterpret_cast<const int*>(largest->bytes);
+      size_t written = largest->size / sizeof(int);
+      while (written > 1 && cells[written - 1] == poisonInt()) --written;
+      steps->add(label + ": __shared__ " + (largest->name.empty() ? "array" : largest->name) +
+                     "[] of block " + std::to_string(b),
+                 cells, written);
+    } else {
+      steps->add(label + ": " + globalName + "[]", global, size_t(count));
+    }
+  };
+}
+
+void recordLaunchEnd(StepRecorder* steps, int launch, const int* values, long long count,
+                     const std::string& name) {
+  if (steps)
+    steps->add("after launch " + std::to_string(launch) + ": " + name + "[]", values,
+               size_t(count));
+}
+
+double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
+                       const std::vector<double>& input, sim::LaunchOptions options,
+                       StepRecorder* steps) {
+  const auto run = reinterpret_cast<ResultKernel>(kernel);
+  auto in = inputBuffer(input);
+  FencedBuffer result("result", 1);
+  const int identity = identityOf(e.op);
+  result.data()[0] = identity;
+  const long long n = p.n;
+  long long blocks = blocksFor(n, (long long)p.block * e.perThread);
+  if (e.gridStride)
+    blocks = std::min(blocks, kSimMultiprocessors * kThreadSlotsPerMultiprocessor / p.block);
+  options.recordAtomics = true;
+  atBarriers(options, {}, steps, 1, in->data(), n, "in");
+  const sim::LaunchStats stats =
+      sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
+                  (const int*)in->data(), n, result.data());
+  long long atomics = 0;
+  recordLaunchEnd(steps, 1, result.data(), 1, "result");
+  checkAtomicsOnly(stats, result.data(), identity, result.data()[0], atomics);
+  checkAtomicCount(e, atomics, blocks, p.block);
+  return result.data()[0];
+}
+
+// Passes over the block totals until one is left, as the lessons' runTreePasses.
+double runBlockPartials(const Exercise& e, const void* kernel, const Params& p,
+                        const std::vector<double>& input, sim::LaunchOptions options,
+                        StepRecorder* steps) {
+  const auto run = reinterpret_cast<ResultKernel>(kernel);
+  std::unique_ptr<FencedBuffer> source = inputBuffer(input);
+  long long len = p.n;
+  for (int pass = 1;; ++pass) {
+    const long long blocks = blocksFor(len, p.block);
+    auto out = std::make_unique<FencedBuffer>("out", size_t(blocks));
+    SequentialAddressingWatch watch(source->data(), len, p.block, blocks);
+    BarrierHook rule;
+    if (e.sequentialAddressing)
+      rule = [&watch](unsigned b, const std::vector<sim::SharedSpan>& shared) {
+        watch.atBarrier(b, shared);
+      };
+    atBarriers(options, rule, steps, pass, source->data(), len, pass == 1 ? "in" : "x");
+    sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
+                (const int*)source->data(), len, out->data());
+    recordLaunchEnd(steps, pass, out->data(), blocks, "out");
+    if (e.sequentialAddressing) watch.check(pass);
+    if (blocks == 1) return out->data()[0];
+    out->rename("in (the block totals of pass " + std::to_string(pass) + ")");
+    source = std::move(out);
+    len = blocks;
+  }
+}
+
+double runFoldSteps(const void* kernel, const Params& p, const std::vector<double>& input,
+                    sim::LaunchOptions options, StepRecorder* steps) {
+  const auto run = reinterpret_cast<FoldKernel>(kernel);
+  auto a = inputBuffer(input);
+  a->rename("a");
+  int launch = 1;
+  for (long long len = p.n; len > 1; len -= len / 2, ++launch) {
+    const long long threads = len - len / 2;
+    atBarriers(options, {}, steps, launch, a->data(), len, "a");
+    sim::launch(dim3(unsigned(blocksFor(threads, p.block))), dim3(unsigned(p.block)), options, run,
+                a->data(), len);
+    recordLaunchEnd(steps, launch, a->data(), len - len / 2, "a");
+  }
+  return a->data()[0];
+}
+
+double runOneBlock(const void* kernel, const Params& p, const std::vector<double>& input,
+                   sim::LaunchOptions options, StepRecorder* steps) {
+  const auto run = reinterpret_cast<OneBlockKernel>(kernel);
+  auto a = inputBuffer(input);
+  a->rename("a");
+  atBarriers(options, {}, steps, 1, a->data(), p.n, "a");
+  sim::launch(dim3(1), dim3(unsigned(p.block)), options, run, a->data(), int(p.n));
+  recordLaunchEnd(steps, 1, a->data(), p.n, "a");
+  return a->data()[0];
+}
+
+// Every thread i < n must end with its group's total; the result is the groups' totals
+// combined.
+double runAllReduce(const Exercise& e, const void* kernel, const Params& p,
+                    const std::vector<double>& input, sim::LaunchOptions options,
+                    StepRecorder* steps) {
+  const auto run = reinterpret_cast<ResultKernel>(kernel);
+  auto in = inputBuffer(input);
+  FencedBuffer out("out", input.size());
+  const int poison = poisonInt();
+  std::fill(out.data(), out.data() + out.count(), poison);
+  atBarriers(options, {}, steps, 1, out.data(), p.n, "out");
+  sim::launch(dim3(unsigned(blocksFor(p.n, p.block))), dim3(unsigned(p.block)), options, run,
+              (const int*)in->data(), (long long)p.n, out.data());
+  recordLaunchEnd(steps, 1, out.data(), p.n, "out");
+  return allReduceResult(e, input, out.data(), p.block, poison);
+}
+
+}  // namespace
+
+double allReduceResult(const Exercise& e, const std::vector<double>& input, const int* out,
+                       int blockSize, int untouched) {
+  const long long n = (long long)input.size(), block = blockSize;
+  const long long group = e.warpGroups ? std::min<long long>(32, block) : block;
+  const char* groupName = e.warpGroups ? "warp" : "block";
+  std::vector<double> totals;
+  for (long long first = 0; first < n; first += group) {
+    const long long last = std::min(n, first + group) - 1;
+    const std::vector<double> elements(input.begin() + first, input.begin() + last + 1);
+    const double total = reference(e.op, ElementType::Int, elements).expected;
+    for (long long i = first; i <= last; ++i) {
+      const int got = out[i];
+      if (got == total) continue;
+      const std::string who = threadName(i % block, i / block);
+      if (got == untouched)
+        throw RuleBroken("out[" + std::to_string(i) + "] still holds " + text(untouched) +
+                         ", what the host filled it with: " + who + " did not write it");
+      throw RuleBroken(who + " ended with " + text(got) + " in out[" + std::to_string(i) +
+                       "], but the total of its " + groupName + " (elements " +
+                       std::to_string(first) + " to " + std::to_string(last) + ") is " +
+                       text(total) + "; every thread must end with it");
+    }
+    totals.push_back(total);
+  }
+  return reference(e.op, ElementType::Int, totals).expected;
+}
+
+void StepRecorder::add(const std::string& label, const int* values, size_t count) {
+  if (taken_ >= limit_) {
+    ++left_;
+    return;
+  }
+  ++taken_;
+  StepSnapshot step;
+  step.label = label;
+  step.values.assign(values, values + count);
+  sink_(step);
+}
+
+std::string StepRecorder::barrierLabel(int launch, unsigned block) {
+  const int k = ++barriers_[block];
+  return "launch " + std::to_string(launch) + ", block " + std::to_string(block) + ", barrier " +
+         std::to_string(k);
+}
+
+double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
+                         StepRecorder* steps) {
+  const std::vector<double> input = makeInput(resolve(p));
+  if (steps) {
+    const std::vector<int> ints(input.begin(), input.end());
+    steps->add("the input", ints.data(), ints.size());
+  }
+  sim::LaunchOptions options;
+  options.schedule = sim::Schedule::parse(p.schedule);
+  switch (e.shape) {
+    case ExerciseShape::AtomicResult:
+      return runAtomicResult(e, kernel, p, input, options, steps);
+    case ExerciseShape::BlockPartials:
+      return runBlockPartials(e, kernel, p, input, options, steps);
+    case ExerciseShape::FoldStep:
+      return runFoldSteps(kernel, p, input, options, steps);
+    case ExerciseShape::OneBlock:
+      return runOneBlock(kernel, p, input, options, steps);
+    case ExerciseShape::AllReduce:
+      return runAllReduce(e, kernel, p, input, options, steps);
+  }
+  return 0;
+}
+
+}  // namespace rlab::exercise

@@ -1,0 +1,68 @@
+// The host side of an exercise on the simulator: one driver per ExerciseShape runs the
+// learner's kernel (found in their shared object) on fenced buffers, as a lesson driver runs
+// a lesson kernel, and checks the rules the exercise adds to the result: *result changed by
+// atomics only, how many atomics, every thread's all-reduce value. Used inside the exercise
+// runner only.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/trace.hpp"
+
+namespace rlab::exercise {
+
+// The two multiprocessors of the simulator (SimBackend's), with an H100's thread slots: the
+// grid of a grid-stride exercise.
+inline constexpr long long kSimMultiprocessors = 2;
+inline constexpr long long kThreadSlotsPerMultiprocessor = 2048;
+// A run's steps are recorded up to this n (the array view's cells stay readable).
+inline constexpr long long kExerciseStepLimit = 4096;
+
+// The steps of one run of the learner's kernel, taken without a trace call in it: each time a
+// block's barrier opens, the kernel's largest __shared__ array as it then is (a kernel without
+// shared memory: the global array it works in), and after each launch the array the host reads.
+class StepRecorder {
+ public:
+  // Steps go to `sink` as they are taken (a run that crashes still shows how far it got).
+  using Sink = std::function<void(const StepSnapshot&)>;
+  explicit StepRecorder(Sink sink, size_t limit = 300) : sink_(std::move(sink)), limit_(limit) {}
+  void add(const std::string& label, const int* values, size_t count);
+  // A barrier of `block` in launch `launch` opened: the step's label counts the block's barriers.
+  std::string barrierLabel(int launch, unsigned block);
+  void newLaunch() { barriers_.clear(); }
+  size_t taken() const { return taken_; }
+  long long left() const { return left_; }  // steps past the limit, not kept
+
+ private:
+  Sink sink_;
+  size_t limit_, taken_ = 0;
+  long long left_ = 0;
+  std::map<unsigned, int> barriers_;
+};
+
+// Runs `kernel` (a function of e.pointerType()) on the case's input and launch and returns the
+// result. Throws with one sentence when the run cannot finish (sim::LaunchError) or breaks one
+// of the exercise's rules. With `steps`, records the run's steps there.
+double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
+                         StepRecorder* steps = nullptr);
+
+// Before any case: the exercise's rule on __shared__ memory. Empty when the kernel keeps it,
+// else one sentence.
+std::string sharedMemoryRuleBroken(const Exercise& e, const void* kernel);
+// The same rule for a kernel that declares `bytes` of __shared__ memory (the GPU's count).
+std::string sharedMemoryRuleBroken(const Exercise& e, size_t bytes);
+
+// What the host stores in *result before the launch: the operator's identity.
+int identityOf(Op op);
+
+// AllReduce, on any backend: every out[i] (i < n) must be the total of its group, its warp or
+// its block; the result is the groups' totals combined. Throws one sentence naming the first
+// thread that ended with something else (`untouched`: what out held before the launch).
+double allReduceResult(const Exercise& e, const std::vector<double>& input, const int* out,
+                       int block, int untouched);
+
+}  // namespace rlab::exercise

@@ -1,0 +1,26 @@
+// An exercise on the GPU, inside the exercise runner: NVRTC compiles the learner's file for
+// the device's architecture, the driver API loads and launches it through the exercise's
+// cases (the GPU scope: no schedules, sums of 2^24 + 3 elements), and `beat-coarsened` is
+// timed against the shared lesson's coarsened kernel. The report lines are the simulator
+// path's, plus "@diagnostic LINE COLUMN SEVERITY MESSAGE" and "@compile-failed" for NVRTC's
+// messages, and "@speed PASSED SENTENCE".
+//
+// Both libraries are opened at run time (dlopen), so the runner starts on machines without a
+// GPU driver or NVRTC and the simulator path never needs them. Built only where the CUDA
+// toolkit was found (gpu.cpp); elsewhere gpu_absent.cpp says so.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "lessons/engine/exercise/exercises.hpp"
+
+namespace rlab::exercise {
+
+using ReportLine = std::function<void(const std::string&)>;
+
+// Returns the runner's exit code.
+int runOnGpu(const Exercise& e, const std::string& source, const std::string& replayWith,
+             bool oneRun, const Params& options, const ReportLine& report);
+
+}  // namespace rlab::exercise

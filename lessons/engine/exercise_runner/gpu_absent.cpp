@@ -1,0 +1,14 @@
+// The runner of a build without the CUDA toolkit: exercises run on the simulator only.
+#include "lessons/engine/exercise_runner/gpu.hpp"
+
+namespace rlab::exercise {
+
+int runOnGpu(const Exercise&, const std::string&, const std::string&, bool, const Params&,
+             const ReportLine& report) {
+  report(
+      "@error\tthis build has no GPU path for exercises (the CUDA toolkit was not found when it "
+      "was configured); check on the simulator instead.");
+  return 3;
+}
+
+}  // namespace rlab::exercise

@@ -1,0 +1,344 @@
+#include "lessons/engine/params.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
+
+#include "kernels/sim/runtime.hpp"
+#include "lessons/engine/registry.hpp"
+
+namespace rlab {
+
+const char* name(Op op) {
+  switch (op) {
+    case Op::Sum:
+      return "sum";
+    case Op::Max:
+      return "max";
+    case Op::Min:
+      return "min";
+    case Op::Product:
+      return "product";
+    case Op::Subtract:
+      return "subtract";
+  }
+  return "sum";
+}
+
+bool isAssociative(Op op) {
+  return op != Op::Subtract;
+}
+
+const char* name(ElementType type) {
+  return type == ElementType::Int ? "int" : "float";
+}
+
+const char* name(BackendChoice backend) {
+  switch (backend) {
+    case BackendChoice::Sim:
+      return "sim";
+    case BackendChoice::Gpu:
+      return "gpu";
+    case BackendChoice::Auto:
+      return "auto";
+  }
+  return "sim";
+}
+
+std::string combineText(Op op, const std::string& target, const std::string& source) {
+  switch (op) {
+    case Op::Sum:
+      return target + " += " + source;
+    case Op::Product:
+      return target + " *= " + source;
+    case Op::Subtract:
+      return target + " -= " + source;
+    case Op::Max:
+      return target + " = max(" + target + ", " + source + ")";
+    case Op::Min:
+      return target + " = min(" + target + ", " + source + ")";
+  }
+  return target;
+}
+
+std::string applyText(Op op, const std::string& x, const std::string& y) {
+  switch (op) {
+    case Op::Sum:
+      return x + " + " + y;
+    case Op::Product:
+      return x + " * " + y;
+    case Op::Subtract:
+      return x + " - " + y;
+    case Op::Max:
+      return "max(" + x + ", " + y + ")";
+    case Op::Min:
+      return "min(" + x + ", " + y + ")";
+  }
+  return x;
+}
+
+std::string formatValue(double v, ElementType type) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (std::isnan(v)) return "nan";
+  std::ostringstream s;
+  if (type == ElementType::Int || v == std::floor(v))
+    s << std::fixed << std::setprecision(0) << v;
+  else
+    s << std::setprecision(6) << v;
+  return s.str();
+}
+
+Op parseOp(const std::string& text) {
+  for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product, Op::Subtract})
+    if (text == name(op)) return op;
+  throw ParamError("--op '" + text +
+                   "' is not an operator; use sum, max, min or product (or subtract, a "
+                   "demonstration of an operator a reduction cannot use).");
+}
+
+ElementType parseType(const std::string& text) {
+  if (text == "int") return ElementType::Int;
+  if (text == "float") return ElementType::Float;
+  throw ParamError("--type '" + text + "' is not a type; use int or float.");
+}
+
+BackendChoice parseBackend(const std::string& text) {
+  for (BackendChoice b : {BackendChoice::Sim, BackendChoice::Gpu, BackendChoice::Auto})
+    if (text == name(b)) return b;
+  throw ParamError("--backend '" + text + "' is not a backend; use sim, gpu or auto.");
+}
+
+std::vector<double> parseValues(const std::string& text) {
+  std::vector<double> values;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma - start);
+    char* end = nullptr;
+    const double v = item.empty() ? 0 : std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !std::isfinite(v) || std::fabs(v) > 3.0e38)
+      throw ParamError("--values '" + text + "' has '" + item +
+                       "', which is not a number; give numbers separated by commas, e.g. "
+                       "3,1,4,1,5.");
+    values.push_back(v);
+    if (values.size() > (size_t(1) << 20))
+      throw ParamError("--values has more than 1048576 numbers; use --n and --data for more.");
+    if (comma == std::string::npos) return values;
+    start = comma + 1;
+  }
+}
+
+void parseDelay(const std::string& text, Params& params) {
+  const size_t colon = text.find(':');
+  auto number = [](const std::string& digits) {
+    const bool ok =
+        !digits.empty() && digits.size() <= 7 &&
+        std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return ok ? std::stoi(digits) : -1;
+  };
+  const int thread = colon == std::string::npos ? -1 : number(text.substr(0, colon));
+  const int level = colon == std::string::npos ? -1 : number(text.substr(colon + 1));
+  if (thread < 0 || level < 1)
+    throw ParamError("--delay '" + text +
+                     "' is not THREAD:LEVEL; give the thread to hold back and the level (from 1) "
+                     "before which it pauses, e.g. 4:2.");
+  params.delayThread = thread;
+  params.delayLevel = level;
+}
+
+std::string delayText(const Params& params) {
+  if (params.delayThread < 0) return "";
+  return std::to_string(params.delayThread) + ":" + std::to_string(params.delayLevel);
+}
+
+namespace {
+
+bool isPowerOfTwo(int64_t v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+int64_t smallestPowerOfTwoCovering(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+uint64_t parseSeed(const std::string& data) {
+  const std::string digits = data.substr(7);
+  if (digits.empty() || digits.size() > 19 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    throw ParamError("--data '" + data +
+                     "' has no seed; use iota, ones or random:SEED "
+                     "(SEED a whole number).");
+  return std::stoull(digits);
+}
+
+}  // namespace
+
+Resolved resolve(const Params& in) {
+  Resolved r{in, ""};
+  Params& p = r.params;
+  const LessonInfo* lesson = &lessonOrThrow(p.lesson);
+  if (p.variant.empty()) p.variant = lesson->variants.front().id;
+  const VariantInfo* variant = lesson->findVariant(p.variant);
+  if (!variant)
+    throw ParamError("--variant '" + p.variant + "' is not a variant of " + p.lesson + "; use " +
+                     lesson->variantIds() + ".");
+  if (p.op == Op::Subtract && !variant->offersSubtract)
+    throw ParamError("--op subtract is a demonstration offered by " + subtractRunsText() + "; " +
+                     p.lesson + " " + p.variant +
+                     " does not offer it: use sum, max, min or product.");
+  if (p.op == Op::Subtract) p.timed = false;  // its answers are the lesson, not its speed
+  if (!variant->barrierSwitch && !p.barrier)
+    throw ParamError(
+        "--no-barrier is only for kernels with a barrier to switch off (barrier "
+        "global and shared, butterfly shared); " +
+        p.lesson + " " + p.variant + " has none.");
+  if (!lesson->switchableBarrier && p.perturb)
+    throw ParamError("--perturb is only for the barrier lesson.");
+  if (!lesson->switchableBarrier && p.printing)
+    throw ParamError("--printf is only for the barrier lesson.");
+
+  if (lesson->defaultGpus > 0) {
+    if (p.gpus == 0) p.gpus = lesson->defaultGpus;
+    if (p.gpus != 1 && p.gpus != 2 && p.gpus != 4 && p.gpus != 8)
+      throw ParamError("--gpus " + std::to_string(p.gpus) + " is not allowed; use 1, 2, 4 or 8.");
+  } else if (p.gpus != 0) {
+    throw ParamError("--gpus is only for the allreduce lesson; " + p.lesson + " runs on one GPU.");
+  }
+  const int64_t ranks = std::max(p.gpus, 1);
+
+  if (variant->defaultPerThread == 0) {
+    if (p.perThread != 0)
+      throw ParamError("--per-thread is only for the shared lesson's coarsened variant; " +
+                       p.lesson + " " + p.variant + " does not let you choose it.");
+    if (!p.loadAdd)
+      throw ParamError("--no-load-add is only for the shared lesson's coarsened variant; " +
+                       p.lesson + " " + p.variant + " has no add during the load.");
+  } else {
+    if (p.perThread == 0) p.perThread = variant->defaultPerThread;
+    if (p.perThread < 1 || p.perThread > kMaxPerThread)
+      throw ParamError("--per-thread " + std::to_string(p.perThread) +
+                       " is not allowed; use a whole number from 1 to 32.");
+  }
+
+  // Data: explicit values, or a generator.
+  if (!p.values.empty()) {
+    if (int64_t(p.values.size()) % ranks != 0)
+      throw ParamError("--values has " + std::to_string(p.values.size()) +
+                       " numbers, which do not split evenly over --gpus " + std::to_string(p.gpus) +
+                       "; give n numbers per GPU, rank after rank.");
+    const int64_t perRank = int64_t(p.values.size()) / ranks;
+    if (p.n != 0 && p.n != perRank)
+      throw ParamError("--n " + std::to_string(p.n) + " disagrees with the " +
+                       std::to_string(p.values.size()) + " numbers given in --values; drop --n.");
+    p.n = perRank;
+    if (p.type == ElementType::Int)
+      for (double v : p.values)
+        if (v != std::floor(v) || v < -2147483648.0 || v > 2147483647.0)
+          throw ParamError("--values holds " + std::to_string(v) +
+                           ", which is not a 32-bit integer; use --type float or whole numbers.");
+    r.dataLabel = "values";
+  } else {
+    if (p.data != "iota" && p.data != "ones" && p.data.rfind("random:", 0) != 0)
+      throw ParamError("--data '" + p.data +
+                       "' is not a data set; use iota, ones or "
+                       "random:SEED.");
+    if (p.data.rfind("random:", 0) == 0) parseSeed(p.data);
+    r.dataLabel = p.data;
+  }
+  if (p.n == 0) p.n = lesson->defaultN;
+  const int64_t maxN = std::min(lesson->maxN, kMaxN);
+  if (p.n < 1 || p.n > maxN)
+    throw ParamError("--n " + std::to_string(p.n) + " is out of range; " + p.lesson +
+                     " takes 1 to " + std::to_string(maxN) +
+                     (lesson->oneBlock ? " (one block of at most 1024 threads)." : "."));
+
+  const int minBlock = variant->minBlock;
+  if (p.block == 0) {
+    const int64_t cover = smallestPowerOfTwoCovering(p.n);
+    p.block = int(lesson->oneBlock ? cover : std::min<int64_t>(cover, 256));
+    p.block = std::max(p.block, minBlock);
+  }
+  if (!isPowerOfTwo(p.block) || p.block > 1024)
+    throw ParamError("--block " + std::to_string(p.block) +
+                     " is not allowed; use a power of two from " + std::to_string(minBlock) +
+                     " to 1024.");
+  if (p.block < minBlock)
+    throw ParamError("--block " + std::to_string(p.block) + " is too small for " + p.lesson + " " +
+                     p.variant +
+                     (minBlock >= 32 ? ", which uses warp operations"
+                                     : ", whose passes over the block totals must shrink") +
+                     "; use a power of two from " + std::to_string(minBlock) + " to 1024.");
+  if (lesson->oneBlock && p.block < p.n)
+    throw ParamError("--block " + std::to_string(p.block) +
+                     " is smaller than n = " + std::to_string(p.n) + "; " + p.lesson +
+                     " runs one block with a thread per element, so use a block of at least n.");
+
+  if (!p.loadAdd && int64_t(p.perThread) * p.block > kMaxSharedSlots)
+    throw ParamError("--no-load-add keeps --per-thread " + std::to_string(p.perThread) +
+                     " x --block " + std::to_string(p.block) + " = " +
+                     std::to_string(int64_t(p.perThread) * p.block) +
+                     " elements of a block in shared memory, more than the 8192 that fit; use a "
+                     "smaller --per-thread or --block.");
+
+  if (p.delayThread >= 0) {
+    if (!lesson->switchableBarrier)
+      throw ParamError("--delay is only for the barrier lesson; " + p.lesson +
+                       " has no level to hold a thread back at.");
+    if (p.delayThread >= p.block)
+      throw ParamError("--delay holds back thread " + std::to_string(p.delayThread) +
+                       ", but the block has threads 0 to " + std::to_string(p.block - 1) + ".");
+    // The tree's depth: the longest chain of combines a barrier variant has.
+    const int64_t levels = variant->longestChain(p.n, p.block);
+    if (levels < 1)
+      throw ParamError("--delay names level " + std::to_string(p.delayLevel) +
+                       ", but a tree of one element has no levels.");
+    if (p.delayLevel > levels)
+      throw ParamError("--delay names level " + std::to_string(p.delayLevel) +
+                       ", but this tree has levels 1 to " + std::to_string(levels) + ".");
+  }
+
+  try {
+    sim::Schedule::parse(p.schedule);
+  } catch (const std::invalid_argument& e) {
+    throw ParamError(std::string("--schedule: ") + e.what());
+  }
+  return r;
+}
+
+Params tourStopParams(const LessonInfo& lesson, const TourStop& stop) {
+  Params p;
+  p.lesson = lesson.id;
+  p.variant = stop.variant;
+  p.n = stop.n;
+  p.block = stop.block;
+  p.barrier = stop.barrier;
+  p.schedule = stop.schedule;
+  p.gpus = stop.gpus;
+  return p;
+}
+
+std::vector<double> makeInput(const Resolved& r) {
+  const Params& p = r.params;
+  if (!p.values.empty()) return p.values;
+  std::vector<double> data(size_t(p.n) * size_t(std::max(p.gpus, 1)));
+  if (p.data == "iota") {
+    for (size_t i = 0; i < data.size(); ++i) data[i] = double(i + 1);
+  } else if (p.data == "ones") {
+    std::fill(data.begin(), data.end(), 1.0);
+  } else {
+    uint64_t state = parseSeed(p.data) * 0x9e3779b97f4a7c15ull + 1;
+    for (double& v : data) {  // xorshift64*: the same numbers everywhere
+      state ^= state >> 12;
+      state ^= state << 25;
+      state ^= state >> 27;
+      v = double(((state * 0x2545f4914f6cdd1dull) >> 60) % 10);  // 0..9: sums stay exact
+    }
+  }
+  return data;
+}
+
+}  // namespace rlab

@@ -1,0 +1,275 @@
+#include "lessons/engine/registry.hpp"
+
+#include <algorithm>
+
+#include "lessons/engine/params.hpp"
+
+namespace rlab {
+
+namespace {
+
+constexpr int64_t kLargest = int64_t(1) << 28;
+
+int64_t levels(int64_t n) {  // of a tree over n elements
+  int64_t k = 0;
+  while ((int64_t(1) << k) < n) ++k;
+  return k;
+}
+int64_t blocks(int64_t n, int64_t perBlock) {
+  return (n + perBlock - 1) / perBlock;
+}
+
+// Longest chains (see ChainLength), one per kernel shape.
+int64_t oneAddress(int64_t n, int) {
+  return n;
+}
+int64_t halving(int64_t n, int) {
+  return levels(n);
+}
+int64_t blockTree(int64_t, int block) {
+  return levels(block);
+}
+// A tree per block, then again over the block partials, until one is left.
+int64_t treePasses(int64_t n, int block) {
+  int64_t chain = 0;
+  for (int64_t len = n; len > 1; len = blocks(len, block)) chain += levels(block);
+  return chain;
+}
+// A tree per block, then one atomic per block on the result.
+int64_t treeThenAtomics(int64_t n, int block) {
+  return levels(block) + blocks(n, block);
+}
+// Each thread's K elements in a row, the tree over the threads' sums, one atomic per block;
+// without the add during the load, a tree over the block's K · block elements.
+int64_t coarsenedChain(int64_t n, int block, int perThread, bool loadAdd) {
+  const int64_t slots = int64_t(block) * perThread;
+  return (loadAdd ? perThread + levels(block) : levels(slots)) + blocks(n, slots);
+}
+int64_t coarsenedChain(int64_t n, int block) {
+  return coarsenedChain(n, block, 8, true);
+}
+// Each thread's grid-stride loop (at most n / block elements even with a single block), its
+// four accumulators, the warp and block trees, and the totals of the blocks (at most one per
+// 16 elements per thread).
+// All-reduce across G GPUs: each element's chain is at most G - 1 combines long (the ring: a
+// chunk travels past every other rank; the butterfly: log2 G <= G - 1). The GPUs are not in
+// (n, block), so the bound is taken at the largest G, 8.
+int64_t acrossGpus(int64_t, int) {
+  return 7;
+}
+int64_t gridStride(int64_t n, int block) {
+  return blocks(n, block) + 2 + 2 * levels(block) + blocks(n, int64_t(block) * 16) + 10;
+}
+
+std::vector<LessonInfo> describeLessons() {
+  std::vector<LessonInfo> all;
+
+  LessonInfo atomic;
+  atomic.id = "atomic";
+  atomic.title = "Atomic baseline";
+  atomic.variants = {{"default", "atomicReduce", 1, false, oneAddress}};
+  atomic.variants[0].offersSubtract = true;
+  atomic.maxN = kLargest;
+  atomic.defaultN = 16;
+  atomic.traceLimit = 4096;  // one step per atomic
+  atomic.kernelFile = "kernels/atomic.cuh";
+  atomic.picture = LessonPicture::AtomicQueue;
+  atomic.tour = {{"default", 8, 0, true, "random:4", "Eight threads queue at one address."}};
+  all.push_back(atomic);
+
+  LessonInfo folding;
+  folding.id = "folding";
+  folding.title = "Folding in half";
+  folding.variants = {{"default", "foldStep", 1, true, halving},
+                      {"double-buffer", "foldInto", 1, true, halving}};
+  folding.variants[0].globalMemorySteps = true;
+  folding.variants[0].offersSubtract = true;
+  folding.maxN = kLargest;
+  folding.defaultN = 9;
+  folding.kernelFile = "kernels/folding.cuh";
+  folding.picture = LessonPicture::Fold;
+  folding.tour = {{"default", 9, 0, true, "lockstep", "Fold the back half onto the front half."}};
+  all.push_back(folding);
+
+  LessonInfo barrier;
+  barrier.id = "barrier";
+  barrier.title = "The barrier and the race";
+  // The global tree runs its levels over n (i < n), the shared one over the whole block.
+  barrier.variants = {{"global", "treeGlobal", 1, true, halving},
+                      {"shared", "treeShared", 1, true, blockTree}};
+  for (VariantInfo& v : barrier.variants) v.barrierSwitch = true;
+  barrier.variants[0].globalMemorySteps = true;
+  barrier.maxN = 1024;
+  barrier.defaultN = 8;
+  barrier.switchableBarrier = true;
+  barrier.oneBlock = true;
+  barrier.timeline = true;
+  barrier.timed = false;  // the lesson is the race, not the speed
+  barrier.kernelFile = "kernels/barrier.cuh";
+  barrier.picture = LessonPicture::Barrier;
+  barrier.tour = {{"global", 8, 0, true, "stall:4:2:1",
+                   "A tree in one block, barrier on: thread 4 is late, everyone waits."},
+                  {"global", 8, 0, false, "stall:4:2:1",
+                   "The same, barrier off: thread 0 reads a[4] before thread 4 wrote it."}};
+  all.push_back(barrier);
+
+  LessonInfo divergence;
+  divergence.id = "divergence";
+  divergence.title = "Divergence, bank conflicts";
+  divergence.variants = {{"interleaved", "interleaved", 2, false, treePasses},
+                         {"strided", "strided", 2, false, treePasses},
+                         {"sequential", "sequential", 2, false, treePasses}};
+  divergence.variants[0].offersSubtract = true;  // interleaved
+  divergence.variants[2].offersSubtract = true;  // sequential
+  divergence.maxN = kLargest;
+  divergence.defaultN = 64;
+  divergence.kernelFile = "kernels/divergence.cuh";
+  divergence.picture = LessonPicture::WarpGrid;
+  divergence.tour = {
+      {"interleaved", 64, 64, true, "lockstep",
+       "Interleaved: both warps have working lanes until the last level, most lanes idle."},
+      {"sequential", 64, 64, true, "lockstep", "Sequential addressing: one warp per level."}};
+  all.push_back(divergence);
+
+  LessonInfo shared;
+  shared.id = "shared";
+  shared.title = "Shared memory, many blocks";
+  shared.variants = {{"global", "treeInGlobal", 2, true, treePasses},
+                     {"shared", "treeInShared", 2, false, treePasses},
+                     {"multiblock", "multiBlock", 1, false, treeThenAtomics},
+                     {"coarsened", "coarsened", 1, false, coarsenedChain}};
+  shared.variants[0].globalMemorySteps = true;  // the tree in global memory
+  shared.variants.back().defaultPerThread = 8;  // kCoarsening in kernels/shared.cuh
+  shared.variants.back().noLoadAddKernelFunction = "coarsenedNoLoadAdd";
+  shared.variants[2].offersSubtract = true;  // multiblock
+  shared.maxN = kLargest;
+  shared.defaultN = 1000;
+  shared.kernelFile = "kernels/shared.cuh";
+  shared.picture = LessonPicture::BlockPartials;
+  shared.tour = {
+      {"multiblock", 1000, 0, true, "lockstep", "Shared memory, many blocks, one atomic each."}};
+  all.push_back(shared);
+
+  LessonInfo butterfly;
+  butterfly.id = "butterfly";
+  butterfly.title = "Butterfly all-reduce";
+  butterfly.variants = {{"shared", "butterflyShared", 1, false, treeThenAtomics},
+                        {"shuffle", "butterflyShuffle", 32, false, treeThenAtomics}};
+  butterfly.variants[0].barrierSwitch = true;  // the barrier between reads and writes
+  butterfly.maxN = kLargest;
+  butterfly.defaultN = 8;
+  butterfly.kernelFile = "kernels/butterfly.cuh";
+  butterfly.picture = LessonPicture::Butterfly;
+  butterfly.tour = {{"shared", 8, 0, true, "lockstep",
+                     "XOR partners: every thread of the block ends with the block's total."}};
+  all.push_back(butterfly);
+
+  LessonInfo fastest;
+  fastest.id = "fastest";
+  fastest.title = "The fastest kernel";
+  fastest.variants = {{"default", "fastestReduce", 32, false, gridStride}};
+  fastest.variants[0].offersSubtract = true;
+  fastest.maxN = kLargest;
+  fastest.defaultN = 1000;
+  fastest.kernelFile = "kernels/fastest.cuh";
+  fastest.tour = {{"default", 1000, 0, true, "lockstep",
+                   "Grid-stride, vector loads, warp shuffles, one pass."}};
+  all.push_back(fastest);
+
+  LessonInfo allreduce;
+  allreduce.id = "allreduce";
+  allreduce.title = "All-reduce across GPUs";
+  allreduce.variants = {{"butterfly", "combineChunk", 1, false, acrossGpus},
+                        {"ring", "combineChunk", 1, false, acrossGpus},
+                        {"nccl", "combineChunk", 1, false, acrossGpus}};
+  allreduce.maxN = int64_t(1) << 22;  // per GPU; rlab bench goes to 2^28 (1 GB of floats)
+  allreduce.defaultN = 8;
+  allreduce.traceLimit = 4096;
+  allreduce.defaultGpus = 2;
+  allreduce.kernelFile = "kernels/allreduce.cuh";
+  allreduce.picture = LessonPicture::Ranks;
+  allreduce.tour = {
+      {"ring", 8, 0, true, "lockstep", "Four GPUs in a ring: reduce-scatter, then all-gather.", 4}};
+  all.push_back(allreduce);
+
+  for (LessonInfo& lesson : all) {
+    lesson.textFolder = "lessons/" + lesson.id;
+    lesson.hostFile = lesson.textFolder + "/driver.hpp";
+  }
+  return all;
+}
+
+}  // namespace
+
+int64_t longestChainOf(const VariantInfo& variant, const Params& p) {
+  // The variants with a choice of elements per thread are shared coarsened's shape.
+  if (variant.defaultPerThread > 0)
+    return coarsenedChain(p.n, p.block, p.perThread > 0 ? p.perThread : variant.defaultPerThread,
+                          p.loadAdd);
+  return variant.longestChain(p.n, p.block);
+}
+
+const VariantInfo* LessonInfo::findVariant(const std::string& variant) const {
+  for (const VariantInfo& v : variants)
+    if (v.id == variant) return &v;
+  return nullptr;
+}
+
+std::vector<std::string> LessonInfo::variantList() const {
+  std::vector<std::string> ids;
+  for (const VariantInfo& v : variants) ids.push_back(v.id);
+  return ids;
+}
+
+std::string LessonInfo::variantIds() const {
+  std::string ids;
+  for (const VariantInfo& v : variants) ids += (ids.empty() ? "" : ", ") + v.id;
+  return ids;
+}
+
+bool recordsMemory(const Params& p) {
+  const LessonInfo* lesson = findLesson(p.lesson);
+  const VariantInfo* variant = lesson ? lesson->findVariant(p.variant) : nullptr;
+  return p.memory && p.trace && variant && variant->globalMemorySteps &&
+         p.n <= std::min(kMemoryTraceLimit, lesson->traceLimit);
+}
+
+const std::vector<LessonInfo>& lessons() {
+  static const std::vector<LessonInfo> all = describeLessons();
+  return all;
+}
+
+const LessonInfo* findLesson(const std::string& id) {
+  for (const LessonInfo& l : lessons())
+    if (l.id == id) return &l;
+  return nullptr;
+}
+
+const LessonInfo& lessonOrThrow(const std::string& id) {
+  if (const LessonInfo* lesson = findLesson(id)) return *lesson;
+  throw ParamError("lesson '" + id + "' does not exist; choose one of " + lessonIds() + ".");
+}
+
+std::vector<std::pair<std::string, std::string>> subtractRuns() {
+  std::vector<std::pair<std::string, std::string>> runs;
+  for (const LessonInfo& l : lessons())
+    for (const VariantInfo& v : l.variants)
+      if (v.offersSubtract) runs.emplace_back(l.id, v.id);
+  return runs;
+}
+
+std::string subtractRunsText() {
+  std::string text;
+  for (const auto& [lesson, variant] : subtractRuns())
+    text += (text.empty() ? "" : ", ") + lesson +
+            (findLesson(lesson)->variants.size() > 1 ? " " + variant : "");
+  return text;
+}
+
+std::string lessonIds() {
+  std::string ids;
+  for (const LessonInfo& l : lessons()) ids += (ids.empty() ? "" : ", ") + l.id;
+  return ids;
+}
+
+}  // namespace rlab

@@ -1,0 +1,17 @@
+// Runs one lesson: resolve the parameters, pick the backend, run, check against the reference.
+#pragma once
+
+#include "lessons/engine/params.hpp"
+#include "lessons/engine/trace.hpp"
+
+namespace rlab {
+
+// Throws ParamError for bad input, GpuUnavailable when --backend gpu cannot run,
+// sim::LaunchError when a simulated kernel cannot finish.
+// --op subtract also runs the same data through the other kernels that offer it
+// (Trace::otherKernels) and gives no verdict (Trace::singleAnswer).
+Trace runLesson(const Params& params);
+// The run alone: subtract without the other kernels, and without its verdict's note.
+Trace runLessonOnce(const Params& params);
+
+}  // namespace rlab

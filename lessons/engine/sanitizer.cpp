@@ -1,0 +1,337 @@
+// [SECTION] The run's arguments
+// [SECTION] Reading compute-sanitizer's output
+// [SECTION] Finding the programs
+// [SECTION] Running them
+
+#include "lessons/engine/sanitizer.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+#include "lessons/engine/backends.hpp"
+#include "lessons/engine/process.hpp"
+
+// Set by app/cli/CMakeLists.txt, which builds rlab: the CUDA toolkit's bin folder of this build
+// (empty without CUDA) and where rlab itself lands.
+#ifndef RLAB_CUDA_BIN_DIR
+#define RLAB_CUDA_BIN_DIR ""
+#endif
+#ifndef RLAB_BUILT_RLAB
+#define RLAB_BUILT_RLAB ""
+#endif
+
+namespace rlab {
+
+// ============================================================================================
+// [SECTION] The run's arguments
+// ============================================================================================
+
+namespace {
+
+// The shortest text that strtod reads back to the same double ("0.1", "-3.5e+07").
+std::string exactText(double v) {
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+  return std::string(buffer, end);
+}
+
+}  // namespace
+
+std::vector<std::string> runArguments(const Params& p) {
+  std::vector<std::string> args = {p.lesson};
+  auto option = [&](const char* flag, const std::string& value) {
+    args.push_back(flag);
+    args.push_back(value);
+  };
+  if (!p.variant.empty()) option("--variant", p.variant);
+  if (p.n != 0) option("--n", std::to_string(p.n));
+  if (p.block != 0) option("--block", std::to_string(p.block));
+  option("--op", name(p.op));
+  option("--type", name(p.type));
+  if (p.values.empty()) {
+    option("--data", p.data);
+  } else {
+    std::string list;
+    for (double v : p.values) list += (list.empty() ? "" : ",") + exactText(v);
+    args.push_back("--values=" + list);  // one word: a list may start with a minus sign
+  }
+  if (!p.barrier) args.push_back("--no-barrier");
+  if (p.perturb) args.push_back("--perturb");
+  if (p.printing) args.push_back("--printf");
+  if (p.delayThread >= 0) option("--delay", delayText(p));
+  if (p.backend != BackendChoice::Gpu) option("--schedule", p.schedule);
+  option("--backend", name(p.backend));
+  if (!p.timed) args.push_back("--no-timings");
+  return args;
+}
+
+const char* name(SanitizerTool tool) {
+  switch (tool) {
+    case SanitizerTool::Racecheck:
+      return "racecheck";
+    case SanitizerTool::Memcheck:
+      return "memcheck";
+    case SanitizerTool::Synccheck:
+      return "synccheck";
+    case SanitizerTool::Initcheck:
+      return "initcheck";
+  }
+  return "racecheck";
+}
+
+SanitizerTool parseSanitizerTool(const std::string& text) {
+  for (SanitizerTool tool : {SanitizerTool::Racecheck, SanitizerTool::Memcheck,
+                             SanitizerTool::Synccheck, SanitizerTool::Initcheck})
+    if (text == name(tool)) return tool;
+  throw ParamError("--tool '" + text +
+                   "' is not a compute-sanitizer tool; use racecheck, memcheck, synccheck or "
+                   "initcheck.");
+}
+
+// ============================================================================================
+// [SECTION] Reading compute-sanitizer's output
+// ============================================================================================
+//
+// Every line of the sanitizer starts with "=========". A report opens with a line indented by
+// one space and goes on with deeper-indented lines, up to "=========" alone (and a space) or the
+// next report. As compute-sanitizer 2025.3 prints them:
+//
+//   ========= Error: Race reported between Read access at void treeShared<int, SumOp>(T1 *, int,
+//   bool, bool, StepRecorder<T1>)+0x470 in barrier.cuh:38
+//   =========     and Write access at void treeShared<int, SumOp>(T1 *, int, bool, bool,
+//   StepRecorder<T1>)+0x4c0 in barrier.cuh:39 [520 hazards]
+//   ========= Invalid __global__ read of size 4 bytes
+//   =========     at oob(const int *, int *)+0x60 in f.cu:3
+//   =========     by thread (0,0,0) in block (0,0,0)
+//
+// Lines without the prefix are the checked program's own output.
+
+namespace {
+
+constexpr const char kPrefix[] = "=========";
+constexpr size_t kPrefixLength = sizeof kPrefix - 1;
+
+bool startsWith(const std::string& text, const char* prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+std::string trimmed(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+std::string collapsedSpaces(const std::string& text) {
+  std::string out;
+  for (char c : text)
+    if (c != ' ' || (!out.empty() && out.back() != ' ')) out += c;
+  return trimmed(out);
+}
+
+// Top-level lines about the process rather than a kernel: notes, not hazards.
+bool aboutTheProcess(const std::string& text) {
+  for (const char* known : {"process didn't terminate successfully", "Target application",
+                            "No attachable process", "Process ID"})
+    if (text.find(known) != std::string::npos) return true;
+  return false;
+}
+
+// Lines of a report that come after its description: where, which thread, the host stack.
+bool detailLine(const std::string& text) {
+  for (const char* known : {"by thread", "Address ", "Access ", "and is ", "Saved host backtrace",
+                            "Host Frame", "Device Frame", "Current Value"})
+    if (startsWith(text, known)) return true;
+  return false;
+}
+
+// "[Write access |Write Thread (3,0,0) ]at KERNEL+0xOFFSET[ in FILE:LINE]"; KERNEL never holds
+// " at ".
+const std::regex& siteExpression() {
+  static const std::regex site(
+      R"(((?:Read|Write|Atomic) (?:access|Thread \([0-9, ]+\)) )?at ((?:(?! at ).)+?)\+0x[0-9a-fA-F]+(?: in ([^\s\[\]]+):([0-9]+))?)");
+  return site;
+}
+
+void describe(SanitizerHazard& h) {
+  std::string first = h.lines.front();
+  for (const char* severity : {"Error", "Warning", "ERROR", "WARN"}) {
+    const std::string tag = std::string(severity) + ": ";
+    if (startsWith(first, tag.c_str())) {
+      h.severity = severity[0] == 'E' ? "Error" : "Warning";
+      first = first.substr(tag.size());
+      break;
+    }
+  }
+  // The description: the first line and its continuations up to the first detail line.
+  std::string description = first;
+  bool details = false;
+  for (size_t k = 1; k < h.lines.size(); ++k) {
+    const std::string text = trimmed(h.lines[k]);
+    details = details || detailLine(text);
+    if (details) {
+      if (startsWith(text, "by thread") && h.thread.empty()) h.thread = text.substr(3);
+      continue;
+    }
+    description += " " + text;
+  }
+  const std::regex& site = siteExpression();
+  for (std::sregex_iterator it(description.begin(), description.end(), site), end; it != end;
+       ++it) {
+    const std::smatch& m = *it;
+    SanitizerSite s;
+    s.access = trimmed(m[1].str());
+    s.kernel = m[2].str();
+    s.file = m[3].str();
+    s.line = m[4].matched ? std::atoi(m[4].str().c_str()) : 0;
+    h.sites.push_back(s);
+  }
+  static const std::regex hazards(R"(\[([0-9]+) hazards?\])");
+  for (std::sregex_iterator it(description.begin(), description.end(), hazards), end; it != end;
+       ++it)
+    h.count += std::atoi((*it)[1].str().c_str());
+  // The kind is the description without its places: "Race reported between Write access and
+  // Read access".
+  h.kind =
+      collapsedSpaces(std::regex_replace(std::regex_replace(description, site, "$1"), hazards, ""));
+  if (!h.sites.empty()) {
+    h.kernel = h.sites.front().kernel;
+    h.file = h.sites.front().file;
+    h.line = h.sites.front().line;
+  }
+}
+
+void addNote(std::vector<std::string>& notes, const std::string& note) {
+  for (const auto& existing : notes)
+    if (existing == note) return;
+  notes.push_back(note);
+}
+
+}  // namespace
+
+SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& output, int exitCode) {
+  SanitizerReport r;
+  r.tool = tool;
+  r.exitCode = exitCode;
+  bool open = false;  // the last hazard still takes continuation lines
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!startsWith(line, kPrefix)) {
+      if (startsWith(line, "rlab: ") && r.runError.empty()) r.runError = line.substr(6);
+      continue;
+    }
+    const std::string rest = line.substr(kPrefixLength);
+    const std::string text = trimmed(rest);
+    if (text.empty()) {
+      open = false;
+      continue;
+    }
+    const bool continuation = rest.size() > 1 && rest[0] == ' ' && rest[1] == ' ';
+    if (continuation) {
+      if (open) r.hazards.back().lines.push_back(rest.substr(1));
+      continue;
+    }
+    open = false;
+    if (text == "COMPUTE-SANITIZER") continue;
+    if (text.find("SUMMARY:") != std::string::npos) {
+      if (r.summary.empty())
+        r.summary = text;
+      else
+        addNote(r.notes, text);
+    } else if (aboutTheProcess(text)) {
+      if (!startsWith(text, "Process ID")) addNote(r.notes, text);
+    } else {
+      r.hazards.emplace_back();
+      r.hazards.back().lines.push_back(text);
+      open = true;
+    }
+  }
+  for (SanitizerHazard& h : r.hazards) describe(h);
+
+  if (exitCode != 0 && exitCode != kSanitizerErrorExit && r.runError.empty())
+    r.runError = exitCode < 0 ? "The run was killed before it finished."
+                              : "The run ended with exit code " + std::to_string(exitCode) + ".";
+  r.clean = exitCode == 0 && r.hazards.empty() && r.runError.empty();
+  if (!r.runError.empty())
+    addNote(r.notes, "The checked run failed, so the sanitizer saw only part of it, if any.");
+  if (tool == SanitizerTool::Racecheck)
+    addNote(r.notes,
+            "racecheck watches shared memory only; races in global memory (the barrier lesson's "
+            "global variant) are invisible to it.");
+  return r;
+}
+
+// ============================================================================================
+// [SECTION] Finding the programs
+// ============================================================================================
+
+std::string findComputeSanitizer() {
+  std::vector<std::string> folders = {RLAB_CUDA_BIN_DIR, "/usr/local/cuda/bin"};
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream entries(path);
+    for (std::string folder; std::getline(entries, folder, ':');) folders.push_back(folder);
+  }
+  for (const auto& folder : folders)
+    if (!folder.empty() && isExecutableFile(folder + "/compute-sanitizer"))
+      return folder + "/compute-sanitizer";
+  return "";
+}
+
+std::string findRlabExecutable() {
+  if (const char* chosen = std::getenv("RLAB_EXECUTABLE"); chosen && *chosen) return chosen;
+  const std::string self = runningExecutable();
+  std::vector<std::string> candidates;
+  if (!self.empty()) {
+    candidates.push_back(folderOf(self) + "/rlab");
+    candidates.push_back(folderOf(self) + "/../cli/rlab");
+  }
+  candidates.push_back(RLAB_BUILT_RLAB);
+  for (const auto& candidate : candidates)
+    if (isExecutableFile(candidate)) return candidate;
+  return "";
+}
+
+// ============================================================================================
+// [SECTION] Running them
+// ============================================================================================
+
+SanitizerReport runSanitizer(const Params& params, SanitizerTool tool,
+                             const SanitizerPrograms& programs) {
+  const std::string sanitizer =
+      programs.sanitizer.empty() ? findComputeSanitizer() : programs.sanitizer;
+  if (!isExecutableFile(sanitizer))
+    throw GpuUnavailable(
+        "compute-sanitizer was found neither beside nvcc, in /usr/local/cuda/bin nor on PATH; "
+        "install the CUDA toolkit's sanitizer to check a run.");
+  const std::string rlab = programs.rlab.empty() ? findRlabExecutable() : programs.rlab;
+  if (!isExecutableFile(rlab)) {
+    const char* chosen = std::getenv("RLAB_EXECUTABLE");
+    throw GpuUnavailable(
+        chosen && *chosen && programs.rlab.empty()
+            ? "RLAB_EXECUTABLE names " + rlab + ", which is not an executable file."
+            : "The rlab program to run under the sanitizer was not found beside this program "
+              "or where it was built; set RLAB_EXECUTABLE to its path.");
+  }
+  Params checked = params;
+  checked.backend = BackendChoice::Gpu;  // the sanitizer instruments GPU code only
+  checked.timed = false;                 // one run: repetitions under the sanitizer take minutes
+  checked.schedule = Params().schedule;  // a GPU schedules its threads itself
+  std::vector<std::string> argv = {
+      sanitizer, "--tool", name(tool), "--error-exitcode", std::to_string(kSanitizerErrorExit),
+      rlab,      "run"};
+  for (auto& a : runArguments(checked)) argv.push_back(std::move(a));
+  argv.insert(argv.end(), {"--format", "json"});
+  const ChildResult done = runChild(argv);
+
+  SanitizerReport r = parseSanitizerOutput(tool, done.output, done.exitCode);
+  r.params = checked;
+  if (tool == SanitizerTool::Racecheck && r.clean && !checked.barrier)
+    r.notes.push_back(
+        "The barrier was off and racecheck saw no hazard: this variant's race is in global "
+        "memory, which racecheck does not watch.");
+  return r;
+}
+
+}  // namespace rlab

@@ -1,0 +1,469 @@
+// The verification cases and the check.
+//
+// [SECTION] Data
+// [SECTION] Cases
+// [SECTION] The check
+// [SECTION] Sentences and replay lines
+
+#include "lessons/engine/verify.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+
+#include "lessons/engine/reference.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/run.hpp"
+
+namespace rlab {
+
+namespace {
+
+// ============================================================================================
+// [SECTION] Data
+// ============================================================================================
+// Random data of our own (negative numbers, fractions) goes through Params::values, so its
+// replay line lists every value: only up to kListedUpTo elements. Beyond, random data is the
+// lessons' own random:SEED (digits 0 to 9), which a replay line names in a word.
+// Every float input below keeps every partial result exact in any order of operations (sums of
+// at most 257 quarters of at most 9.75 stay far below 2^24 quarters; products are of powers of
+// two with at most 120 factors of 2 and 120 of 0.5, inside the float range 2^-126 to 2^127
+// whatever the grouping), so a float case fails only when an element is lost or wrong, never
+// for rounding.
+
+constexpr int64_t kListedUpTo = 257;
+// Single-element patterns (the extreme at index 0 or at the end): written as runs on a replay
+// line, so they stay short; up to here.
+constexpr int64_t kPatternsUpTo = 4097;
+
+using DataKind = VerifyData;
+
+struct Item {
+  Op op;
+  ElementType type;
+  DataKind kind;
+};
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::string number(double v) {
+  char text[40];
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    std::snprintf(text, sizeof text, "%lld", (long long)v);
+  else
+    std::snprintf(text, sizeof text, "%.9g", v);
+  return text;
+}
+
+// Fills the case's data and says what it is.
+void setData(VerifyCase& c, const Item& item, uint64_t seed) {
+  Params& p = c.params;
+  const bool isInt = item.type == ElementType::Int;
+  const size_t n = size_t(p.n);
+  switch (item.kind) {
+    case DataKind::OwnRandom: {
+      p.values.resize(n);
+      const std::string seedText = " (seed " + std::to_string(seed) + ")";
+      static const double powersOfTwo[] = {-2, -1, -0.5, 0.5, 1, 2};
+      int twos = 0, halves = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t r = splitmix(seed * 1000003u + i);
+        double& v = p.values[i];
+        if (item.op == Op::Product && isInt) {
+          v = 2.0 * double(r % 8) - 7;  // odd: the product never wraps to 0
+        } else if (item.op == Op::Product) {
+          v = powersOfTwo[r % 6];
+          int& count = std::fabs(v) == 2 ? twos : halves;
+          if (std::fabs(v) != 1 && ++count > 120) v = v < 0 ? -1 : 1;
+        } else {
+          v = isInt ? double(r % 199) - 99 : (double(r % 79) - 39) / 4;
+        }
+      }
+      c.data = item.op == Op::Product
+                   ? (isInt ? "random odd integers from -7 to 7" : "random -2, -1, -0.5, 0.5, 1, 2")
+                   : (isInt ? "random integers from -99 to 99"
+                            : "random multiples of 0.25 from -9.75 to 9.75");
+      c.data += seedText;
+      break;
+    }
+    case DataKind::RandomDigits:
+      p.data = "random:" + std::to_string(seed);
+      c.data = p.data + " (digits 0 to 9)";
+      break;
+    case DataKind::Iota:
+      p.data = "iota";
+      c.data = "iota (1 to n)";
+      break;
+    case DataKind::Ones:
+      p.data = "ones";
+      c.data = "ones";
+      break;
+    case DataKind::ExtremeFirst:
+    case DataKind::ExtremeLast: {
+      // All of one sign, so that a kernel starting from 0 instead of the identity shows.
+      const double sign = item.op == Op::Max ? -1 : 1;
+      const double filler = sign * (isInt ? 50 : 50.5), extreme = sign * (isInt ? 3 : 3.25);
+      const bool first = item.kind == DataKind::ExtremeFirst;
+      p.values.assign(n, filler);
+      p.values[first ? 0 : n - 1] = extreme;
+      c.data = std::string("the ") + (item.op == Op::Max ? "maximum " : "minimum ") +
+               number(extreme) + (first ? " at index 0, " : " at the last index, ") +
+               number(filler) + " elsewhere";
+      break;
+    }
+    case DataKind::OneAtLast: {
+      const double identity = item.op == Op::Product ? 1 : 0;
+      const double single = item.op == Op::Product ? (isInt ? 3 : -2.5) : (isInt ? 7 : 7.5);
+      p.values.assign(n, identity);
+      p.values[n - 1] = single;
+      c.data = "one " + number(single) + " at the last index, " + number(identity) + " elsewhere";
+      break;
+    }
+  }
+}
+
+// ============================================================================================
+// [SECTION] Cases
+// ============================================================================================
+
+constexpr int64_t kAwkwardSizes[] = {1, 2, 3, 7, 31, 32, 33, 255, 256, 257, 1000, 4097, 65537};
+constexpr int64_t kGpuLargerSizes[] = {100003};
+constexpr int64_t kGpuLargestSum = (int64_t(1) << 24) + 3;
+// Barrier schedules: other threads overtake, lanes of a warp overtake other warps, and one
+// thread (in the first warp, then in the second) is late for a round or two. Sizes of one,
+// two and four blocks of 256 and more.
+const char* const kSchedules[] = {"random:101", "random:202", "warps-random:303", "stall:3:1:2",
+                                  "stall:40:2:1"};
+constexpr int64_t kScheduleSizes[] = {33, 257, 1000};
+
+int64_t powerOfTwoCovering(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+// 0 (the lesson's default) and every power of two from the variant's smallest block (32 for
+// kernels without warp operations too: below that the default covers small n) to 1024; a
+// one-block lesson only those that cover n.
+std::vector<int> blockSizes(const LessonInfo& lesson, const VariantInfo& variant, int64_t n) {
+  std::vector<int> blocks{0};
+  int64_t smallest = std::max(variant.minBlock, 32);
+  if (lesson.oneBlock) smallest = std::max(smallest, powerOfTwoCovering(n));
+  for (int64_t b = powerOfTwoCovering(smallest); b <= 1024; b *= 2) blocks.push_back(int(b));
+  return blocks;
+}
+
+// The data a size gets with each operator and type when it has no pattern of its own.
+DataKind mainKind(Op op, int64_t n) {
+  if (n <= kListedUpTo) return DataKind::OwnRandom;
+  switch (op) {
+    case Op::Sum:
+      return DataKind::RandomDigits;
+    case Op::Max:
+    case Op::Min:
+      return DataKind::Iota;
+    case Op::Product:
+    case Op::Subtract:  // not verified: it has no right answer
+      break;
+  }
+  return DataKind::Ones;
+}
+
+std::vector<Item> itemsFor(int64_t n, VerifyScope scope) {
+  const ElementType types[] = {ElementType::Int, ElementType::Float};
+  std::vector<Item> items;
+  if (n == kGpuLargestSum) {
+    for (ElementType type : types) items.push_back({Op::Sum, type, DataKind::RandomDigits});
+    return items;
+  }
+  if (scope == VerifyScope::Simulator && n > kPatternsUpTo) {
+    // A few runs of tens of milliseconds each: lost elements, reads past n (the guard zone
+    // breaks sums, maxima and products) and both types.
+    return {{Op::Sum, ElementType::Int, DataKind::RandomDigits},
+            {Op::Sum, ElementType::Float, DataKind::RandomDigits},
+            {Op::Max, ElementType::Int, DataKind::Iota},
+            {Op::Product, ElementType::Float, DataKind::Ones}};
+  }
+  for (ElementType type : types)
+    for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product})
+      items.push_back({op, type, mainKind(op, n)});
+  if (n >= 2 && n <= kPatternsUpTo)
+    for (ElementType type : types) {
+      items.push_back({Op::Sum, type, DataKind::OneAtLast});
+      items.push_back({Op::Max, type, DataKind::ExtremeFirst});
+      items.push_back({Op::Max, type, DataKind::ExtremeLast});
+      items.push_back({Op::Min, type, DataKind::ExtremeFirst});
+      items.push_back({Op::Min, type, DataKind::ExtremeLast});
+      items.push_back({Op::Product, type, DataKind::OneAtLast});
+    }
+  return items;
+}
+
+VerifyCase makeCase(const LessonInfo& lesson, const VariantInfo& variant, VerifyScope scope,
+                    int64_t n, int block, const Item& item, uint64_t seed) {
+  VerifyCase c;
+  Params& p = c.params;
+  p.lesson = lesson.id;
+  p.variant = variant.id;
+  p.n = n;
+  p.block = block;
+  p.op = item.op;
+  p.type = item.type;
+  p.trace = n <= kListedUpTo;  // traced and untraced runs both
+  p.timed = false;
+  p.backend = scope == VerifyScope::Gpu ? BackendChoice::Gpu : BackendChoice::Sim;
+  setData(c, item, seed);
+  return c;
+}
+
+}  // namespace
+
+std::vector<VerifyCase> verificationCases(const LessonInfo& lesson, const VariantInfo& variant,
+                                          VerifyScope scope) {
+  std::vector<int64_t> sizes;
+  for (int64_t n : kAwkwardSizes) sizes.push_back(n);
+  if (scope == VerifyScope::Gpu) {
+    for (int64_t n : kGpuLargerSizes) sizes.push_back(n);
+    sizes.push_back(kGpuLargestSum);
+  }
+  std::vector<VerifyCase> cases;
+  for (size_t s = 0; s < sizes.size(); ++s) {
+    const int64_t n = sizes[s];
+    if (n > lesson.maxN) continue;
+    const std::vector<int> blocks = blockSizes(lesson, variant, n);
+    const std::vector<Item> items = itemsFor(n, scope);
+    for (size_t k = 0; k < items.size(); ++k) {
+      const uint64_t seed = uint64_t(n) * 64 + k;
+      if (scope == VerifyScope::Simulator) {
+        // Items take the block sizes in turn, starting one further on at each size, so that
+        // every size meets every block size and each operator and type meet many of them.
+        cases.push_back(
+            makeCase(lesson, variant, scope, n, blocks[(k + s) % blocks.size()], items[k], seed));
+      } else if (n == kGpuLargestSum) {
+        for (int block : {blocks.front(), blocks[1], blocks.back()})
+          cases.push_back(makeCase(lesson, variant, scope, n, block, items[k], seed));
+      } else {
+        for (int block : blocks)
+          cases.push_back(makeCase(lesson, variant, scope, n, block, items[k], seed));
+      }
+    }
+  }
+
+  // A missing barrier can give the right answer in lockstep and the wrong one in any other
+  // order: the simulator runs sums under schedules that let threads overtake each other.
+  if (scope == VerifyScope::Simulator) {
+    int turn = 0;
+    for (int64_t n : kScheduleSizes) {
+      if (n > lesson.maxN) continue;
+      std::vector<int> blocks = blockSizes(lesson, variant, n);
+      // Races between warps need two of them: 128 threads and more where the lesson allows.
+      const bool twoWarps = blocks.back() >= 128;
+      std::erase_if(blocks, [&](int b) { return twoWarps && b != 0 && b < 128; });
+      for (const char* schedule : kSchedules) {
+        const Item item{Op::Sum, turn % 2 ? ElementType::Float : ElementType::Int,
+                        mainKind(Op::Sum, n)};
+        VerifyCase c = makeCase(lesson, variant, scope, n, blocks[turn % blocks.size()], item,
+                                uint64_t(n) * 64 + 40 + turn);
+        c.params.schedule = schedule;
+        cases.push_back(std::move(c));
+        ++turn;
+      }
+    }
+  }
+
+  // The barrier lesson's --perturb (every third thread pauses each level) must not matter
+  // while the barrier is on.
+  if (lesson.switchableBarrier) {
+    int turn = 0;
+    for (int64_t n : {int64_t(33), int64_t(257)}) {
+      if (n > lesson.maxN) continue;
+      const std::vector<int> blocks = blockSizes(lesson, variant, n);
+      for (const char* schedule : {"lockstep", "random:404"}) {
+        if (scope == VerifyScope::Gpu && std::string(schedule) != "lockstep") continue;
+        const Item item{Op::Sum, ElementType::Int, mainKind(Op::Sum, n)};
+        VerifyCase c = makeCase(lesson, variant, scope, n, blocks[turn % blocks.size()], item,
+                                uint64_t(n) * 64 + 50 + turn);
+        c.params.perturb = true;
+        c.params.schedule = schedule;
+        cases.push_back(std::move(c));
+        ++turn;
+      }
+    }
+  }
+  return cases;
+}
+
+VerifyData mainVerifyData(Op op, int64_t n) {
+  return mainKind(op, n);
+}
+
+std::vector<int> verifyBlockSizes(const LessonInfo& lesson, const VariantInfo& variant, int64_t n) {
+  return blockSizes(lesson, variant, n);
+}
+
+VerifyCase makeVerifyCase(const LessonInfo& lesson, const VariantInfo& variant, VerifyScope scope,
+                          int64_t n, int block, Op op, ElementType type, VerifyData data,
+                          uint64_t seed) {
+  return makeCase(lesson, variant, scope, n, block, {op, type, data}, seed);
+}
+
+// ============================================================================================
+// [SECTION] The check
+// ============================================================================================
+
+namespace {
+
+std::string valueText(double v, ElementType type) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (type == ElementType::Int) return number(v);
+  char text[40];
+  std::snprintf(text, sizeof text, "%.9g", v);
+  return text;
+}
+
+}  // namespace
+
+VerifyOutcome verify(const VerifyCase& c, const KernelRunner& runKernel) {
+  VerifyOutcome outcome;
+  Resolved resolved;
+  try {
+    resolved = resolve(c.params);
+  } catch (const std::exception& e) {
+    outcome.sentence = describeCase(c) + ": not a valid run: " + e.what();
+    return outcome;
+  }
+  const Params& p = resolved.params;
+  const Reference ref = reference(p.op, p.type, makeInput(resolved));
+  outcome.expected = ref.expected;
+  outcome.tolerance = ref.tolerance;
+  try {
+    outcome.result = runKernel(p);
+  } catch (const std::exception& e) {
+    std::string why = e.what();
+    if (!why.empty() && why.back() != '.') why += '.';
+    outcome.sentence =
+        describeCase(c) + ": the run failed: " + why + " Replay: " + replayCommand(c);
+    return outcome;
+  }
+  outcome.passed = matches(outcome.result, ref);
+  if (!outcome.passed) {
+    outcome.sentence = describeCase(c) + ": result " + valueText(outcome.result, p.type) +
+                       ", expected " + valueText(ref.expected, p.type);
+    if (ref.tolerance > 0) outcome.sentence += " (within " + valueText(ref.tolerance, p.type) + ")";
+    outcome.sentence += ". Replay: " + replayCommand(c);
+  }
+  return outcome;
+}
+
+VerifyReport verifyAll(const std::vector<VerifyCase>& cases, const KernelRunner& runKernel,
+                       int stopAfter) {
+  VerifyReport report;
+  for (const VerifyCase& c : cases) {
+    VerifyOutcome outcome = verify(c, runKernel);
+    ++report.casesRun;
+    if (outcome.passed) continue;
+    ++report.failed;
+    report.failures.push_back(std::move(outcome));
+    if (stopAfter > 0 && report.failed >= stopAfter) break;
+  }
+  return report;
+}
+
+std::string VerifyReport::summary() const {
+  if (passed()) return "all " + std::to_string(casesRun) + " cases passed";
+  std::string text =
+      std::to_string(failed) + " of the " + std::to_string(casesRun) + " cases run failed:";
+  for (const VerifyOutcome& f : failures) text += "\n" + f.sentence;
+  return text;
+}
+
+double runLessonKernel(const Params& p) {
+  return runLesson(p).result;
+}
+
+// ============================================================================================
+// [SECTION] Sentences and replay lines
+// ============================================================================================
+
+namespace {
+
+// The values for --values="...": runs of four or more equal values become $(printf ...), so
+// a single extreme among 4096 other values takes one short line.
+std::string shellValueList(const std::vector<double>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i;
+    while (j < values.size() && values[j] == values[i]) ++j;
+    const bool last = j == values.size();
+    const std::string v = number(values[i]);
+    if (j - i >= 4) {
+      out += "$(printf -- '" + v + ",%.0s' $(seq " + std::to_string(j - i - (last ? 1 : 0)) + "))";
+      if (last) out += v;
+    } else {
+      for (size_t k = i; k < j; ++k) out += v + (last && k + 1 == j ? "" : ",");
+    }
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string describeCase(const VerifyCase& c) {
+  const Params& p = c.params;
+  std::string block = p.block ? std::to_string(p.block) : "default";
+  try {
+    const Resolved r = resolve(p);
+    if (p.block == 0) block = std::to_string(r.params.block) + " (the default)";
+  } catch (const std::exception&) {
+  }
+  const std::string subject =
+      !c.subject.empty() ? c.subject
+                         : p.lesson + " " + (p.variant.empty() ? "(default variant)" : p.variant);
+  std::string text = subject +
+                     ": n = " + std::to_string(p.values.empty() ? p.n : int64_t(p.values.size())) +
+                     ", block " + block + ", " + name(p.op) + " of " + name(p.type) + ", data " +
+                     (c.data.empty() ? (p.values.empty() ? p.data : "values") : c.data);
+  if (p.schedule != "lockstep") text += ", schedule " + p.schedule;
+  if (!p.barrier) text += ", barrier off";
+  if (p.perturb) text += ", perturbed";
+  if (p.printing) text += ", printing";
+  if (p.delayThread >= 0) text += ", delay " + delayText(p);
+  if (p.backend != BackendChoice::Sim) text += std::string(", backend ") + name(p.backend);
+  return text;
+}
+
+std::string replayCommand(const VerifyCase& c) {
+  const Params& p = c.params;
+  int block = p.block;
+  try {
+    block = resolve(p).params.block;
+  } catch (const std::exception&) {
+  }
+  const bool lessonRun = c.replayWith.empty();
+  std::string line = lessonRun ? "rlab run " + p.lesson : c.replayWith;
+  if (lessonRun && !p.variant.empty()) line += " --variant " + p.variant;
+  if (p.values.empty()) line += " --n " + std::to_string(p.n) + " --data " + p.data;
+  if (block) line += " --block " + std::to_string(block);
+  if (lessonRun) line += std::string(" --op ") + name(p.op) + " --type " + name(p.type);
+  if (!p.values.empty()) line += " --values=\"" + shellValueList(p.values) + "\"";
+  if (!p.barrier) line += " --no-barrier";
+  if (p.perturb) line += " --perturb";
+  if (p.printing) line += " --printf";
+  if (p.delayThread >= 0) line += " --delay " + delayText(p);
+  if (p.schedule != "lockstep") line += " --schedule " + p.schedule;
+  if (!lessonRun) return line + (p.backend == BackendChoice::Gpu ? " --backend gpu" : "");
+  line += std::string(" --backend ") + name(p.backend);
+  if (p.backend != BackendChoice::Sim) line += " --no-timings";
+  return line;
+}
+
+}  // namespace rlab
