@@ -161,6 +161,8 @@ __device__ __forceinline__ bool readPublished(unsigned long long* slot, T& value
 // (a race) shows the stale value the thread really used. value() records a thread's own
 // register value (values[step][element]) where there is no array to replay. A combine whose
 // source is its target records a thread's own value, with nothing read from another thread.
+// combine() also records the kernel line it was called from (the line where the combine
+// happens), so a view can point at the code of a read that came too early.
 // Where the recording has clocks, now() before the reads and combine() after the write stamp
 // when each happened: clock64() on a GPU (a measurement, one counter per SM), and on the
 // simulator a logical clock that counts every stamp, so that its order is exactly the order
@@ -176,6 +178,7 @@ struct StepRecorder {
   int* writes = nullptr;            // the target element
   long long* readClock = nullptr;   // when the thread began its reads (now())
   long long* writeClock = nullptr;  // when it had written (taken in combine())
+  int* lines = nullptr;             // the kernel line of the combine() call
   long long width = 0;              // elements per step (value)
   long long threads = 0;            // threads per step (combine)
   int steps = 0;
@@ -185,7 +188,8 @@ struct StepRecorder {
   }
   __device__ long long now() const { return readClock ? (long long)clock64() : -1; }
   __device__ void combine(int step, long long thread, long long target, long long source,
-                          T targetValue, T sourceValue, T result, long long readAt = -1) const {
+                          T targetValue, T sourceValue, T result, long long readAt = -1,
+                          int line = __builtin_LINE()) const {
     if (writes && step < steps && thread < threads) {
 #ifdef RLAB_SIM
       // The simulator files this thread's global loads and stores so far under this step.
@@ -198,6 +202,7 @@ struct StepRecorder {
       }
       writes[k] = int(target);
       reads[k] = int(source);
+      if (lines) lines[k] = line;
       readTarget[k] = targetValue;
       readSource[k] = sourceValue;
       written[k] = result;

@@ -150,7 +150,7 @@ TEST_CASE("runArguments: a value list written with fewer digits would not read b
   CHECK_FALSE(sameRun(*lossyBack, p));
 }
 
-TEST_CASE("runArguments: a GPU run names no schedule; the simulator's always does") {
+TEST_CASE("runArguments: a GPU run names no schedule; the simulator's names one but lockstep") {
   Params p;
   p.lesson = "barrier";
   p.variant = "shared";
@@ -159,8 +159,7 @@ TEST_CASE("runArguments: a GPU run names no schedule; the simulator's always doe
   p.timed = false;
   const auto gpu = runArguments(p);
   CHECK(joined(gpu) ==
-        "barrier --variant shared --op sum --type int --data iota --no-barrier --backend gpu "
-        "--no-timings");
+        "barrier --variant shared --no-barrier --backend gpu --no-timings");
   p.backend = BackendChoice::Sim;
   p.schedule = "stall:4:2:1";
   CHECK(joined(runArguments(p)).find("--schedule stall:4:2:1") != std::string::npos);
@@ -597,7 +596,7 @@ TEST_CASE("gui: the race explorer draws a racecheck report") {
   report.params = app.ui.params;
   app.ui.race.racecheck = report;
   for (int k = 0; k < 3; ++k) {  // the tab is selected on the first frame, drawn on the next
-    app.ui.requestTab = 3;
+    app.ui.requestTab = rlab::gui::ViewTab::Race;
     ImGui::GetIO().DeltaTime = 1.0f / 60;
     ImGui::NewFrame();
     app.frame(1.0f / 60);

@@ -56,9 +56,9 @@ void checkWitness(const Params& p, const Witness& w) {
   CHECK(w.read.missedWriter == w.stall.thread);  // the late thread's write is the one missed
   CHECK(w.read.element == w.stall.thread);       // the tree: thread t writes a[t]
   CHECK(w.read.step > w.read.missedStep);
-  CHECK(w.readLine.text.find("other = ") != std::string::npos);
+  CHECK(w.combineLine.text.find("trace.combine(") == 0);  // the line the kernel recorded
   CHECK(w.barrierLine.text.find("switchableBarrier(barrierOn)") != std::string::npos);
-  CHECK(w.readLine.line < w.barrierLine.line);
+  CHECK(w.combineLine.line < w.barrierLine.line);
   // The pause does on the simulator what the stall did.
   CHECK(w.delayed.delayThread == w.stall.thread);
   CHECK(w.delayed.delayLevel == w.read.missedStep);
@@ -257,7 +257,7 @@ TEST_CASE("rlab race --witness: text and JSON, with the line that replays it") {
   CHECK(text.find("witness: " + w.stall.str() + " — thread " + std::to_string(w.stall.thread) +
                   " sits out 1 round from round 1") != std::string::npos);
   CHECK(text.find(w.read.text) != std::string::npos);
-  CHECK(text.find("kernels/barrier.cuh:" + std::to_string(w.readLine.line)) != std::string::npos);
+  CHECK(text.find("kernels/barrier.cuh:" + std::to_string(w.combineLine.line)) != std::string::npos);
   CHECK(text.find("replay: " + w.replay + "\n") != std::string::npos);
   CHECK(text.find("on a GPU: " + w.delayCommand + "\n") != std::string::npos);
   CHECK(text.find("schedules tried: " + std::to_string(w.tried) + "\n") != std::string::npos);
@@ -272,7 +272,7 @@ TEST_CASE("rlab race --witness: text and JSON, with the line that replays it") {
   CHECK(j["read"]["reader"] == w.read.reader);
   CHECK(j["read"]["element"] == w.read.element);
   CHECK(j["read"]["missed_writer"] == w.stall.thread);
-  CHECK(j["read_line"]["line"] == w.readLine.line);
+  CHECK(j["combine_line"]["line"] == w.combineLine.line);
   CHECK(j["replay"] == w.replay);
   CHECK(j["delay"]["command"] == w.delayCommand);
   CHECK(j["gpu"]["ran"] == false);

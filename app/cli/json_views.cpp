@@ -355,7 +355,7 @@ json witnessJson(const Witness& w) {
   } else {
     j["read"] = nullptr;
   }
-  j["read_line"] = line(w.readLine);
+  j["combine_line"] = line(w.combineLine);
   j["barrier_line"] = line(w.barrierLine);
   if (w.trace) {
     j["result"] = jsonValue(w.trace->result, p.type);

@@ -9,6 +9,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
+#include "app/gui/tabs.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/engine/distribution.hpp"
 #include "lessons/engine/race.hpp"
@@ -488,59 +489,13 @@ void App::frame(float seconds) {
   window(trId("Step player"), {left, 0}, {center, playerHeight}, drawPlayerPanel,
          ImGuiWindowFlags_NoScrollbar);
   window(trId("Array"), {left, playerHeight}, {center, arrayHeight}, drawArrayPanel);
-  window(
-      "##views", {left, playerHeight + arrayHeight}, {center, h - playerHeight - arrayHeight},
-      [](App& app) {
-        if (ImGui::BeginTabBar("views")) {
-          // Named in English for the tests; labelled in the UI's language.
-          const char* names[] = {"Lesson text", "Lesson view",   "Timing chart", "Race explorer",
-                                 "Timeline",    "Kernel output", "Memory"};
-          const char* labels[] = {trId("Lesson text"),   trId("Lesson view"), trId("Timing chart"),
-                                  trId("Race explorer"), trId("Timeline"),    trId("Kernel output"),
-                                  trId("Memory")};
-          void (*draws[])(App&) = {drawTextPanel,  drawLessonView,    drawTimingPanel,
-                                   drawRacePanel,  drawTimelinePanel, drawKernelOutputPanel,
-                                   drawMemoryPanel};
-          for (int k = 0; k < int(std::size(names)); ++k) {
-            const ImGuiTabItemFlags flags =
-                app.ui.requestTab == k ? ImGuiTabItemFlags_SetSelected : 0;
-            if (ImGui::BeginTabItem(labels[k], nullptr, flags)) {
-              draws[k](app);
-              ImGui::EndTabItem();
-            }
-            noteWidget(app.ui, std::string("tab:") + names[k]);
-          }
-          ImGui::EndTabBar();
-        }
-        app.ui.requestTab = -1;
-      },
-      ImGuiWindowFlags_NoTitleBar);
+  window("##views", {left, playerHeight + arrayHeight}, {center, h - playerHeight - arrayHeight},
+         drawViewTabs, ImGuiWindowFlags_NoTitleBar);
   window(trId("Controls"), {left + center, 0}, {right, controlsHeight}, drawControlsPanel);
   window(trId("Result"), {left + center, controlsHeight}, {right, resultHeight}, drawResultPanel);
   // The kernel and the host code that launched it, side by side as tabs.
-  window(
-      "##code", {left + center, controlsHeight + resultHeight},
-      {right, h - controlsHeight - resultHeight},
-      [](App& app) {
-        if (!ImGui::BeginTabBar("code")) return;
-        const char* names[] = {"Kernel source", "Host code"};
-        const char* labels[] = {trId("Kernel source"), trId("Host code")};
-        void (*draws[])(App&) = {drawSourcePanel, drawHostCodePanel};
-        for (int k = 0; k < 2; ++k) {
-          const ImGuiTabItemFlags flags =
-              app.ui.requestCodeTab == k ? ImGuiTabItemFlags_SetSelected : 0;
-          if (ImGui::BeginTabItem(labels[k], nullptr, flags)) {
-            ImGui::BeginChild(names[k], ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-            draws[k](app);
-            ImGui::EndChild();
-            ImGui::EndTabItem();
-          }
-          noteWidget(app.ui, std::string("tab:") + names[k]);
-        }
-        ImGui::EndTabBar();
-        app.ui.requestCodeTab = -1;
-      },
-      ImGuiWindowFlags_NoTitleBar);
+  window("##code", {left + center, controlsHeight + resultHeight},
+         {right, h - controlsHeight - resultHeight}, drawCodeTabs, ImGuiWindowFlags_NoTitleBar);
 }
 
 }  // namespace rlab::gui

@@ -130,6 +130,7 @@ void App::startExerciseWork(bool oneRun) {
   request.file = ex.file;
   request.oneRun = oneRun;
   request.options = ex.runOptions;
+  request.caseSeconds = ex.caseSeconds;
   const bool onGpu = ex.onGpu && ui.gpuUsable;
   request.backend = onGpu ? BackendChoice::Gpu : BackendChoice::Sim;
   if (oneRun) {

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "app/gui/app.hpp"
+#include "app/gui/tabs.hpp"
 #include "app/gui/platform.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/strings.hpp"
@@ -243,14 +244,9 @@ int main(int argc, char** argv) {
         std::cerr << "reduction-lab: " << app.ui.status << "\n";
         return 2;
       }
-      app.ui.requestTab = view == "timing"     ? 2
-                          : view == "lesson"   ? 1
-                          : view == "text"     ? 0
-                          : view == "timeline" ? 4
-                          : view == "output"   ? rlab::gui::kKernelOutputTab
-                          : view == "memory"   ? rlab::gui::kMemoryTab
-                                               : 3;
-      app.ui.requestCodeTab = code == "host" ? 1 : 0;
+      app.ui.requestTab = rlab::gui::viewTabFor(view);
+      app.ui.requestCodeTab =
+          code == "host" ? rlab::gui::CodeTab::Host : rlab::gui::CodeTab::Kernel;
       std::vector<unsigned char> pixels;
       for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
         fontsIfWanted();

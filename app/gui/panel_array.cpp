@@ -267,8 +267,8 @@ void drawArrayPanel(App& app) {
     // Framed at every step, so that the two cells can be followed; named at the read.
     const EarlyRead& r = ui.race.witness->read;
     const bool atRead = ui.step == r.step;
-    picture.marked = {{r.element, atRead ? "read too early" : ""},
-                      {r.target, atRead ? "by thread " + std::to_string(r.reader) : ""}};
+    picture.marked = {{r.element, atRead ? tr("read too early") : ""},
+                      {r.target, atRead ? printed(tr("by thread %d"), r.reader) : ""}};
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.wrong));
   for (const std::string& stale : staleReads(s, t.params.type))

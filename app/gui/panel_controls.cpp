@@ -241,7 +241,7 @@ void drawControlsPanel(App& app) {
     ImGui::SameLine();
     if (ImGui::Checkbox("printf", &p.printing)) {
       changed = true;
-      if (p.printing) ui.requestTab = kKernelOutputTab;  // where the lines will be
+      if (p.printing) ui.requestTab = ViewTab::KernelOutput;  // where the lines will be
     }
     noteWidget(ui, "printf");
     helpMarker(

@@ -1,7 +1,7 @@
 // Coalescing: for the step on screen, one warp's global loads and stores as the simulator saw
-// them (lessons/engine/backends/sim/coalescing.hpp): each active lane's address, coloured by the 32-byte sector
-// it falls in, the sectors as strips of eight 4-byte words with the words the lanes used
-// filled, and "N sectors for M useful bytes (K% efficiency)"; under it, every step of the run
+// them (lessons/engine/backends/sim/coalescing.hpp): each active lane's address, coloured by the
+// 32-byte sector it falls in, the sectors as strips of eight 4-byte words with the words the lanes
+// used filled, and "N sectors for M useful bytes (K% efficiency)"; under it, every step of the run
 // summed. Variants whose steps work in shared memory point to the bank-conflict view instead.
 #include <algorithm>
 #include <map>
@@ -129,10 +129,10 @@ void drawMemoryPanel(App& app) {
         tr("This variant's steps work in shared memory or registers: global memory is read "
            "once, one element a thread, before the steps. What its steps' accesses cost is bank "
            "conflicts: the Lesson view shows them for each step."));
-    if (ImGui::Button(tr("Open the Lesson view"))) ui.requestTab = 1;
+    if (ImGui::Button(tr("Open the Lesson view"))) ui.requestTab = ViewTab::LessonView;
     ImGui::Spacing();
-    wrappedText(tr("Sectors are counted for the steps in global memory: folding, barrier global "
-                   "and shared global."),
+    wrappedText(printed(tr("Sectors are counted for the steps in global memory: %s."),
+                        globalMemoryRunsText().c_str()),
                 true);
     return;
   }

@@ -90,8 +90,8 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
                         r.step, r.stepLabel.c_str()));
     wrappedText("  " + r.text, pal.wrong);
     std::string lines;
-    if (w.readLine.line)
-      lines += printed(tr("%s:%d the read"), w.readLine.file.c_str(), w.readLine.line);
+    if (w.combineLine.line)
+      lines += printed(tr("%s:%d the combine that read it"), w.combineLine.file.c_str(), w.combineLine.line);
     if (w.barrierLine.line)
       lines += std::string(lines.empty() ? "" : ",  ") +
                printed(p.barrier ? tr("line %d the barrier it needed (on)")

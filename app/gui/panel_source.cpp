@@ -31,8 +31,8 @@ void drawSourcePanel(App& app) {
   const bool showStep = ui.trace && ui.step > 0;
   // The witness's lines, when its run is the one on screen.
   int witnessRead = 0, witnessBarrier = 0;
-  if (app.witnessOnScreen() && ui.race.witness->readLine.file == lesson->kernelFile) {
-    witnessRead = ui.race.witness->readLine.line;
+  if (app.witnessOnScreen() && ui.race.witness->combineLine.file == lesson->kernelFile) {
+    witnessRead = ui.race.witness->combineLine.line;
     witnessBarrier = ui.race.witness->barrierLine.line;
   }
   // A racecheck hazard's line, clicked in the race explorer (the sanitizer names the file

@@ -34,7 +34,7 @@ void applyTry(App& app, const std::string& chapter, const std::string& query) {
     ui.step = 0;
     if (p.memory) {  // a link to the memory view: the simulator counts the sectors
       ui.params.backend = BackendChoice::Sim;
-      ui.requestTab = kMemoryTab;
+      ui.requestTab = ViewTab::Memory;
       ui.step = 1;
     }
     app.requestRun();  // also where n is above the automatic re-run's limit

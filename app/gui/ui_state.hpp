@@ -32,12 +32,12 @@ struct RaceOutcome {
   std::optional<FloatSumSpread> floatSums;   // atomic float sums in ulps, beside fastest's
 };
 
+// The views under the array, in the order of their tabs (app/gui/tabs.cpp names and draws
+// them).
+enum class ViewTab { LessonText, LessonView, Timing, Race, Timeline, KernelOutput, Memory };
+// The code beside the controls.
+enum class CodeTab { Kernel, Host };
 // The race explorer's views, in the order of its tabs.
-// The views' tabs are numbered from 0 in app.cpp; the kernel's printf output is the sixth, the
-// memory view (sectors per warp) the seventh.
-inline constexpr int kKernelOutputTab = 5;
-inline constexpr int kMemoryTab = 6;
-
 enum class RaceTab { Results, Witness, ByBlock, FloatSums };
 
 struct BenchOutcome {
@@ -71,6 +71,7 @@ struct ExerciseState {
   bool reportIsRun = false;
   bool onGpu = false;           // check and run on the GPU (where one works), not the simulator
   bool reportOnGpu = false;     // where the report's check or run ran
+  double caseSeconds = 5;       // a case running longer is stopped as a hang (ExerciseRequest)
   Params runOptions;            // Run: n, block, data, schedule (the rest is the exercise's)
   std::string runOptionsError;  // why they are refused
   int scrollToLine = 0;         // the editor scrolls there on the next frame (a clicked error)
@@ -129,8 +130,8 @@ struct UiState {
   std::optional<LiveRaceRate> liveRate;
   BenchOutcome bench;
   int memoryBlock = 0, memoryWarp = 0;    // the warp the memory view shows
-  int requestTab = -1;                    // a tab to bring to the front on the next frame
-  int requestCodeTab = -1;                // the same beside the controls: kernel 0, host code 1
+  std::optional<ViewTab> requestTab;      // a view to bring to the front on the next frame
+  std::optional<CodeTab> requestCodeTab;  // the same beside the controls
   std::optional<RaceTab> requestRaceTab;  // the same, in the race explorer
 
   ViewOptions view;

@@ -137,6 +137,7 @@ class Recording {
         readSource_(bufferHolding<B, T>(backend, on_ ? size_t(steps) * threads : 0, T{})),
         reads_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)),
         writes_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, -1)),
+        lines_(bufferHolding<B, int>(backend, on_ ? size_t(steps) * threads : 0, 0)),
         readClock_(bufferHolding<B, long long>(backend, on_ && clocks ? size_t(steps) * threads : 0,
                                                -1ll)),
         writeClock_(bufferHolding<B, long long>(
@@ -151,6 +152,7 @@ class Recording {
     r.readSource = readSource_.get();
     r.reads = reads_.get();
     r.writes = writes_.get();
+    r.lines = lines_.get();
     r.readClock = readClock_.get();
     r.writeClock = writeClock_.get();
     r.width = width_;
@@ -177,10 +179,12 @@ class Recording {
         downloadAsDoubles<B, T>(backend_, readTarget_, size_t(steps_) * threads_);
     const auto readSource =
         downloadAsDoubles<B, T>(backend_, readSource_, size_t(steps_) * threads_);
-    std::vector<int> reads(size_t(steps_) * threads_), writes(size_t(steps_) * threads_);
+    std::vector<int> reads(size_t(steps_) * threads_), writes(size_t(steps_) * threads_),
+        lines(size_t(steps_) * threads_);
     if (!reads.empty()) {
       backend_.download(reads.data(), reads_, reads.size());
       backend_.download(writes.data(), writes_, writes.size());
+      backend_.download(lines.data(), lines_, lines.size());
     }
     std::vector<long long> readClock(readClock_.size()), writeClock(writeClock_.size());
     if (!readClock.empty()) {
@@ -211,6 +215,7 @@ class Recording {
           c.target.value = readTarget[k];
         }
         c.wrote = written[k];
+        c.line = lines[k];
         if (!readClock.empty()) {
           c.readClock = readClock[k];
           c.wroteClock = writeClock[k];
@@ -253,7 +258,7 @@ class Recording {
   int steps_;
   long long width_, threads_;
   typename B::template Buffer<T> values_, written_, readTarget_, readSource_;
-  typename B::template Buffer<int> reads_, writes_;
+  typename B::template Buffer<int> reads_, writes_, lines_;
   typename B::template Buffer<long long> readClock_, writeClock_;
 };
 

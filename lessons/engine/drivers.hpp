@@ -16,6 +16,7 @@
 #include "lessons/fastest/driver.hpp"
 #include "lessons/folding/driver.hpp"
 #include "lessons/shared/driver.hpp"
+#include "lessons/engine/registry.hpp"
 
 namespace rlab {
 
@@ -32,50 +33,51 @@ struct DriverEntry {
   DriverFunction<B, T, Op> drive;
 };
 
+// One entry: the driver instantiated for Op, or none where Op is subtract and the registry does
+// not offer it there (kSubtractRuns): each kernel is compiled once more per type for subtract,
+// so only for the few the demonstration compares. The branch not taken is never instantiated.
+#define RLAB_DRIVER(lesson, variant, driver)                                            \
+  DriverEntry<B, T, Op> {                                                               \
+    lesson, variant, [] {                                                               \
+      if constexpr (std::is_same_v<Op, SubtractOp> && !offersSubtract(lesson, variant)) \
+        return DriverFunction<B, T, Op>(nullptr);                                       \
+      else                                                                              \
+        return DriverFunction<B, T, Op>(driver<B, T, Op>);                              \
+    }()                                                                                 \
+  }
+
 template <class B, class T, class Op>
 const std::vector<DriverEntry<B, T, Op>>& driverTable() {
-  // Subtract runs where the registry offers it (VariantInfo::offersSubtract): each kernel is
-  // compiled once more per type for it, so only the few the demonstration compares.
-  if constexpr (std::is_same_v<Op, SubtractOp>) {
-    static const std::vector<DriverEntry<B, T, Op>> table = {
-        {"atomic", "default", driveAtomic<B, T, Op>},
-        {"folding", "default", driveFolding<B, T, Op>},
-        {"divergence", "interleaved", driveInterleaved<B, T, Op>},
-        {"divergence", "sequential", driveSequential<B, T, Op>},
-        {"shared", "multiblock", driveMultiBlock<B, T, Op>},
-        {"fastest", "default", driveFastest<B, T, Op>},
-    };
-    return table;
-  }
   static const std::vector<DriverEntry<B, T, Op>> table = {
-      {"atomic", "default", driveAtomic<B, T, Op>},
-      {"folding", "default", driveFolding<B, T, Op>},
-      {"folding", "double-buffer", driveFoldingDoubleBuffer<B, T, Op>},
-      {"barrier", "global", driveBarrierGlobal<B, T, Op>},
-      {"barrier", "shared", driveBarrierShared<B, T, Op>},
-      {"divergence", "interleaved", driveInterleaved<B, T, Op>},
-      {"divergence", "strided", driveStrided<B, T, Op>},
-      {"divergence", "sequential", driveSequential<B, T, Op>},
-      {"shared", "global", driveTreeInGlobal<B, T, Op>},
-      {"shared", "shared", driveTreeInShared<B, T, Op>},
-      {"shared", "multiblock", driveMultiBlock<B, T, Op>},
-      {"shared", "coarsened", driveCoarsened<B, T, Op>},
-      {"butterfly", "shared", driveButterflyShared<B, T, Op>},
-      {"butterfly", "shuffle", driveButterflyShuffle<B, T, Op>},
-      {"fastest", "default", driveFastest<B, T, Op>},
-      {"allreduce", "butterfly", driveAllReduceButterfly<B, T, Op>},
-      {"allreduce", "ring", driveAllReduceRing<B, T, Op>},
-      {"allreduce", "nccl", driveAllReduceNccl<B, T, Op>},
+      RLAB_DRIVER("atomic", "default", driveAtomic),
+      RLAB_DRIVER("folding", "default", driveFolding),
+      RLAB_DRIVER("folding", "double-buffer", driveFoldingDoubleBuffer),
+      RLAB_DRIVER("barrier", "global", driveBarrierGlobal),
+      RLAB_DRIVER("barrier", "shared", driveBarrierShared),
+      RLAB_DRIVER("divergence", "interleaved", driveInterleaved),
+      RLAB_DRIVER("divergence", "strided", driveStrided),
+      RLAB_DRIVER("divergence", "sequential", driveSequential),
+      RLAB_DRIVER("shared", "global", driveTreeInGlobal),
+      RLAB_DRIVER("shared", "shared", driveTreeInShared),
+      RLAB_DRIVER("shared", "multiblock", driveMultiBlock),
+      RLAB_DRIVER("shared", "coarsened", driveCoarsened),
+      RLAB_DRIVER("butterfly", "shared", driveButterflyShared),
+      RLAB_DRIVER("butterfly", "shuffle", driveButterflyShuffle),
+      RLAB_DRIVER("fastest", "default", driveFastest),
+      RLAB_DRIVER("allreduce", "butterfly", driveAllReduceButterfly),
+      RLAB_DRIVER("allreduce", "ring", driveAllReduceRing),
+      RLAB_DRIVER("allreduce", "nccl", driveAllReduceNccl),
   };
   return table;
 }
+#undef RLAB_DRIVER
 
 // The driver of a resolved lesson and variant; std::invalid_argument for a pair the table
 // lacks (resolve() refuses unknown ids before a run gets here).
 template <class B, class T, class Op>
 DriverFunction<B, T, Op> findDriver(const std::string& lesson, const std::string& variant) {
   for (const auto& entry : driverTable<B, T, Op>())
-    if (lesson == entry.lesson && variant == entry.variant) return entry.drive;
+    if (entry.drive && lesson == entry.lesson && variant == entry.variant) return entry.drive;
   throw std::invalid_argument("no driver for lesson '" + lesson + "', variant '" + variant +
                               "' in this build");
 }

@@ -48,15 +48,15 @@ int64_t coarsenedChain(int64_t n, int block, int perThread, bool loadAdd) {
 int64_t coarsenedChain(int64_t n, int block) {
   return coarsenedChain(n, block, 8, true);
 }
-// Each thread's grid-stride loop (at most n / block elements even with a single block), its
-// four accumulators, the warp and block trees, and the totals of the blocks (at most one per
-// 16 elements per thread).
 // All-reduce across G GPUs: each element's chain is at most G - 1 combines long (the ring: a
 // chunk travels past every other rank; the butterfly: log2 G <= G - 1). The GPUs are not in
 // (n, block), so the bound is taken at the largest G, 8.
 int64_t acrossGpus(int64_t, int) {
   return 7;
 }
+// Each thread's grid-stride loop (at most n / block elements even with a single block), its
+// four accumulators, the warp and block trees, and the totals of the blocks (at most one per
+// 16 elements per thread).
 int64_t gridStride(int64_t n, int block) {
   return blocks(n, block) + 2 + 2 * levels(block) + blocks(n, int64_t(block) * 16) + 10;
 }
@@ -67,8 +67,9 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo atomic;
   atomic.id = "atomic";
   atomic.title = "Atomic baseline";
-  atomic.variants = {{"default", "atomicReduce", 1, false, oneAddress}};
-  atomic.variants[0].offersSubtract = true;
+  atomic.variants = {
+      {.id = "default", .kernelFunction = "atomicReduce", .longestChain = oneAddress}};
+  atomic.gpuStepsRepeat = false;  // the atomics land in another order on every GPU run
   atomic.maxN = kLargest;
   atomic.defaultN = 16;
   atomic.traceLimit = 4096;  // one step per atomic
@@ -80,10 +81,16 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo folding;
   folding.id = "folding";
   folding.title = "Folding in half";
-  folding.variants = {{"default", "foldStep", 1, true, halving},
-                      {"double-buffer", "foldInto", 1, true, halving}};
-  folding.variants[0].globalMemorySteps = true;
-  folding.variants[0].offersSubtract = true;
+  folding.variants = {{.id = "default",
+                       .kernelFunction = "foldStep",
+                       .inPlace = true,
+                       .longestChain = halving,
+                       .globalMemorySteps = true},
+                      {.id = "double-buffer",
+                       .kernelFunction = "foldInto",
+                       .inPlace = true,
+                       .longestChain = halving,
+                       .globalMemorySteps = true}};
   folding.maxN = kLargest;
   folding.defaultN = 9;
   folding.kernelFile = "kernels/folding.cuh";
@@ -95,10 +102,17 @@ std::vector<LessonInfo> describeLessons() {
   barrier.id = "barrier";
   barrier.title = "The barrier and the race";
   // The global tree runs its levels over n (i < n), the shared one over the whole block.
-  barrier.variants = {{"global", "treeGlobal", 1, true, halving},
-                      {"shared", "treeShared", 1, true, blockTree}};
-  for (VariantInfo& v : barrier.variants) v.barrierSwitch = true;
-  barrier.variants[0].globalMemorySteps = true;
+  barrier.variants = {{.id = "global",
+                       .kernelFunction = "treeGlobal",
+                       .inPlace = true,
+                       .longestChain = halving,
+                       .barrierSwitch = true,
+                       .globalMemorySteps = true},
+                      {.id = "shared",
+                       .kernelFunction = "treeShared",
+                       .inPlace = true,
+                       .longestChain = blockTree,
+                       .barrierSwitch = true}};
   barrier.maxN = 1024;
   barrier.defaultN = 8;
   barrier.switchableBarrier = true;
@@ -116,11 +130,16 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo divergence;
   divergence.id = "divergence";
   divergence.title = "Divergence, bank conflicts";
-  divergence.variants = {{"interleaved", "interleaved", 2, false, treePasses},
-                         {"strided", "strided", 2, false, treePasses},
-                         {"sequential", "sequential", 2, false, treePasses}};
-  divergence.variants[0].offersSubtract = true;  // interleaved
-  divergence.variants[2].offersSubtract = true;  // sequential
+  divergence.variants = {
+      {.id = "interleaved",
+       .kernelFunction = "interleaved",
+       .minBlock = 2,
+       .longestChain = treePasses},
+      {.id = "strided", .kernelFunction = "strided", .minBlock = 2, .longestChain = treePasses},
+      {.id = "sequential",
+       .kernelFunction = "sequential",
+       .minBlock = 2,
+       .longestChain = treePasses}};
   divergence.maxN = kLargest;
   divergence.defaultN = 64;
   divergence.kernelFile = "kernels/divergence.cuh";
@@ -134,14 +153,20 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo shared;
   shared.id = "shared";
   shared.title = "Shared memory, many blocks";
-  shared.variants = {{"global", "treeInGlobal", 2, true, treePasses},
-                     {"shared", "treeInShared", 2, false, treePasses},
-                     {"multiblock", "multiBlock", 1, false, treeThenAtomics},
-                     {"coarsened", "coarsened", 1, false, coarsenedChain}};
-  shared.variants[0].globalMemorySteps = true;  // the tree in global memory
-  shared.variants.back().defaultPerThread = 8;  // kCoarsening in kernels/shared.cuh
-  shared.variants.back().noLoadAddKernelFunction = "coarsenedNoLoadAdd";
-  shared.variants[2].offersSubtract = true;  // multiblock
+  shared.variants = {
+      {.id = "global",
+       .kernelFunction = "treeInGlobal",
+       .minBlock = 2,
+       .inPlace = true,
+       .longestChain = treePasses,
+       .globalMemorySteps = true},
+      {.id = "shared", .kernelFunction = "treeInShared", .minBlock = 2, .longestChain = treePasses},
+      {.id = "multiblock", .kernelFunction = "multiBlock", .longestChain = treeThenAtomics},
+      {.id = "coarsened",
+       .kernelFunction = "coarsened",
+       .longestChain = coarsenedChain,
+       .defaultPerThread = 8,  // kCoarsening in kernels/shared.cuh
+       .noLoadAddKernelFunction = "coarsenedNoLoadAdd"}};
   shared.maxN = kLargest;
   shared.defaultN = 1000;
   shared.kernelFile = "kernels/shared.cuh";
@@ -153,9 +178,14 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo butterfly;
   butterfly.id = "butterfly";
   butterfly.title = "Butterfly all-reduce";
-  butterfly.variants = {{"shared", "butterflyShared", 1, false, treeThenAtomics},
-                        {"shuffle", "butterflyShuffle", 32, false, treeThenAtomics}};
-  butterfly.variants[0].barrierSwitch = true;  // the barrier between reads and writes
+  butterfly.variants = {{.id = "shared",
+                         .kernelFunction = "butterflyShared",
+                         .longestChain = treeThenAtomics,
+                         .barrierSwitch = true},  // the barrier between reads and writes
+                        {.id = "shuffle",
+                         .kernelFunction = "butterflyShuffle",
+                         .minBlock = 32,
+                         .longestChain = treeThenAtomics}};
   butterfly.maxN = kLargest;
   butterfly.defaultN = 8;
   butterfly.kernelFile = "kernels/butterfly.cuh";
@@ -167,8 +197,10 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo fastest;
   fastest.id = "fastest";
   fastest.title = "The fastest kernel";
-  fastest.variants = {{"default", "fastestReduce", 32, false, gridStride}};
-  fastest.variants[0].offersSubtract = true;
+  fastest.variants = {{.id = "default",
+                       .kernelFunction = "fastestReduce",
+                       .minBlock = 32,
+                       .longestChain = gridStride}};
   fastest.maxN = kLargest;
   fastest.defaultN = 1000;
   fastest.kernelFile = "kernels/fastest.cuh";
@@ -179,9 +211,10 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo allreduce;
   allreduce.id = "allreduce";
   allreduce.title = "All-reduce across GPUs";
-  allreduce.variants = {{"butterfly", "combineChunk", 1, false, acrossGpus},
-                        {"ring", "combineChunk", 1, false, acrossGpus},
-                        {"nccl", "combineChunk", 1, false, acrossGpus}};
+  allreduce.variants = {
+      {.id = "butterfly", .kernelFunction = "combineChunk", .longestChain = acrossGpus},
+      {.id = "ring", .kernelFunction = "combineChunk", .longestChain = acrossGpus},
+      {.id = "nccl", .kernelFunction = "combineChunk", .longestChain = acrossGpus}};
   allreduce.maxN = int64_t(1) << 22;  // per GPU; rlab bench goes to 2^28 (1 GB of floats)
   allreduce.defaultN = 8;
   allreduce.traceLimit = 4096;
@@ -195,6 +228,8 @@ std::vector<LessonInfo> describeLessons() {
   for (LessonInfo& lesson : all) {
     lesson.textFolder = "lessons/" + lesson.id;
     lesson.hostFile = lesson.textFolder + "/driver.hpp";
+    for (VariantInfo& variant : lesson.variants)
+      variant.offersSubtract = offersSubtract(lesson.id.c_str(), variant.id.c_str());
   }
   return all;
 }
@@ -258,12 +293,24 @@ std::vector<std::pair<std::string, std::string>> subtractRuns() {
   return runs;
 }
 
-std::string subtractRunsText() {
+namespace {
+// "lesson variant, ..." of the variants that have it; a lesson of one variant by its id alone.
+std::string variantsText(bool (*has)(const VariantInfo&)) {
   std::string text;
-  for (const auto& [lesson, variant] : subtractRuns())
-    text += (text.empty() ? "" : ", ") + lesson +
-            (findLesson(lesson)->variants.size() > 1 ? " " + variant : "");
+  for (const LessonInfo& l : lessons())
+    for (const VariantInfo& v : l.variants)
+      if (has(v))
+        text += (text.empty() ? "" : ", ") + l.id + (l.variants.size() > 1 ? " " + v.id : "");
   return text;
+}
+}  // namespace
+
+std::string subtractRunsText() {
+  return variantsText([](const VariantInfo& v) { return v.offersSubtract; });
+}
+
+std::string globalMemoryRunsText() {
+  return variantsText([](const VariantInfo& v) { return v.globalMemorySteps; });
 }
 
 std::string lessonIds() {

@@ -55,11 +55,31 @@ struct VariantInfo {
   int defaultPerThread = 0;
   // The __global__ function that runs without the add during the load (--no-load-add).
   std::string noLoadAddKernelFunction{};
-  // Runs --op subtract, the demonstration that a reduction needs an associative operator: a
-  // few kernels with different orders of operations, so their answers differ (drivers.hpp has
-  // the same list).
+  // Runs --op subtract, the demonstration that a reduction needs an associative operator: set
+  // from kSubtractRuns below.
   bool offersSubtract = false;
 };
+
+// The variants that run --op subtract: a few kernels with different orders of operations, so
+// their answers differ. A list the compiler can read, because the drivers' table compiles the
+// kernels for subtract only where it is offered (drivers.hpp).
+struct LessonVariant {
+  const char* lesson;
+  const char* variant;
+};
+inline constexpr LessonVariant kSubtractRuns[] = {
+    {"atomic", "default"},        {"folding", "default"},   {"divergence", "interleaved"},
+    {"divergence", "sequential"}, {"shared", "multiblock"}, {"fastest", "default"},
+};
+constexpr bool sameText(const char* a, const char* b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+constexpr bool offersSubtract(const char* lesson, const char* variant) {
+  for (const LessonVariant& run : kSubtractRuns)
+    if (sameText(run.lesson, lesson) && sameText(run.variant, variant)) return true;
+  return false;
+}
 
 // The longest chain of combines of this run: the variant's, with the run's elements per thread.
 int64_t longestChainOf(const VariantInfo& variant, const Params& p);
@@ -75,6 +95,9 @@ struct LessonInfo {
   bool oneBlock = false;           // the block must cover n
   bool timed = true;               // GPU runs are timed and rlab bench measures it
   bool timeline = false;           // its kernels stamp when each combine read and wrote
+  // A GPU run's steps are the same every time (the chapter's narration may follow them);
+  // false where the order of its atomics changes from run to run.
+  bool gpuStepsRepeat = true;
   // Runs across GPUs (--gpus): n elements on each; 0: one GPU. The default number of GPUs.
   int defaultGpus = 0;
   std::string kernelFile;      // kernels/<id>.cuh
@@ -103,5 +126,8 @@ std::string lessonIds();  // "atomic, folding, ..." for messages
 // The lesson and variant of every run that offers --op subtract, in the lessons' order.
 std::vector<std::pair<std::string, std::string>> subtractRuns();
 std::string subtractRunsText();  // "atomic, folding default, ..." for messages
+// The variants whose steps work in global memory (the memory view counts their sectors):
+// "folding default, folding double-buffer, barrier global, shared global".
+std::string globalMemoryRunsText();
 
 }  // namespace rlab

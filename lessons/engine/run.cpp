@@ -149,10 +149,10 @@ Trace runLessonOnce(const Params& params) {
   const VariantInfo& variant = *lesson.findVariant(p.variant);
   if (p.memory) {
     if (!variant.globalMemorySteps)
-      t.notes.push_back(
-          "Memory transactions are counted where the steps work in global memory (folding, "
-          "barrier global, shared global); this variant's steps work in shared memory or "
-          "registers: its bank conflicts are what its accesses cost.");
+      t.notes.push_back("Memory transactions are counted where the steps work in global memory (" +
+                        globalMemoryRunsText() +
+                        "); this variant's steps work in shared memory or registers: its bank "
+                        "conflicts are what its accesses cost.");
     else if (useGpu)
       t.notes.push_back(
           "Memory transactions are counted by the simulator, from the addresses it sees each "

@@ -1,4 +1,3 @@
-// [SECTION] The run's arguments
 // [SECTION] Reading compute-sanitizer's output
 // [SECTION] Finding the programs
 // [SECTION] Running them
@@ -23,49 +22,6 @@
 #endif
 
 namespace rlab {
-
-// ============================================================================================
-// [SECTION] The run's arguments
-// ============================================================================================
-
-namespace {
-
-// The shortest text that strtod reads back to the same double ("0.1", "-3.5e+07").
-std::string exactText(double v) {
-  char buffer[32];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
-  return std::string(buffer, end);
-}
-
-}  // namespace
-
-std::vector<std::string> runArguments(const Params& p) {
-  std::vector<std::string> args = {p.lesson};
-  auto option = [&](const char* flag, const std::string& value) {
-    args.push_back(flag);
-    args.push_back(value);
-  };
-  if (!p.variant.empty()) option("--variant", p.variant);
-  if (p.n != 0) option("--n", std::to_string(p.n));
-  if (p.block != 0) option("--block", std::to_string(p.block));
-  option("--op", name(p.op));
-  option("--type", name(p.type));
-  if (p.values.empty()) {
-    option("--data", p.data);
-  } else {
-    std::string list;
-    for (double v : p.values) list += (list.empty() ? "" : ",") + exactText(v);
-    args.push_back("--values=" + list);  // one word: a list may start with a minus sign
-  }
-  if (!p.barrier) args.push_back("--no-barrier");
-  if (p.perturb) args.push_back("--perturb");
-  if (p.printing) args.push_back("--printf");
-  if (p.delayThread >= 0) option("--delay", delayText(p));
-  if (p.backend != BackendChoice::Gpu) option("--schedule", p.schedule);
-  option("--backend", name(p.backend));
-  if (!p.timed) args.push_back("--no-timings");
-  return args;
-}
 
 const char* name(SanitizerTool tool) {
   switch (tool) {

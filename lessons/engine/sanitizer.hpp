@@ -10,14 +10,9 @@
 #include <vector>
 
 #include "lessons/engine/params.hpp"
+#include "lessons/engine/run_parameters.hpp"  // runArguments
 
 namespace rlab {
-
-// The `rlab run` arguments (after `run`) that give back exactly these Params: lesson, variant,
-// n, block, op, type, data or values (shortest text that reads back to the same double),
-// barrier, perturb, delay, schedule (simulator only: a GPU run takes none), backend and timings.
-// Fields left at their "choose for me" value (empty variant, n 0, block 0) are left out.
-std::vector<std::string> runArguments(const Params& params);
 
 enum class SanitizerTool { Racecheck, Memcheck, Synccheck, Initcheck };
 

@@ -31,6 +31,7 @@ struct CombineRead {
   // When it read and when it had written, where the kernel stamps them (-1: not stamped):
   // the simulator's logical clock (exact order) or a GPU's clock64() (measured, per SM).
   long long readClock = -1, wroteClock = -1;
+  int line = 0;  // the kernel line of the combine (StepRecorder::combine's call)
 };
 
 // allreduce: one copy between GPUs in a step: `count` elements from rank `from`'s buffer to rank

@@ -124,6 +124,7 @@ bool firstEarlyRead(const Trace& t, EarlyRead& out) {
         out.missedWriter = r->missedWriter;
         out.missedStep = r->missedStep;
         out.afterOverwrite = r->overwrittenBy >= 0;
+        out.line = c.line;
         out.text = staleReadText(c, *r, t.params.type, t.steps[k].array);
         return true;
       }
@@ -251,8 +252,8 @@ bool firstFailingStall(Runner& run, const std::vector<int>& threads, int lastRou
 // [SECTION] Describing the witness: the early read, the kernel lines, the delay
 // ============================================================================================
 
-// The read of the neighbour's value and the switchable barrier, in the variant's kernel as
-// embedded: the barrier kernels name the neighbour's value `other`.
+// The combine that read too early (the line the kernel recorded) and the switchable barrier of
+// the variant's kernel, as embedded.
 void findKernelLines(const Params& p, Witness& w) {
   const LessonInfo& lesson = lessonOrThrow(p.lesson);
   const VariantInfo* variant = lesson.findVariant(p.variant);
@@ -263,19 +264,18 @@ void findKernelLines(const Params& p, Witness& w) {
   int depth = 0, number = 0;
   for (std::string line; std::getline(lines, line);) {
     ++number;
+    const size_t first = line.find_first_not_of(' ');
+    const std::string text = first == std::string::npos ? "" : line.substr(first);
+    if (w.readFound && number == w.read.line) w.combineLine = {lesson.kernelFile, number, text};
     if (!inKernel) {
       inKernel = line.find("__global__") != std::string::npos &&
                  line.find(" " + variant->kernelFunction + "(") != std::string::npos;
       if (!inKernel) continue;
     }
     for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-    const size_t first = line.find_first_not_of(' ');
-    const std::string text = first == std::string::npos ? "" : line.substr(first);
-    if (!w.readLine.line && line.find(" other = ") != std::string::npos)
-      w.readLine = {lesson.kernelFile, number, text};
     if (!w.barrierLine.line && line.find("switchableBarrier(") != std::string::npos)
       w.barrierLine = {lesson.kernelFile, number, text};
-    if (depth == 0 && line.find('}') != std::string::npos) break;
+    if (depth == 0 && line.find('}') != std::string::npos) inKernel = false;
   }
 }
 

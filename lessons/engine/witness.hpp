@@ -56,6 +56,7 @@ struct EarlyRead {
   // It read too late rather than too early: another thread of the same step had already
   // overwritten the element (a write after read, as in the butterfly without its first barrier).
   bool afterOverwrite = false;
+  int line = 0;  // the kernel line of the reader's combine, as the kernel recorded it
   std::string text;  // as `rlab run` prints it: "thread 0 read a[4] = 11 (step 1's value) ..."
 };
 
@@ -94,7 +95,8 @@ struct Witness {
 
   bool readFound = false;  // the witness run has a stale read
   EarlyRead read;
-  KernelLine readLine, barrierLine;    // the read, and the barrier that would have held it
+  // The combine whose read came too early, and the barrier that would have held it.
+  KernelLine combineLine, barrierLine;
   std::shared_ptr<const Trace> trace;  // the witness run, traced
   std::string replay;  // "rlab run barrier --n 8 --no-barrier --schedule stall:4:1:1"
 
