@@ -11,6 +11,7 @@
 
 #include "app/cli/cli.hpp"
 #include "lessons/engine/texts.hpp"
+#include "tests/temp_folder.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/race.hpp"
@@ -928,9 +929,8 @@ TEST_CASE("rlab exercise show, hint and list in the chosen language") {
 }
 
 TEST_CASE("rlab exercise start writes the starting file once") {
-  const auto folder = std::filesystem::temp_directory_path() / "rlab-exercise-start-test";
-  std::filesystem::remove_all(folder);
-  std::filesystem::create_directories(folder);
+  const TempFolder scratch("exercise-start");
+  const auto folder = scratch.path;
   const Outcome first = rlabWith({"exercise", "start", "one-queue", folder.string()});
   CHECK(first.code == 0);
   const auto written = folder / "one-queue.cu";
@@ -939,7 +939,6 @@ TEST_CASE("rlab exercise start writes the starting file once") {
   const Outcome again = rlabWith({"exercise", "start", "one-queue", folder.string()});
   CHECK(again.code == 2);
   CHECK(again.err.find("already exists") != std::string::npos);
-  std::filesystem::remove_all(folder);
 }
 
 TEST_CASE("rlab exercise check: exit 0 for a solution, 1 for a wrong kernel, with the replay") {

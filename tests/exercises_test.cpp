@@ -16,6 +16,7 @@
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
+#include "tests/temp_folder.hpp"
 
 using namespace rlab;
 
@@ -62,13 +63,13 @@ std::string caught(const std::string& id, const std::string& fixture,
   return r.failures.front();
 }
 
-// A file of our own in a scratch folder.
+// A file of our own in a scratch folder of its own.
 struct TextFile {
-  explicit TextFile(const std::string& name, const std::string& text) {
-    path = (std::filesystem::temp_directory_path() / name).string();
+  explicit TextFile(const std::string& name, const std::string& text)
+      : folder("exercise-file"), path((folder / name).string()) {
     std::ofstream(path) << text;
   }
-  ~TextFile() { std::filesystem::remove(path); }
+  TempFolder folder;
   std::string path;
 };
 

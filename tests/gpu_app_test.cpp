@@ -12,6 +12,7 @@
 #include "lessons/engine/backends.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
+#include "tests/temp_folder.hpp"
 #include "tests/app_driver.hpp"
 #include "tests/headless_imgui.hpp"
 
@@ -138,7 +139,7 @@ TEST_CASE("gpu app: racecheck from the app names the shared-memory race and its 
   CHECK(named);
 
   // A click on the first hazard's line marks that line in the source panel.
-  app.ui.requestTab = 3;  // the race explorer, where the report is
+  app.ui.requestTab = rlab::gui::ViewTab::Race;  // the race explorer, where the report is
   frames(app);
   click(app, "hazard site 0");
   const auto& first = report.hazards.front();
@@ -177,9 +178,8 @@ TEST_CASE("gpu app: a GPU run with the barrier off is followed by its live race 
 TEST_CASE("gpu app: an exercise checked on the GPU from the app: our solution passes there") {
   HeadlessImGui imgui(ImVec2(1280, 1600));
   App app;
-  const auto folder = std::filesystem::temp_directory_path() / "rlab-gpu-app-exercises";
-  std::filesystem::remove_all(folder);
-  app.ui.exerciseFolder = folder.string();
+  const TempFolder scratch("gpu-app-exercises");
+  app.ui.exerciseFolder = (scratch / "exercises").string();
   frames(app);
   app.openExercise("one-queue");
   app.setExerciseText(rlab::solutionFile(rlab::exerciseOrThrow("one-queue")));
@@ -193,7 +193,6 @@ TEST_CASE("gpu app: an exercise checked on the GPU from the app: our solution pa
   CHECK_MESSAGE(r.passed(), r.summary() << " " << r.problem << " "
                                         << (r.failures.empty() ? "" : r.failures.front()));
   CHECK(app.ui.exercise.reportOnGpu);
-  std::filesystem::remove_all(folder);
 }
 
 int main(int argc, char** argv) {

@@ -27,6 +27,7 @@
 #include "lessons/engine/exercise/exercises.hpp"
 #include "tests/app_driver.hpp"
 #include "tests/headless_imgui.hpp"
+#include "tests/temp_folder.hpp"
 
 using rlab::gui::App;
 
@@ -41,7 +42,7 @@ void settle(App& app) {
 
 // The race explorer in front, K runs asked for, one of its buttons clicked and its job done.
 void runInRaceExplorer(App& app, int runs, const std::string& button) {
-  app.ui.requestTab = 3;
+  app.ui.requestTab = rlab::gui::ViewTab::Race;
   frame(app);
   app.ui.raceRuns = runs;
   click(app, button);
@@ -144,7 +145,7 @@ TEST_CASE(
   HeadlessImGui imgui;
   App app;
   settle(app);
-  app.ui.requestTab = 2;  // the timing chart
+  app.ui.requestTab = rlab::gui::ViewTab::Timing;  // the timing chart
   rlab::BenchRequest request;
   request.sizes = {1024, 4096};
   request.kernels = {{"shared", "multiblock"}, {"shared", "coarsened"}};
@@ -255,7 +256,7 @@ TEST_CASE("gui: the allreduce lesson: the GPUs control re-runs it, its view draw
   CHECK(app.ui.trace->correct);
   CHECK(app.ui.trace->rankResults.size() == 4);
   // Every step in both views, the lesson view in front: four rows drawn, never an ImGui assert.
-  app.ui.requestTab = 1;
+  app.ui.requestTab = rlab::gui::ViewTab::LessonView;
   for (int step = 0; step < int(app.ui.trace->steps.size()); ++step) {
     app.ui.step = step;
     app.ui.widgetRects.erase("ranks");
@@ -298,7 +299,7 @@ TEST_CASE("gui: the Host code tab shows the driver that ran and the run's launch
   CHECK(app.ui.widgetRects.count("host:launches") == 1);
   CHECK(app.ui.trace->launches.size() == 4);
   // The fold picture and the host loop draw every step without tripping over the data.
-  app.ui.requestTab = 1;
+  app.ui.requestTab = rlab::gui::ViewTab::LessonView;
   for (int step = 0; step < int(app.ui.trace->steps.size()); ++step) {
     app.ui.step = step;
     frame(app);
@@ -449,8 +450,7 @@ size_t coloursOfScreenshot(const std::filesystem::path& png, const std::string& 
 
 TEST_CASE("gui: a screenshot of every lesson at a middle step, of the asked size, not blank" *
           doctest::skip(noXvfb())) {
-  const auto dir = std::filesystem::temp_directory_path() / "rlab-screenshots";
-  std::filesystem::create_directories(dir);
+  const TempFolder dir("screenshots");
   for (const char* lesson :
        {"atomic", "folding", "barrier", "divergence", "shared", "butterfly", "fastest"}) {
     for (const char* presenter : {"", " --presenter"}) {
@@ -463,8 +463,7 @@ TEST_CASE("gui: a screenshot of every lesson at a middle step, of the asked size
 
 TEST_CASE("gui: screenshots of the allreduce lesson for 2, 4 and 8 GPUs, not blank" *
           doctest::skip(noXvfb())) {
-  const auto dir = std::filesystem::temp_directory_path() / "rlab-screenshots";
-  std::filesystem::create_directories(dir);
+  const TempFolder dir("screenshots");
   for (const char* gpus : {"2", "4", "8"})
     for (const char* n : {"8", "3000"})
       for (const char* presenter : {"", " --presenter"}) {
@@ -484,7 +483,8 @@ TEST_CASE("gui: screenshots of the allreduce lesson for 2, 4 and 8 GPUs, not bla
 
 TEST_CASE("gui: --gl-info names who draws the window and the OpenGL version" *
           doctest::skip(noXvfb())) {
-  const auto out = std::filesystem::temp_directory_path() / "rlab-gl-info.txt";
+  const TempFolder dir("gl-info");
+  const auto out = dir / "gl-info.txt";
   const std::string command =
       std::string("xvfb-run -a ") + RLAB_GUI_BINARY + " --gl-info > " + out.string();
   REQUIRE(std::system(command.c_str()) == 0);
@@ -501,8 +501,7 @@ TEST_CASE("gui: --gl-info names who draws the window and the OpenGL version" *
 
 TEST_CASE("gui: screenshots of the race explorer's witness and charts, not blank" *
           doctest::skip(noXvfb())) {
-  const auto dir = std::filesystem::temp_directory_path() / "rlab-screenshots";
-  std::filesystem::create_directories(dir);
+  const TempFolder dir("screenshots");
   const std::pair<const char*, const char*> views[] = {
       {"witness", "--lesson barrier --n 64 --no-barrier"},
       {"by-block", "--lesson barrier --no-barrier --runs 2"},
@@ -638,14 +637,12 @@ namespace {
 // An app whose exercise files live in a folder of their own.
 struct ExerciseApp {
   ExerciseApp() {
-    folder = std::filesystem::temp_directory_path() / "rlab-gui-exercises";
-    std::filesystem::remove_all(folder);
-    app.ui.exerciseFolder = folder.string();
+    std::filesystem::remove_all(folder.path);  // the app writes the folder itself
+    app.ui.exerciseFolder = folder.str();
   }
-  ~ExerciseApp() { std::filesystem::remove_all(folder); }
+  TempFolder folder{"gui-exercises"};
   HeadlessImGui imgui{ImVec2(1280, 1600)};  // tall: every hint's button in view
   App app;
-  std::filesystem::path folder;
 };
 
 std::string fixture(const char* name) {
@@ -765,12 +762,14 @@ TEST_CASE("gui: a check that never ends can be cancelled") {
   App& app = t.app;
   app.openExercise("fold-any-length");
   app.setExerciseText(fixture("never_ends.cu"));
+  // No case limit can end the check first, however slow the machine: only Cancel can.
+  app.ui.exercise.caseSeconds = 3600;
   click(app, "exercise:check");
-  for (int k = 0; k < 400 && app.exerciseStage() != "checking"; ++k) {
+  while (app.exerciseStage() != "checking") {
+    REQUIRE(app.exerciseBusy());  // compiling, then checking: never done by itself
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     frame(app);
   }
-  REQUIRE(app.exerciseBusy());
   click(app, "exercise:cancel");
   settle(app);
   REQUIRE(app.ui.exercise.report);
@@ -779,18 +778,15 @@ TEST_CASE("gui: a check that never ends can be cancelled") {
 
 #ifdef RLAB_GUI_BINARY
 TEST_CASE("gui: a screenshot of an exercise after its check, not blank" * doctest::skip(noXvfb())) {
-  const auto dir = std::filesystem::temp_directory_path() / "rlab-exercise-screenshot";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const TempFolder dir("exercise-screenshot");
   const auto png = dir / "exercise.png";
   const std::string command = std::string("xvfb-run -a ") + RLAB_GUI_BINARY + " --screenshot " +
                               png.string() + " --exercise fold-any-length --exercise-dir " +
-                              dir.string() + " --exercise-action check --hints 1 --size 1000x700";
+                              dir.str() + " --exercise-action check --hints 1 --size 1000x700";
   CAPTURE(command);
   REQUIRE(std::system(command.c_str()) == 0);
   CHECK(std::filesystem::exists(dir / "fold-any-length.cu"));  // the starting file, written
   CHECK(readPicture(png.string()).colours > 40);
-  std::filesystem::remove_all(dir);
 }
 #endif
 
@@ -831,7 +827,7 @@ TEST_CASE("gui: the lesson text's memory link opens the Memory view on the simul
   // A shared-memory variant records nothing and says where its cost shows instead.
   click(app, "lesson:divergence");
   settle(app);
-  app.ui.requestTab = rlab::gui::kMemoryTab;
+  app.ui.requestTab = rlab::gui::ViewTab::Memory;
   app.ui.widgetRects.erase("memory warp");
   frame(app);
   frame(app);
@@ -842,8 +838,7 @@ TEST_CASE("gui: the lesson text's memory link opens the Memory view on the simul
 }
 
 TEST_CASE("gui: a screenshot of the Memory view, not blank" * doctest::skip(noXvfb())) {
-  const auto dir = std::filesystem::temp_directory_path() / "rlab-screenshots";
-  std::filesystem::create_directories(dir);
+  const TempFolder dir("screenshots");
   CHECK(coloursOfScreenshot(dir / "memory.png",
                             "--lesson barrier --variant global --n 64 --step 2 --view memory "
                             "--size 1000x700") > 40);
