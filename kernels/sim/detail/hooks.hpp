@@ -17,17 +17,20 @@
 
 namespace rlab::sim::detail {
 
-// Coordinates of the running thread. Plain globals: only the worker thread touches them.
-extern uint3 g_threadIdx;
-extern uint3 g_blockIdx;
-extern dim3 g_blockDim;
-extern dim3 g_gridDim;
-extern bool g_recordAtomics;
-extern long long g_logicalClock;
-extern bool g_recordingMemory;  // the launch watches global memory (LaunchOptions::watch)
+// The running thread's coordinates and what its launch asked for: plain globals that the shim's
+// inline functions read, written by the runtime on the worker thread (where every kernel runs).
+extern uint3 g_threadIdx;         // set at every switch to a thread (block_run.hpp)
+extern uint3 g_blockIdx;          // set at every block (launch.cpp)
+extern dim3 g_blockDim;           // set at every launch (launch.cpp)
+extern dim3 g_gridDim;            // set at every launch (launch.cpp)
+extern bool g_recordAtomics;      // LaunchOptions::recordAtomics
+extern long long g_logicalClock;  // clock64(): the readings so far
+extern bool g_recordingMemory;    // the launch watches global memory (LaunchOptions::watch)
 
+// The warp operations the runtime knows (warp_ops.cpp says what each one gives each lane).
 enum class WarpOp { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All };
 
+// Where a kernel meets the runtime: hooks.cpp (noteStep: memory_watch.cpp).
 void barrier(const char* file, int line);
 void yieldPoint(const char* file, int line);  // a switched-off barrier, __nanosleep
 uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
@@ -53,21 +56,30 @@ T fromBits(uint64_t bits) {
   return value;
 }
 
-// The GPU's int atomicAdd wraps around; in C++ signed overflow would be undefined.
+// A warp operation that moves a value: its bits travel, its type comes back.
 template <class T>
-T wrappingAdd(T a, T b) {
-  if constexpr (std::is_same_v<T, int>)
-    return static_cast<int>(static_cast<unsigned>(a) + static_cast<unsigned>(b));
-  else
-    return a + b;
+T warpValue(WarpOp op, unsigned mask, T value, int arg, int width, const char* file, int line) {
+  return fromBits<T>(warpCollective(op, mask, toBits(value), arg, width, file, line));
 }
 
+// An atomic: `combine` makes the new value from the old one and the operand.
 template <class T>
 T readModifyWrite(T* address, T operand, T (*combine)(T, T)) {
   T old = *address;
   *address = combine(old, operand);
   if (g_recordAtomics)
     noteAtomic(address, static_cast<double>(old), static_cast<double>(operand),
+               static_cast<double>(*address));
+  return old;
+}
+
+// atomicCAS: the operand recorded is the value it would store.
+template <class T>
+T compareAndSwap(T* address, T compare, T value) {
+  const T old = *address;
+  if (old == compare) *address = value;
+  if (g_recordAtomics)
+    noteAtomic(address, static_cast<double>(old), static_cast<double>(value),
                static_cast<double>(*address));
   return old;
 }
