@@ -11,10 +11,10 @@
 namespace rlab::sim::detail {
 
 struct LaunchState {
-  BlockRun* block = nullptr;                      // null between launches
-  std::vector<AtomicEvent>* atomics = nullptr;    // LaunchOptions::recordAtomics
-  LaunchStats* printed = nullptr;                 // LaunchOptions::capturePrintf
-  std::vector<MemoryAccess>* memory = nullptr;    // LaunchOptions::watch
+  BlockRun* block = nullptr;                    // null between launches
+  std::vector<AtomicEvent>* atomics = nullptr;  // LaunchOptions::recordAtomics
+  LaunchStats* printed = nullptr;               // LaunchOptions::capturePrintf
+  std::vector<MemoryAccess>* memory = nullptr;  // LaunchOptions::watch
 
   // The simulated thread running now, or kNoThread (no launch, or between threads).
   unsigned thread() const { return block ? block->current() : kNoThread; }

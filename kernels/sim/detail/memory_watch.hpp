@@ -19,7 +19,7 @@ class MemoryWatch {
   MemoryWatch& operator=(const MemoryWatch&) = delete;
 
  private:
-  bool active_ = false;
+  [[maybe_unused]] bool active_ = false;  // watching (the fallback never is)
 };
 
 }  // namespace rlab::sim::detail
