@@ -42,3 +42,18 @@ TEST_CASE("nothing under kernels/ includes lessons/ or app/") {
   int lessonFiles = 0;
   CHECK_FALSE(matchingLines("lessons", outward, lessonFiles).empty());
 }
+
+TEST_CASE("only the simulator's own files include kernels/sim/detail/") {
+  // What a kernel may use is shim.hpp's; the hooks behind it are the runtime's (HIP-CPU's
+  // detail/ rule): kernels, lessons, the engine, the front ends and the tests include the shim.
+  const std::regex detailInclude(R"(#\s*include\s*"kernels/sim/detail/)");
+  const std::regex ownFile(R"(/kernels/sim/(detail/[a-z_]+\.hpp|[a-z_]+\.cpp|shim\.hpp): )");
+  int files = 0;
+  std::vector<std::string> outside;
+  for (const char* folder : {"kernels", "lessons", "app", "tests"})
+    for (const std::string& line : matchingLines(folder, detailInclude, files))
+      if (!std::regex_search(line, ownFile)) outside.push_back(line);
+  CHECK(outside == std::vector<std::string>{});
+  int simFiles = 0;
+  CHECK(matchingLines("kernels/sim", detailInclude, simFiles).size() >= 8);
+}

@@ -335,6 +335,17 @@ TEST_CASE("a compile error comes back at the learner's line") {
   CHECK(r.summary() == "1 compile error");
 }
 
+TEST_CASE("an atomic CUDA does not have is refused, as NVRTC refuses it") {
+  // atomicMax has no float overload in CUDA: a kernel that uses one must not pass here and then
+  // fail on a GPU.
+  const ExerciseReport r = check("largest-element", kFixtures + "atomic_max_float.cu");
+  REQUIRE(r.verdict == ExerciseVerdict::CompileError);
+  REQUIRE_FALSE(r.diagnostics.empty());
+  CHECK(r.diagnostics.front().line == 8);
+  CHECK(r.diagnostics.front().severity == "error");
+  CHECK(has(r.diagnostics.front().message, "atomicMax"));
+}
+
 TEST_CASE("a kernel with another signature: the error says which one the exercise runs") {
   const ExerciseReport r = check("one-queue", kFixtures + "wrong_signature.cu");
   REQUIRE(r.verdict == ExerciseVerdict::CompileError);

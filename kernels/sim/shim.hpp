@@ -1,7 +1,9 @@
 // CUDA for g++: include this, then a kernels/*.cuh file, and the same kernel source that nvcc
 // compiles for the GPU runs on the simulator's fibers.
 //
-// What each name becomes here:
+// This file is the CUDA a kernel sees, and only that: every name below is one CUDA offers, with
+// CUDA's signature. What they call is kernels/sim/detail/hooks.hpp, which a kernel never names.
+// Where the simulator differs from CUDA, the line says so ("Differs:"). What each name becomes:
 //   __global__ __device__ __host__   nothing: plain C++ functions
 //   __shared__                       static thread_local: one copy per block, because every
 //                                    thread of a block runs as a fiber on one worker thread;
@@ -28,76 +30,25 @@
 
 #define RLAB_SIM 1
 
+#include "kernels/sim/detail/hooks.hpp"  // what the functions below call; not for kernels
+
+// Differs: a __global__ function is a plain function here, which host code could call.
 #define __global__
 #define __device__
 #define __host__
 #define __forceinline__ inline
+// Differs: `extern __shared__` (dynamic shared memory) does not compile here, and a __shared__
+// variable declared in a __device__ helper rather than the kernel is not poisoned.
 #define __shared__ static thread_local
 #define __restrict__ __restrict
 
-namespace rlab::sim::detail {
-
-// Coordinates of the running thread. Plain globals: only the worker thread touches them.
-extern uint3 g_threadIdx;
-extern uint3 g_blockIdx;
-extern dim3 g_blockDim;
-extern dim3 g_gridDim;
-extern bool g_recordAtomics;
-extern long long g_logicalClock;
-extern bool g_recordingMemory;  // the launch watches global memory (LaunchOptions::watch)
-
-enum class WarpOp { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All };
-
-void barrier(const char* file, int line);
-void yieldPoint(const char* file, int line);  // a switched-off barrier, __nanosleep
-uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
-                        const char* file, int line);
-void noteAtomic(const void* address, double old, double operand, double after);
-void noteStep(int step);  // the running thread's accesses so far belong to `step`
-[[noreturn]] void failAssertion(const char* expression, const char* file, int line);
-int kernelPrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
-
-template <class T>
-uint64_t toBits(T value) {
-  static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable_v<T>,
-                "warp operations move values of at most 8 bytes");
-  uint64_t bits = 0;
-  std::memcpy(&bits, &value, sizeof(T));
-  return bits;
-}
-
-template <class T>
-T fromBits(uint64_t bits) {
-  T value;
-  std::memcpy(&value, &bits, sizeof(T));
-  return value;
-}
-
-// The GPU's int atomicAdd wraps around; in C++ signed overflow would be undefined.
-template <class T>
-T wrappingAdd(T a, T b) {
-  if constexpr (std::is_same_v<T, int>)
-    return static_cast<int>(static_cast<unsigned>(a) + static_cast<unsigned>(b));
-  else
-    return a + b;
-}
-
-template <class T>
-T readModifyWrite(T* address, T operand, T (*combine)(T, T)) {
-  T old = *address;
-  *address = combine(old, operand);
-  if (g_recordAtomics)
-    noteAtomic(address, static_cast<double>(old), static_cast<double>(operand),
-               static_cast<double>(*address));
-  return old;
-}
-
-}  // namespace rlab::sim::detail
-
+// Differs: macros for the running fiber's coordinates, where CUDA has built-in variables.
 #define threadIdx (static_cast<const uint3&>(::rlab::sim::detail::g_threadIdx))
 #define blockIdx (static_cast<const uint3&>(::rlab::sim::detail::g_blockIdx))
 #define blockDim (static_cast<const dim3&>(::rlab::sim::detail::g_blockDim))
 #define gridDim (static_cast<const dim3&>(::rlab::sim::detail::g_gridDim))
+// Differs: a constant here; CUDA's warpSize is a run-time variable, so `int a[warpSize];`
+// compiles here and not under nvcc.
 inline constexpr int warpSize = 32;
 
 // A failed device assertion ends the launch and names the thread, not the process.
@@ -106,11 +57,13 @@ inline constexpr int warpSize = 32;
 
 // A kernel's printf: the text goes where the launch says (LaunchOptions::capturePrintf), and the
 // thread then yields, so that the threads that print fall behind the others, as on a GPU.
-// (A function-like macro: `std::printf(...)` after this header would not compile; host code
-// that includes the shim uses std::cout or fprintf.)
+// Differs: a function-like macro, so `std::printf(...)` after this header would not compile;
+// host code that includes the shim uses std::cout or fprintf.
 #define printf(...) ::rlab::sim::detail::kernelPrintf(__VA_ARGS__)
 
-// ---- Barriers and friends -------------------------------------------------------------------
+// ---- Barriers and friends -----------------------------------------------------------------------
+// Differs, in every function below that takes `file` and `line`: those two are the simulator's,
+// defaulted to the caller's place for its diagnostics; a kernel never passes them.
 
 inline void __syncthreads(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   ::rlab::sim::detail::barrier(file, line);
@@ -120,51 +73,55 @@ inline void __syncwarp(unsigned mask = 0xffffffffu, const char* file = __builtin
   ::rlab::sim::detail::warpCollective(::rlab::sim::detail::WarpOp::Sync, mask, 0, 0, 32, file,
                                       line);
 }
-// One thread runs at a time on the simulator, so memory is always consistent.
+// Differs: nothing to do; one thread runs at a time on the simulator, so memory is always
+// consistent.
 inline void __threadfence() {}
 inline void __threadfence_block() {}
-// A pause lets other threads run: exactly what makes a missing barrier visible.
+// Differs: no time passes; a pause lets other threads run, exactly what makes a missing barrier
+// visible.
 inline void __nanosleep(unsigned, const char* file = __builtin_FILE(),
                         int line = __builtin_LINE()) {
   ::rlab::sim::detail::yieldPoint(file, line);
 }
-// The simulator's clock counts its readings: one thread runs at a time, so two readings never
-// tie and their order is the order the schedule ran the threads in (exact, unlike a GPU's).
+// Differs: the simulator's clock counts its readings: one thread runs at a time, so two readings
+// never tie and their order is the order the schedule ran the threads in (exact, unlike a GPU's).
 inline long long clock64() {
   return ++::rlab::sim::detail::g_logicalClock;
 }
+// Ends the launch as a failed assertion would, naming the thread.
 [[noreturn]] inline void __trap() {
   ::rlab::sim::detail::failAssertion("__trap()", "", 0);
 }
 
-// ---- Warp operations --------------------------------------------------------------------------
-
-#define RLAB_WARP_CALL(op, mask, value, arg, width)                                                \
-  ::rlab::sim::detail::fromBits<T>(::rlab::sim::detail::warpCollective(                            \
-      ::rlab::sim::detail::WarpOp::op, mask, ::rlab::sim::detail::toBits(value), arg, width, file, \
-      line))
+// ---- Warp operations ----------------------------------------------------------------------------
+// Differs: a lane that reads from a lane outside the mask or past the width gets its own value
+// (undefined in CUDA), and the shuffles take any trivially copyable type of at most 8 bytes where
+// CUDA has overloads for the arithmetic types (and __half, __half2).
 
 template <class T>
 T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize,
               const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return RLAB_WARP_CALL(Shfl, mask, var, srcLane, width);
+  return ::rlab::sim::detail::warpValue(::rlab::sim::detail::WarpOp::Shfl, mask, var, srcLane,
+                                        width, file, line);
 }
 template <class T>
 T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
                  const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return RLAB_WARP_CALL(ShflUp, mask, var, static_cast<int>(delta), width);
+  return ::rlab::sim::detail::warpValue(::rlab::sim::detail::WarpOp::ShflUp, mask, var,
+                                        static_cast<int>(delta), width, file, line);
 }
 template <class T>
 T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
                    const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return RLAB_WARP_CALL(ShflDown, mask, var, static_cast<int>(delta), width);
+  return ::rlab::sim::detail::warpValue(::rlab::sim::detail::WarpOp::ShflDown, mask, var,
+                                        static_cast<int>(delta), width, file, line);
 }
 template <class T>
 T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize,
                   const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return RLAB_WARP_CALL(ShflXor, mask, var, laneMask, width);
+  return ::rlab::sim::detail::warpValue(::rlab::sim::detail::WarpOp::ShflXor, mask, var, laneMask,
+                                        width, file, line);
 }
-#undef RLAB_WARP_CALL
 
 inline unsigned __ballot_sync(unsigned mask, int predicate, const char* file = __builtin_FILE(),
                               int line = __builtin_LINE()) {
@@ -182,41 +139,51 @@ inline int __all_sync(unsigned mask, int predicate, const char* file = __builtin
       ::rlab::sim::detail::WarpOp::All, mask, predicate != 0, 0, 32, file, line));
 }
 
-// ---- Atomics: CUDA's overloads for int, unsigned, float and double ----------------------------
+// ---- Atomics ------------------------------------------------------------------------------------
+// Each overload below is one CUDA 13 declares (sm_20/sm_32/sm_60_atomic_functions.h and
+// device_atomic_functions.h), and only those: a call CUDA refuses, such as atomicMax on a float,
+// does not compile here either. Differs: plain read-modify-writes (one thread runs at a time), in
+// the order the schedule runs the threads. Not offered yet (the compiler says it is not declared
+// or has no such overload): atomicSub, atomicInc, atomicDec, atomicAnd, atomicOr, atomicXor,
+// atomicMax and atomicMin on long long, atomicCAS on unsigned short, the 16-byte atomicCAS and
+// atomicExch, atomicAdd on __half, __nv_bfloat16, float2 and float4, and the _block and _system
+// forms.
 
 #define RLAB_ATOMIC(name, T, expression)                                                      \
   inline T name(T* address, T value) {                                                        \
     return ::rlab::sim::detail::readModifyWrite<T>(address, value,                            \
                                                    [](T a, T b) -> T { return expression; }); \
   }
-#define RLAB_ATOMICS_FOR(T)                                         \
-  RLAB_ATOMIC(atomicAdd, T, ::rlab::sim::detail::wrappingAdd(a, b)) \
-  RLAB_ATOMIC(atomicMax, T, a < b ? b : a)                          \
-  RLAB_ATOMIC(atomicMin, T, b < a ? b : a)                          \
-  RLAB_ATOMIC(atomicExch, T, ((void)a, b))
-RLAB_ATOMICS_FOR(int)
-RLAB_ATOMICS_FOR(unsigned)
-RLAB_ATOMICS_FOR(unsigned long long)
-RLAB_ATOMICS_FOR(float)
-RLAB_ATOMICS_FOR(double)
-#undef RLAB_ATOMICS_FOR
+// The GPU's int atomicAdd wraps around; in C++ signed overflow would be undefined.
+RLAB_ATOMIC(atomicAdd, int, static_cast<int>(static_cast<unsigned>(a) + static_cast<unsigned>(b)))
+RLAB_ATOMIC(atomicAdd, unsigned, a + b)
+RLAB_ATOMIC(atomicAdd, unsigned long long, a + b)
+RLAB_ATOMIC(atomicAdd, float, a + b)
+RLAB_ATOMIC(atomicAdd, double, a + b)
+RLAB_ATOMIC(atomicMax, int, a < b ? b : a)
+RLAB_ATOMIC(atomicMax, unsigned, a < b ? b : a)
+RLAB_ATOMIC(atomicMax, unsigned long long, a < b ? b : a)
+RLAB_ATOMIC(atomicMin, int, b < a ? b : a)
+RLAB_ATOMIC(atomicMin, unsigned, b < a ? b : a)
+RLAB_ATOMIC(atomicMin, unsigned long long, b < a ? b : a)
+RLAB_ATOMIC(atomicExch, int, ((void)a, b))
+RLAB_ATOMIC(atomicExch, unsigned, ((void)a, b))
+RLAB_ATOMIC(atomicExch, unsigned long long, ((void)a, b))
+RLAB_ATOMIC(atomicExch, float, ((void)a, b))
 #undef RLAB_ATOMIC
 
-template <class T>
-T atomicCAS(T* address, T compare, T value) {
-  static_assert(std::is_same_v<T, int> || std::is_same_v<T, unsigned> ||
-                    std::is_same_v<T, unsigned long long> || std::is_same_v<T, float> ||
-                    std::is_same_v<T, double>,
-                "atomicCAS takes int, unsigned, unsigned long long, float or double");
-  T old = *address;
-  if (std::memcmp(&old, &compare, sizeof(T)) == 0) *address = value;
-  if (::rlab::sim::detail::g_recordAtomics)
-    ::rlab::sim::detail::noteAtomic(address, static_cast<double>(old), static_cast<double>(value),
-                                    static_cast<double>(*address));
-  return old;
+inline int atomicCAS(int* address, int compare, int value) {
+  return ::rlab::sim::detail::compareAndSwap(address, compare, value);
+}
+inline unsigned atomicCAS(unsigned* address, unsigned compare, unsigned value) {
+  return ::rlab::sim::detail::compareAndSwap(address, compare, value);
+}
+inline unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
+                                    unsigned long long value) {
+  return ::rlab::sim::detail::compareAndSwap(address, compare, value);
 }
 
-// ---- Device functions CUDA puts in the global namespace ---------------------------------------
+// ---- Device functions CUDA puts in the global namespace -----------------------------------------
 
 inline int max(int a, int b) {
   return a < b ? b : a;
@@ -254,12 +221,14 @@ inline int __float_as_int(float f) {
 inline float __int_as_float(int i) {
   return ::rlab::sim::detail::fromBits<float>(::rlab::sim::detail::toBits(i));
 }
-inline unsigned long long __double_as_longlong(double d) {
-  return ::rlab::sim::detail::fromBits<unsigned long long>(::rlab::sim::detail::toBits(d));
+inline long long __double_as_longlong(double d) {
+  return ::rlab::sim::detail::fromBits<long long>(::rlab::sim::detail::toBits(d));
 }
-inline double __longlong_as_double(unsigned long long i) {
+inline double __longlong_as_double(long long i) {
   return ::rlab::sim::detail::fromBits<double>(::rlab::sim::detail::toBits(i));
 }
+// Differs: a plain load, for any type; CUDA's __ldg reads through the read-only cache and has
+// overloads for the arithmetic and vector types only.
 template <class T>
 T __ldg(const T* p) {
   return *p;

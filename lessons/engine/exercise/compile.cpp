@@ -62,9 +62,11 @@ std::string CompileDiagnostic::text(const std::string& fileName) const {
 
 namespace {
 
-// The simulator's headers, as this build compiled them.
+// The simulator's headers, as this build compiled them: the shim and every header it includes
+// (embedded by lessons/engine/CMakeLists.txt).
 constexpr const char* kShimHeaders[] = {"kernels/sim/shim.hpp", "kernels/sim/runtime.hpp",
-                                        "kernels/sim/vector_types.hpp"};
+                                        "kernels/sim/vector_types.hpp",
+                                        "kernels/sim/detail/hooks.hpp"};
 
 void writeFile(const std::string& path, const std::string& text) {
   fs::create_directories(fs::path(path).parent_path());

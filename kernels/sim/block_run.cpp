@@ -1,0 +1,190 @@
+// A block's run: its threads' lives on their fibers, its barrier, and the diagnostics of a
+// block that cannot go on (a barrier some threads never reach, threads at different barriers,
+// a thread that threw or failed an assertion): the launch stops with a sentence naming threads
+// and line, never a hang. Which thread runs next is schedule.cpp's; warp operations are
+// warp_ops.cpp's.
+
+#include "kernels/sim/detail/block_run.hpp"
+
+#include <cstring>
+#include <exception>
+
+#include "kernels/sim/detail/launch_state.hpp"
+
+namespace rlab::sim::detail {
+
+namespace {
+
+const char* shortFile(const char* file) {
+  const char* slash = std::strrchr(file, '/');
+  return slash ? slash + 1 : file;
+}
+
+// "0-15, 17, 20-21": thread lists stay readable in diagnostics.
+std::string ranges(const std::vector<unsigned>& ids) {
+  std::string out;
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(ids[i]);
+    if (j > i) {
+      out += '-';
+      out += std::to_string(ids[j]);
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string where(const char* file, int line) {
+  return std::string(shortFile(file)) + ":" + std::to_string(line);
+}
+
+// ---- The threads' lives -------------------------------------------------------------------------
+
+void BlockRun::run(unsigned blockLinear) {
+  blockLinear_ = blockLinear;
+  const dim3 b = g_blockDim;
+  total_ = b.x * b.y * b.z;
+  contexts_ = fibers_.contexts(total_);
+  stacks_ = fibers_.stacks();
+  state_.assign(total_, State::Runnable);
+  started_.assign(total_, 0);
+  barrierSite_.assign(total_, Site{});
+  waiting_.assign(total_, Waiting{});
+  idx_.resize(total_);
+  for (unsigned i = 0; i < total_; ++i) idx_[i] = {i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
+  count_ = {};
+  count_[static_cast<int>(State::Runnable)] = total_;
+  rng_ = options_.schedule.seed ^ (0x5851f42d4c957f2dull * (blockLinear_ + 1));
+  switches_ = 0;
+  try {
+    schedule();
+  } catch (...) {
+    unwindSuspended();
+    stats_.switches += switches_;
+    throw;
+  }
+  stats_.switches += switches_;
+}
+
+void fiberMain(fc::transfer_t start) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
+  *static_cast<fc::fcontext_t*>(start.data) = start.fctx;
+  for (;;) {
+    g_launch.block->runThread();
+    g_launch.block->suspend();  // idle until the next block resumes this fiber
+  }
+}
+
+void BlockRun::runThread() {
+  const unsigned thread = current_;
+  started_[thread] = 1;  // from here on its fiber holds frames to unwind if the launch fails
+  try {
+    body_();
+  } catch (const Unwind&) {
+    // the launch has failed in another thread; nothing to report from this one
+  } catch (const AssertionFailure& a) {
+    failure_ = "thread " + std::to_string(thread) + blockName() + " " + a.message;
+  } catch (const std::exception& e) {
+    failure_ = "thread " + std::to_string(thread) + blockName() + " threw: " + e.what();
+  } catch (...) {
+    failure_ = "thread " + std::to_string(thread) + blockName() + " threw an exception";
+  }
+  moveTo(thread, State::Done);
+}
+
+// Every thread that has started and not finished unwinds its frames, so that its fiber is
+// idle again before the launch's error leaves.
+void BlockRun::unwindSuspended() {
+  failure_.reset();
+  inRound_ = false;
+  unwinding_ = true;
+  for (unsigned i = 0; i < total_; ++i)
+    if (started_[i] && state_[i] != State::Done) advance(i);
+  unwinding_ = false;
+}
+
+// ---- The barrier --------------------------------------------------------------------------------
+
+bool BlockRun::releaseWaiters() {
+  bool released = count(State::AtWarpOp) > 0 && releaseWarps();
+  // The barrier opens when every live thread of the block waits at it.
+  if (count(State::Runnable) > 0 || count(State::AtWarpOp) > 0 || count(State::AtBarrier) == 0)
+    return released;
+  if (barrierSplit_) barrierMismatch();
+  if (options_.onBarrier) {
+    std::vector<SharedSpan> spans;
+    if (shared_)
+      for (const ByteRange& r : *shared_)
+        spans.push_back({r.begin, size_t(r.end - r.begin), r.name});
+    options_.onBarrier(blockLinear_, spans);
+  }
+  for (State& s : state_)
+    if (s == State::AtBarrier) s = State::Runnable;
+  count_[static_cast<int>(State::Runnable)] += count(State::AtBarrier);
+  count_[static_cast<int>(State::AtBarrier)] = 0;
+  return true;
+}
+
+// ---- A block that cannot go on ------------------------------------------------------------------
+
+std::string BlockRun::blockName() const {
+  if (g_gridDim.x * g_gridDim.y * g_gridDim.z == 1) return "";
+  return " of block " + std::to_string(blockLinear_);
+}
+
+void BlockRun::fail(const std::string& message) {
+  throw LaunchError("kernel stopped: " + message);
+}
+
+void BlockRun::barrierMismatch() {
+  unsigned first = 0;
+  while (state_[first] != State::AtBarrier) ++first;
+  const Site& a = barrierSite_[first];
+  std::vector<unsigned> here, there;
+  const Site* other = nullptr;
+  for (unsigned i = first; i < total_; ++i) {
+    if (state_[i] != State::AtBarrier) continue;
+    const Site& w = barrierSite_[i];
+    const bool same = sameSite(w.file, w.line, a.file, a.line);
+    (same ? here : there).push_back(i);
+    if (!same && !other) other = &w;
+  }
+  fail("threads " + ranges(here) + blockName() + " wait at the barrier at " +
+       where(a.file, a.line) + ", threads " + ranges(there) + " at another barrier (" +
+       where(other->file, other->line) +
+       "); every thread of a block must reach the same __syncthreads().");
+}
+
+void BlockRun::stuck() {
+  std::vector<unsigned> atBarrier, atWarp;
+  const Site* barrierThread = nullptr;
+  const Waiting* warpThread = nullptr;
+  for (unsigned i = 0; i < total_; ++i) {
+    if (state_[i] == State::AtBarrier) {
+      atBarrier.push_back(i);
+      barrierThread = &barrierSite_[i];
+    } else if (state_[i] == State::AtWarpOp) {
+      atWarp.push_back(i);
+      warpThread = &waiting_[i];
+    }
+  }
+  std::string message = "no thread" + blockName() + " can go on: ";
+  if (barrierThread)
+    message += "threads " + ranges(atBarrier) + " wait at the barrier at " +
+               where(barrierThread->file, barrierThread->line);
+  if (warpThread)
+    message += std::string(barrierThread ? ", " : "") + "threads " + ranges(atWarp) +
+               " wait at the warp operation at " +
+               where(warpThread->warp.file, warpThread->warp.line);
+  message += "; a barrier or warp operation must be reached by every thread it waits for.";
+  fail(message);
+}
+
+}  // namespace rlab::sim::detail

@@ -1,0 +1,191 @@
+// The simulator's own: one block's run, shared by the files that make it up.
+//   block_run.cpp  the threads' lives, barriers, and the diagnostics of a block that is stuck
+//   warp_ops.cpp   warp operations: when a warp's lanes meet, and what each lane gets
+//   schedule.cpp   which runnable thread advances next (BlockRun::schedule)
+//   hooks.cpp      what kernel code calls (shim.hpp), which arrives here
+// A block's threads run as fibers on the worker thread, one at a time; a thread runs until a
+// yield point (a barrier, a warp operation, printf, __nanosleep) and then hands control to the
+// next thread of a round, or back to the scheduler.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/sim/detail/fibers.hpp"
+#include "kernels/sim/detail/hooks.hpp"
+#include "kernels/sim/detail/shared_memory.hpp"
+#include "kernels/sim/runtime.hpp"
+
+namespace rlab::sim::detail {
+
+// One byte per thread, in an array of its own: the scheduler scans it every round.
+enum class State : uint8_t { Runnable, AtBarrier, AtWarpOp, Done };
+
+struct WarpRequest {
+  WarpOp op = WarpOp::Sync;
+  unsigned mask = 0;
+  uint64_t bits = 0;
+  int arg = 0;
+  int width = 32;
+  const char* file = "";
+  int line = 0;
+};
+
+struct Site {  // a barrier's place in the source
+  const char* file = "";
+  int line = 0;
+};
+
+// The warp operation a waiting thread waits at, and what it gets when the warp meets.
+struct Waiting {
+  WarpRequest warp;
+  uint64_t warpResult = 0;
+};
+
+// Thrown inside a fiber to end a thread that failed an assertion; caught at the fiber's top.
+struct AssertionFailure {
+  std::string message;
+};
+
+// Thrown inside a suspended fiber when its launch has failed elsewhere, so that its frames
+// unwind and the fiber is free for the next block; caught at the fiber's top.
+struct Unwind {};
+
+constexpr unsigned kNoThread = ~0u;
+
+// "shim.hpp:42": where a diagnostic points, the file without its folders.
+std::string where(const char* file, int line);
+
+// Whether two barriers are the same line of the same file.
+inline bool sameSite(const char* fileA, int lineA, const char* fileB, int lineB) {
+  return lineA == lineB && (fileA == fileB || std::strcmp(fileA, fileB) == 0);
+}
+
+// Where every fiber starts: it runs the running block's threads, one per block, forever.
+void fiberMain(fc::transfer_t start);
+
+// The blocks of one launch, one after another: made once per launch, run() once per block.
+class BlockRun {
+ public:
+  BlockRun(const std::function<void()>& body, const LaunchOptions& options, FiberPool& fibers,
+           LaunchStats& stats, const std::vector<ByteRange>* shared)
+      : body_(body), options_(options), fibers_(fibers), stats_(stats), shared_(shared) {}
+
+  void run(unsigned blockLinear);
+  void runThread();  // on fiber current(): the thread's whole life
+  unsigned current() const { return current_; }  // kNoThread between threads
+  unsigned blockLinear() const { return blockLinear_; }
+
+  // In the header: every thread of every block calls it at every barrier.
+  void arriveAtBarrier(const char* file, int line) {
+    moveTo(current_, State::AtBarrier);
+    barrierSite_[current_] = {file, line};
+    if (count(State::AtBarrier) == 1) {
+      barrierFile_ = file;
+      barrierLine_ = line;
+    } else if (!sameSite(file, line, barrierFile_, barrierLine_)) {
+      barrierSplit_ = true;
+    }
+  }
+  void arriveAtWarpOp(const WarpRequest& request);  // warp_ops.cpp
+  uint64_t warpResult() const { return waiting_[current_].warpResult; }
+
+  // Called from the running fiber at a yield point: in a round, hand control straight to the
+  // next thread of the round; else, or at the round's end, to the scheduler.
+  void suspend() {
+    const unsigned self = current_;
+    const unsigned next = inRound_ ? nextInRound(self + 1) : kNoThread;
+    if (next != kNoThread) {
+      enter(next);
+      // The thread after it most likely runs next: start fetching its saved registers now.
+      // Its stack sits 64 KiB from this one, too far for the hardware to guess (measured:
+      // about a tenth more elements a second).
+      if (next + 1 < total_) {
+        const char* after = static_cast<const char*>(contexts_[next + 1]);
+        __builtin_prefetch(after);
+        __builtin_prefetch(after + 64);
+      }
+      jumpTo(contexts_[next], stacks_[next], &contexts_[self], stacks_[self]);
+    } else {
+      current_ = kNoThread;
+      jumpTo(fibers_.home(), fibers_.homeStack(), &contexts_[self], stacks_[self]);
+    }
+    if (unwinding_) throw Unwind{};
+  }
+
+ private:
+  void moveTo(unsigned thread, State next) {
+    --count_[static_cast<int>(state_[thread])];
+    ++count_[static_cast<int>(next)];
+    state_[thread] = next;
+  }
+  unsigned count(State s) const { return count_[static_cast<int>(s)]; }
+  void enter(unsigned thread) {
+    current_ = thread;
+    g_threadIdx = idx_[thread];
+    ++switches_;
+  }
+  unsigned nextInRound(unsigned from) const {
+    if (failure_) return kNoThread;  // the scheduler reports it
+    for (unsigned i = from; i < total_; ++i)
+      if (state_[i] == State::Runnable && i != roundSkips_) return i;
+    return kNoThread;
+  }
+  // The scheduler's side: run `thread` to its next yield point (or on through a round).
+  void advance(unsigned thread) {
+    enter(thread);
+    jumpTo(contexts_[thread], stacks_[thread], &fibers_.home(), fibers_.homeStack());
+    current_ = kNoThread;
+    if (failure_) fail(*failure_);
+  }
+  void schedule();  // schedule.cpp
+  void unwindSuspended();
+  bool releaseWaiters();
+  bool releaseWarps();  // warp_ops.cpp
+  [[noreturn]] void barrierMismatch();
+  [[noreturn]] void stuck();
+  [[noreturn]] void fail(const std::string& message);
+  std::string blockName() const;
+  using WarpLanes = std::array<Waiting*, 32>;
+  static uint64_t computeWarpResult(const WarpLanes& lanes, unsigned lane, unsigned groupMask);
+
+  const std::function<void()>& body_;
+  const LaunchOptions& options_;
+  FiberPool& fibers_;
+  unsigned blockLinear_ = 0;
+  LaunchStats& stats_;
+  const std::vector<ByteRange>* shared_;  // the kernel's __shared__ variables
+  unsigned total_ = 0;
+  fc::fcontext_t* contexts_ = nullptr;  // fiber i runs thread i
+  Stack* stacks_ = nullptr;
+  std::vector<State> state_;
+  std::vector<uint8_t> started_;
+  std::vector<uint3> idx_;
+  std::vector<Site> barrierSite_;
+  std::vector<Waiting> waiting_;
+  std::array<unsigned, 4> count_{};  // threads in each State
+  const char* barrierFile_ = "";     // where the first thread to wait at the barrier waits
+  int barrierLine_ = 0;
+  bool barrierSplit_ = false;  // a waiting thread waits at another barrier
+  unsigned current_ = kNoThread;
+  bool inRound_ = false;             // lockstep and stall: threads hand over to each other
+  unsigned roundSkips_ = kNoThread;  // the stalled thread, while it sits out
+  bool unwinding_ = false;
+  uint64_t switches_ = 0;
+  std::optional<std::string> failure_;
+  uint64_t rng_ = 0;
+
+  uint64_t nextRandom() {  // splitmix64: the same numbers on every platform
+    uint64_t z = (rng_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+};
+
+}  // namespace rlab::sim::detail

@@ -1,0 +1,87 @@
+// The simulator's side of the CUDA surface: the globals that shim.hpp's inline functions read
+// and the hooks they call (kernels/sim/hooks.cpp and the runtime define them). A kernel never
+// includes this: it includes kernels/sim/shim.hpp, which includes this, as HIP-CPU keeps its
+// own in detail/. Nothing here is CUDA; a name a kernel can use belongs in shim.hpp.
+#pragma once
+
+// shim.hpp defines RLAB_SIM; the runtime's library RLAB_SIM_DETAIL (kernels/CMakeLists.txt).
+#if !defined(RLAB_SIM) && !defined(RLAB_SIM_DETAIL)
+#error "kernels/sim/detail/ is the simulator's own; a kernel includes kernels/sim/shim.hpp"
+#endif
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "kernels/sim/vector_types.hpp"
+
+namespace rlab::sim::detail {
+
+// The running thread's coordinates and what its launch asked for: plain globals that the shim's
+// inline functions read, written by the runtime on the worker thread (where every kernel runs).
+extern uint3 g_threadIdx;         // set at every switch to a thread (block_run.hpp)
+extern uint3 g_blockIdx;          // set at every block (launch.cpp)
+extern dim3 g_blockDim;           // set at every launch (launch.cpp)
+extern dim3 g_gridDim;            // set at every launch (launch.cpp)
+extern bool g_recordAtomics;      // LaunchOptions::recordAtomics
+extern long long g_logicalClock;  // clock64(): the readings so far
+extern bool g_recordingMemory;    // the launch watches global memory (LaunchOptions::watch)
+
+// The warp operations the runtime knows (warp_ops.cpp says what each one gives each lane).
+enum class WarpOp { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All };
+
+// Where a kernel meets the runtime: hooks.cpp (noteStep: memory_watch.cpp).
+void barrier(const char* file, int line);
+void yieldPoint(const char* file, int line);  // a switched-off barrier, __nanosleep
+uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
+                        const char* file, int line);
+void noteAtomic(const void* address, double old, double operand, double after);
+void noteStep(int step);  // the running thread's accesses so far belong to `step`
+[[noreturn]] void failAssertion(const char* expression, const char* file, int line);
+int kernelPrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+template <class T>
+uint64_t toBits(T value) {
+  static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable_v<T>,
+                "warp operations move values of at most 8 bytes");
+  uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+
+template <class T>
+T fromBits(uint64_t bits) {
+  T value;
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+// A warp operation that moves a value: its bits travel, its type comes back.
+template <class T>
+T warpValue(WarpOp op, unsigned mask, T value, int arg, int width, const char* file, int line) {
+  return fromBits<T>(warpCollective(op, mask, toBits(value), arg, width, file, line));
+}
+
+// An atomic: `combine` makes the new value from the old one and the operand.
+template <class T>
+T readModifyWrite(T* address, T operand, T (*combine)(T, T)) {
+  T old = *address;
+  *address = combine(old, operand);
+  if (g_recordAtomics)
+    noteAtomic(address, static_cast<double>(old), static_cast<double>(operand),
+               static_cast<double>(*address));
+  return old;
+}
+
+// atomicCAS: the operand recorded is the value it would store.
+template <class T>
+T compareAndSwap(T* address, T compare, T value) {
+  const T old = *address;
+  if (old == compare) *address = value;
+  if (g_recordAtomics)
+    noteAtomic(address, static_cast<double>(old), static_cast<double>(value),
+               static_cast<double>(*address));
+  return old;
+}
+
+}  // namespace rlab::sim::detail

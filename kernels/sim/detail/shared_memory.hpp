@@ -1,0 +1,22 @@
+// The simulator's own (kernels/sim/shared_memory.cpp): where a kernel's __shared__ variables
+// live on the worker thread, for poisoning them at each block's start and showing them at a
+// barrier.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rlab::sim::detail {
+
+// The bytes of one __shared__ variable: the worker thread's copy of it.
+struct ByteRange {
+  unsigned char* begin = nullptr;
+  unsigned char* end = nullptr;
+  std::string name;  // the variable's name in the source ("s"); empty when not known
+};
+
+// The __shared__ variables `kernel` (a __global__ function) declares in its own body, as the
+// calling thread's bytes; found once per kernel and kept. Call it on the worker thread only.
+const std::vector<ByteRange>& sharedVariablesOf(const void* kernel);
+
+}  // namespace rlab::sim::detail

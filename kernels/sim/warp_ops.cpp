@@ -1,0 +1,106 @@
+// Warp operations (__syncwarp, the shuffles, ballot, any, all): each lane that calls one waits
+// at it; when every lane its mask names waits at the same operation, the warp meets, every lane
+// gets its result at once, and they go on. A lane named in the mask that has exited, or waits at
+// another operation, stops the launch with the line. A new warp operation is a WarpOp
+// (detail/hooks.hpp), its function in shim.hpp, and a case in computeWarpResult.
+
+#include "kernels/sim/detail/block_run.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace rlab::sim::detail {
+
+void BlockRun::arriveAtWarpOp(const WarpRequest& request) {
+  moveTo(current_, State::AtWarpOp);
+  waiting_[current_].warp = request;
+}
+
+uint64_t BlockRun::computeWarpResult(const WarpLanes& lanes, unsigned laneIndex,
+                                     unsigned groupMask) {
+  const WarpRequest& r = lanes[laneIndex]->warp;
+  const int lane = static_cast<int>(laneIndex);
+  const int width = r.width;
+  const int segment = lane & ~(width - 1);
+  auto valueOf = [&](int src) -> uint64_t {
+    if (src < 0 || src > 31 || !(groupMask >> src & 1u)) return r.bits;  // undefined in CUDA
+    return lanes[src]->warp.bits;
+  };
+  switch (r.op) {
+    case WarpOp::Sync:
+      return 0;
+    case WarpOp::Shfl:
+      return valueOf(segment + (r.arg & (width - 1)));
+    case WarpOp::ShflUp:
+      return (lane - segment) < r.arg ? r.bits : valueOf(lane - r.arg);
+    case WarpOp::ShflDown:
+      return (lane - segment) + r.arg >= width ? r.bits : valueOf(lane + r.arg);
+    case WarpOp::ShflXor: {
+      const int src = lane ^ r.arg;
+      return (src & ~(width - 1)) != segment ? r.bits : valueOf(src);
+    }
+    case WarpOp::Ballot:
+    case WarpOp::Any:
+    case WarpOp::All: {
+      unsigned ballot = 0;
+      for (int l = 0; l < 32; ++l)
+        if ((groupMask >> l & 1u) && lanes[l]->warp.bits) ballot |= 1u << l;
+      if (r.op == WarpOp::Ballot) return ballot;
+      if (r.op == WarpOp::Any) return ballot != 0;
+      return ballot == groupMask;
+    }
+  }
+  return 0;
+}
+
+bool BlockRun::releaseWarps() {
+  bool released = false;
+  for (unsigned warpStart = 0; warpStart < total_; warpStart += 32) {
+    const unsigned lanesHere = std::min(32u, total_ - warpStart);
+    const unsigned existing = lanesHere == 32 ? 0xffffffffu : (1u << lanesHere) - 1;
+    if (count(State::AtWarpOp) == 0) break;
+    const State* state = &state_[warpStart];
+    bool anyWaiting = false;
+    for (unsigned l = 0; l < lanesHere; ++l) anyWaiting |= state[l] == State::AtWarpOp;
+    if (!anyWaiting) continue;
+    WarpLanes lanes{};
+    for (unsigned l = 0; l < lanesHere; ++l) lanes[l] = &waiting_[warpStart + l];
+    for (unsigned l = 0; l < lanesHere; ++l) {
+      if (state[l] != State::AtWarpOp) continue;
+      const WarpRequest& request = lanes[l]->warp;
+      const unsigned group = request.mask & existing;
+      const std::string site = where(request.file, request.line);
+      if (!(group >> l & 1u))
+        fail("thread " + std::to_string(warpStart + l) + blockName() +
+             " calls a warp operation at " + site + " with a mask that leaves out its own lane " +
+             std::to_string(l) + ".");
+      bool complete = true;
+      for (unsigned m = 0; m < lanesHere; ++m) {
+        if (!(group >> m & 1u)) continue;
+        if (state[m] == State::Done) {
+          fail("the warp operation at " + site + blockName() + " waits for lane " +
+               std::to_string(m) + " (thread " + std::to_string(warpStart + m) +
+               "), which has already exited; every lane in the mask must reach it.");
+        }
+        if (state[m] != State::AtWarpOp) {
+          complete = false;
+          break;
+        }
+        const WarpRequest& other = lanes[m]->warp;
+        if (other.op != request.op || other.mask != request.mask)
+          fail("lanes of warp " + std::to_string(warpStart / 32) + blockName() +
+               " meet at different warp operations (" + site + " and " +
+               where(other.file, other.line) + ").");
+      }
+      if (!complete) continue;
+      for (unsigned m = 0; m < lanesHere; ++m)
+        if (group >> m & 1u) lanes[m]->warpResult = computeWarpResult(lanes, m, group);
+      for (unsigned m = 0; m < lanesHere; ++m)
+        if (group >> m & 1u) moveTo(warpStart + m, State::Runnable);
+      released = true;
+    }
+  }
+  return released;
+}
+
+}  // namespace rlab::sim::detail
