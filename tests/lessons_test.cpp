@@ -30,11 +30,22 @@ std::vector<double> valuesOf(const Trace& t, size_t step) {
 // case and the rlab run line that replays it.
 
 const std::pair<const char*, const char*> kVerifiedVariants[] = {
-    {"atomic", "default"},     {"folding", "default"},       {"folding", "double-buffer"},
-    {"barrier", "global"},     {"barrier", "shared"},        {"divergence", "interleaved"},
-    {"divergence", "strided"}, {"divergence", "sequential"}, {"shared", "global"},
-    {"shared", "shared"},      {"shared", "multiblock"},     {"shared", "coarsened"},
-    {"butterfly", "shared"},   {"butterfly", "shuffle"},     {"fastest", "default"},
+    {"atomic", "default"},
+    {"folding", "default"},
+    {"folding", "double-buffer"},
+    {"barrier", "global"},
+    {"barrier", "shared"},
+    {"divergence", "interleaved"},
+    {"divergence", "interleaved-mask"},
+    {"divergence", "strided"},
+    {"divergence", "sequential"},
+    {"shared", "global"},
+    {"shared", "shared"},
+    {"shared", "multiblock"},
+    {"shared", "coarsened"},
+    {"butterfly", "shared"},
+    {"butterfly", "shuffle"},
+    {"fastest", "default"},
 };
 
 void verifyOnSimulator(const char* lessonId, const char* variantId) {
@@ -60,6 +71,7 @@ RLAB_VERIFY_VARIANT("folding", "double-buffer")
 RLAB_VERIFY_VARIANT("barrier", "global")
 RLAB_VERIFY_VARIANT("barrier", "shared")
 RLAB_VERIFY_VARIANT("divergence", "interleaved")
+RLAB_VERIFY_VARIANT("divergence", "interleaved-mask")
 RLAB_VERIFY_VARIANT("divergence", "strided")
 RLAB_VERIFY_VARIANT("divergence", "sequential")
 RLAB_VERIFY_VARIANT("shared", "global")
@@ -142,7 +154,7 @@ TEST_CASE("--delay T:L on the simulator: thread T sits out one round at level L"
 }
 
 TEST_CASE("divergence n=64 block 64: interleaved touches both warps; the others one") {
-  for (const char* variant : {"interleaved", "strided", "sequential"}) {
+  for (const char* variant : {"interleaved", "interleaved-mask", "strided", "sequential"}) {
     Params p = paramsFor("divergence", variant, 64);
     p.block = 64;
     const Trace t = runLesson(p);
@@ -151,7 +163,7 @@ TEST_CASE("divergence n=64 block 64: interleaved touches both warps; the others 
     for (size_t level = 1; level < t.steps.size(); ++level) {
       CAPTURE(level);
       const auto& warps = t.steps[level].activeWarps;
-      if (std::string(variant) == "interleaved")
+      if (std::string(variant).rfind("interleaved", 0) == 0)
         CHECK(warps.size() == (level < 6 ? 2u : 1u));
       else
         CHECK(warps.size() == 1u);
@@ -167,6 +179,21 @@ TEST_CASE("divergence n=64 block 64: interleaved touches both warps; the others 
   sequential.block = 256;
   for (const auto& step : runLesson(sequential).steps)
     if (!step.active.empty()) CHECK(step.bankConflictDegree == 1);
+}
+
+TEST_CASE("divergence: the mask changes how a thread tests, not the tree: interleaved's steps") {
+  for (const int64_t n : {64, 100, 1000}) {
+    CAPTURE(n);
+    const Trace modulo = runLesson(paramsFor("divergence", "interleaved", n));
+    const Trace mask = runLesson(paramsFor("divergence", "interleaved-mask", n));
+    REQUIRE(mask.steps.size() == modulo.steps.size());
+    for (size_t k = 0; k < mask.steps.size(); ++k) {
+      CAPTURE(k);
+      CHECK(mask.steps[k].values == modulo.steps[k].values);
+      CHECK(mask.steps[k].active == modulo.steps[k].active);
+    }
+    CHECK(mask.result == modulo.result);
+  }
 }
 
 TEST_CASE("atomic: one landing per thread, in a consistent order") {

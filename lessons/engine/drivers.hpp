@@ -54,6 +54,7 @@ const std::vector<DriverEntry<B, T, Op>>& driverTable() {
       {"barrier", "global", driveBarrierGlobal<B, T, Op>},
       {"barrier", "shared", driveBarrierShared<B, T, Op>},
       {"divergence", "interleaved", driveInterleaved<B, T, Op>},
+      {"divergence", "interleaved-mask", driveInterleavedMask<B, T, Op>},
       {"divergence", "strided", driveStrided<B, T, Op>},
       {"divergence", "sequential", driveSequential<B, T, Op>},
       {"shared", "global", driveTreeInGlobal<B, T, Op>},

@@ -117,10 +117,11 @@ std::vector<LessonInfo> describeLessons() {
   divergence.id = "divergence";
   divergence.title = "Divergence, bank conflicts";
   divergence.variants = {{"interleaved", "interleaved", 2, false, treePasses},
+                         {"interleaved-mask", "interleavedMask", 2, false, treePasses},
                          {"strided", "strided", 2, false, treePasses},
                          {"sequential", "sequential", 2, false, treePasses}};
   divergence.variants[0].offersSubtract = true;  // interleaved
-  divergence.variants[2].offersSubtract = true;  // sequential
+  divergence.variants[3].offersSubtract = true;  // sequential
   divergence.maxN = kLargest;
   divergence.defaultN = 64;
   divergence.kernelFile = "kernels/divergence.cuh";
