@@ -1,4 +1,4 @@
-// Lesson "divergence": the same tree three ways, and what each costs a warp.
+// Lesson "divergence": the same tree four ways, and what each costs a warp.
 // Each block reduces blockDim.x elements in shared memory and writes one partial; the host
 // launches again over the partials until one value is left.
 #pragma once
@@ -28,10 +28,39 @@ __global__ void interleaved(const T* in, long long n, T* out, StepRecorder<T> tr
   if (tid == 0) out[blockIdx.x] = s[0];
 }
 
-// Strided index: thread tid works on element 2 * stride * tid, so the working threads are
-// the first ones, packed into as few warps as possible: no divergence until fewer than 32
-// remain. New cost: the threads of a warp now hit shared memory 2 * stride apart, and
-// addresses 32 words apart share a bank, so their accesses queue up (bank conflicts).
+// Interleaved with a mask: the same tree, the same scattered working threads, but the test is
+// (tid & (2 * stride - 1)) == 0. What is slow about the interleaved kernel is not only its
+// divergence: stride doubles at every level, but the compiler does not follow it that far; to
+// it 2 * stride is any run-time value, so `tid % (2 * stride)` is a remainder by a register
+// (rem.u32 in nvcc's PTX), which a GPU, with no integer divider, computes with a sequence of
+// instructions on every thread at every level. For a power of two d, x % d == x & (d - 1):
+// one AND, which is what the compiler emits when it can see d. Timed beside the interleaved
+// kernel this one prices the remainder; beside the strided one, the scattered warps.
+template <class T, class Op>
+__global__ void interleavedMask(const T* in, long long n, T* out, StepRecorder<T> trace) {
+  __shared__ T s[1024];
+  const unsigned tid = threadIdx.x;
+  const long long base = blockIdx.x * (long long)blockDim.x, i = base + tid;
+  s[tid] = i < n ? in[i] : Op::template identity<T>();
+  __syncthreads();
+  int level = 0;
+  for (unsigned stride = 1; stride < blockDim.x; stride *= 2, ++level) {
+    if ((tid & (2 * stride - 1)) == 0) {
+      const T mine = s[tid], other = s[tid + stride];
+      s[tid] = Op::apply(mine, other);
+      trace.combine(level, i, i, i + stride, mine, other, s[tid]);
+    }
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = s[0];
+}
+
+// Strided index: the mask took the division away, but the working threads are still scattered
+// over every warp. Here thread tid works on element 2 * stride * tid (a multiply, no division),
+// so the working threads are the first ones, packed into as few warps as possible: no
+// divergence until fewer than 32 remain. New cost: the threads of a warp now hit shared memory
+// 2 * stride apart, and addresses 32 words apart share a bank, so their accesses queue up
+// (bank conflicts).
 template <class T, class Op>
 __global__ void strided(const T* in, long long n, T* out, StepRecorder<T> trace) {
   __shared__ T s[1024];

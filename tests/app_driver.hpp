@@ -31,6 +31,14 @@ inline void frame(rlab::gui::App& app, ImVec2 mouse = ImVec2(-1, -1), bool down 
   ImGui::Render();
 }
 
+// The app's jobs finished and their results on screen.
+inline void settle(rlab::gui::App& app) {
+  for (int k = 0; k < 3; ++k) {
+    app.waitForWork();
+    frame(app);
+  }
+}
+
 inline void click(rlab::gui::App& app, const std::string& widget) {
   frame(app);
   const auto found = app.ui.widgetRects.find(widget);

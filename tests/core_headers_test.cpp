@@ -1,59 +1,203 @@
-// The layout's rules, checked on the source tree: the core (kernels/ and lessons/) includes no
-// UI header, since the CLI and the GUI both link it; kernels/ holds the kernels and CUDA on the
-// CPU only, so nothing there includes lessons/ or app/.
+// The layout's rules, checked on the source tree: each folder includes only the folders below
+// it (app -> lessons/engine -> kernels), one rule per folder; the files' includes make no
+// circle; a lesson's folder holds only a lesson; no source file needs more than one sitting.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <regex>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace {
 
-// Every line of every file under the folder that matches; counts the files it read.
-std::vector<std::string> matchingLines(const char* folder, const std::regex& pattern, int& files) {
-  std::vector<std::string> found;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(std::string(RLAB_SOURCE_DIR) + "/" + folder)) {
-    if (!entry.is_regular_file()) continue;
-    std::ifstream in(entry.path());
-    for (std::string line; std::getline(in, line);)
-      if (std::regex_search(line, pattern)) found.push_back(entry.path().string() + ": " + line);
-    ++files;
-  }
-  return found;
+namespace fs = std::filesystem;
+
+const fs::path kRoot = RLAB_SOURCE_DIR;
+
+bool isSource(const fs::path& p) {
+  const std::string e = p.extension().string();
+  return e == ".cpp" || e == ".hpp" || e == ".cu" || e == ".cuh";
+}
+
+// Every project include ("a/b.hpp") of every source file under the folders, by the file's path
+// from the root.
+std::map<std::string, std::vector<std::string>> includesUnder(
+    const std::vector<std::string>& folders) {
+  static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  std::map<std::string, std::vector<std::string>> all;
+  for (const std::string& folder : folders)
+    for (const auto& entry : fs::recursive_directory_iterator(kRoot / folder)) {
+      if (!entry.is_regular_file() || !isSource(entry.path())) continue;
+      const std::string file = fs::relative(entry.path(), kRoot).generic_string();
+      std::ifstream in(entry.path());
+      auto& list = all[file];
+      std::smatch m;
+      for (std::string line; std::getline(in, line);)
+        if (std::regex_search(line, m, include)) list.push_back(m[1]);
+    }
+  return all;
+}
+
+bool startsWith(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+// The folder rule a file falls under: the longest prefix of the table that it starts with.
+struct FolderRule {
+  std::string folder;                   // "lessons/engine/"
+  std::vector<std::string> mayInclude;  // path prefixes; a regex where it starts with '^'
+};
+
+const std::vector<FolderRule>& folderRules() {
+  static const std::vector<FolderRule> rules = {
+      // CUDA on the CPU and the kernels: nothing above them.
+      {"kernels/", {"kernels/"}},
+      // The simulator's private half: the shim includes it, nobody else outside kernels/sim.
+      {"kernels/sim/", {"kernels/"}},
+      // A lesson: its driver sees the engine's driver support and the kernels.
+      {"lessons/", {"kernels/", "lessons/engine/"}},
+      // The engine: the kernels and itself; the drivers' table (drivers.hpp) and the backends
+      // that compile it reach the lessons' drivers.
+      {"lessons/engine/", {"kernels/", "lessons/engine/", "^lessons/[a-z]+/driver\\.hpp$"}},
+      // The front ends: the engine below them, never each other.
+      {"app/cli/", {"app/cli/", "lessons/engine/", "kernels/"}},
+      {"app/gui/", {"app/gui/", "lessons/engine/", "kernels/"}},
+  };
+  return rules;
+}
+
+const FolderRule* ruleFor(const std::string& file) {
+  const FolderRule* best = nullptr;
+  for (const FolderRule& r : folderRules())
+    if (startsWith(file, r.folder) && (!best || r.folder.size() > best->folder.size())) best = &r;
+  return best;
+}
+
+bool allowed(const FolderRule& rule, const std::string& included) {
+  for (const std::string& p : rule.mayInclude)
+    if (p[0] == '^' ? std::regex_search(included, std::regex(p)) : startsWith(included, p))
+      return true;
+  return false;
 }
 
 }  // namespace
 
-TEST_CASE("the core includes no ImGui, GLFW or glad") {
+TEST_CASE("layout: each folder includes only what its rule allows") {
+  const auto includes = includesUnder({"kernels", "lessons", "app"});
+  CHECK(includes.size() > 100);
+  std::vector<std::string> broken;
+  for (const auto& [file, list] : includes) {
+    const FolderRule* rule = ruleFor(file);
+    REQUIRE_MESSAGE(rule, file << " is under no folder rule");
+    for (const std::string& included : list)
+      if (!allowed(*rule, included)) broken.push_back(file + " includes " + included);
+  }
+  CHECK(broken == std::vector<std::string>{});
+  // The rules bite: an include from the engine up into the app, or from kernels/ into the
+  // engine, is refused.
+  CHECK_FALSE(allowed(*ruleFor("lessons/engine/run.cpp"), "app/gui/app.hpp"));
+  CHECK_FALSE(allowed(*ruleFor("kernels/common.cuh"), "lessons/engine/trace.hpp"));
+  CHECK_FALSE(allowed(*ruleFor("lessons/folding/driver.hpp"), "lessons/shared/driver.hpp"));
+  CHECK_FALSE(allowed(*ruleFor("app/cli/run.cpp"), "app/gui/app.hpp"));
+}
+
+TEST_CASE("layout: the core includes no ImGui, GLFW or glad") {
   const std::regex uiInclude(R"(#\s*include\s*[<"](imgui|GLFW|glad))");
   int files = 0;
+  std::vector<std::string> found;
   for (const char* folder : {"kernels", "lessons"})
-    CHECK(matchingLines(folder, uiInclude, files) == std::vector<std::string>{});
+    for (const auto& entry : fs::recursive_directory_iterator(kRoot / folder)) {
+      if (!entry.is_regular_file() || !isSource(entry.path())) continue;
+      ++files;
+      std::ifstream in(entry.path());
+      for (std::string line; std::getline(in, line);)
+        if (std::regex_search(line, uiInclude))
+          found.push_back(entry.path().string() + ": " + line);
+    }
+  CHECK(found == std::vector<std::string>{});
   CHECK(files > 10);
 }
 
-TEST_CASE("nothing under kernels/ includes lessons/ or app/") {
-  const std::regex outward(R"(#\s*include\s*[<"](lessons|app)/)");
-  int files = 0;
-  CHECK(matchingLines("kernels", outward, files) == std::vector<std::string>{});
-  CHECK(files >= 8);
-  // The pattern itself finds such an include where there is one.
-  int lessonFiles = 0;
-  CHECK_FALSE(matchingLines("lessons", outward, lessonFiles).empty());
+TEST_CASE("layout: the files' includes make no circle") {
+  const auto includes = includesUnder({"kernels", "lessons", "app", "tests"});
+  std::map<std::string, int> state;  // 1: on the path being walked, 2: done
+  std::vector<std::string> path, circle;
+  std::function<bool(const std::string&)> walk = [&](const std::string& file) {
+    if (state[file] == 2) return false;
+    if (state[file] == 1) {
+      circle.assign(std::find(path.begin(), path.end(), file), path.end());
+      circle.push_back(file);
+      return true;
+    }
+    state[file] = 1;
+    path.push_back(file);
+    const auto found = includes.find(file);
+    if (found != includes.end())
+      for (const std::string& next : found->second)
+        if (walk(next)) return true;
+    path.pop_back();
+    state[file] = 2;
+    return false;
+  };
+  for (const auto& [file, list] : includes)
+    if (walk(file)) break;
+  CHECK(circle == std::vector<std::string>{});
 }
 
-TEST_CASE("only the simulator's own files include kernels/sim/detail/") {
+TEST_CASE("layout: a lesson's folder holds only a lesson") {
+  // Its driver, its chapter in each language, and its exercises (kernels and texts).
+  const std::regex lessonFile(
+      R"(^lessons/[a-z]+/(driver\.hpp|[a-z]{2}\.md|exercises/[a-z-]+/([a-z]{2}\.md|start\.cu|solution\.cu))$)");
+  int files = 0;
+  std::vector<std::string> strangers;
+  for (const auto& entry : fs::directory_iterator(kRoot / "lessons")) {
+    if (!entry.is_directory() || entry.path().filename() == "engine") continue;
+    for (const auto& inside : fs::recursive_directory_iterator(entry.path())) {
+      if (!inside.is_regular_file()) continue;
+      ++files;
+      const std::string file = fs::relative(inside.path(), kRoot).generic_string();
+      if (!std::regex_match(file, lessonFile)) strangers.push_back(file);
+    }
+  }
+  CHECK(strangers == std::vector<std::string>{});
+  CHECK(files > 40);
+}
+
+TEST_CASE("layout: no source file is longer than 700 lines") {
+  std::vector<std::string> long_;
+  for (const char* folder : {"kernels", "lessons", "app", "tests"})
+    for (const auto& entry : fs::recursive_directory_iterator(kRoot / folder)) {
+      if (!entry.is_regular_file() || !isSource(entry.path())) continue;
+      std::ifstream in(entry.path());
+      int lines = 0;
+      for (std::string line; std::getline(in, line);) ++lines;
+      if (lines > 700)
+        long_.push_back(fs::relative(entry.path(), kRoot).generic_string() + ": " +
+                        std::to_string(lines) + " lines");
+    }
+  CHECK(long_ == std::vector<std::string>{});
+}
+
+TEST_CASE("layout: only the simulator's own files include kernels/sim/detail/") {
   // What a kernel may use is shim.hpp's; the hooks behind it are the runtime's (HIP-CPU's
   // detail/ rule): kernels, lessons, the engine, the front ends and the tests include the shim.
-  const std::regex detailInclude(R"(#\s*include\s*"kernels/sim/detail/)");
-  const std::regex ownFile(R"(/kernels/sim/(detail/[a-z_]+\.hpp|[a-z_]+\.cpp|shim\.hpp): )");
-  int files = 0;
+  const auto includes = includesUnder({"kernels", "lessons", "app", "tests"});
+  const std::regex ownFile(R"(^kernels/sim/(detail/[a-z_]+\.hpp|[a-z_]+\.cpp|shim\.hpp)$)");
   std::vector<std::string> outside;
-  for (const char* folder : {"kernels", "lessons", "app", "tests"})
-    for (const std::string& line : matchingLines(folder, detailInclude, files))
-      if (!std::regex_search(line, ownFile)) outside.push_back(line);
+  int inside = 0;
+  for (const auto& [file, list] : includes)
+    for (const std::string& included : list)
+      if (startsWith(included, "kernels/sim/detail/")) {
+        if (std::regex_match(file, ownFile))
+          ++inside;
+        else
+          outside.push_back(file + " includes " + included);
+      }
   CHECK(outside == std::vector<std::string>{});
-  int simFiles = 0;
-  CHECK(matchingLines("kernels/sim", detailInclude, simFiles).size() >= 8);
+  CHECK(inside >= 8);
 }

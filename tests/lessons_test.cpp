@@ -25,9 +25,9 @@ std::vector<double> valuesOf(const Trace& t, size_t step) {
   return t.steps.at(step).values;
 }
 
-// ---- Every lesson kernel through the verification cases (lessons/engine/verify.hpp)
-// --------------- One test per variant, so that ctest runs them side by side; a failure's sentence
-// names the case and the rlab run line that replays it.
+// ---- Every lesson kernel through the verification cases (lessons/engine/verify.hpp) --------
+// One test per variant, so that ctest runs them side by side; a failure's sentence names the
+// case and the rlab run line that replays it.
 
 // The variants that have their verification test: each RLAB_VERIFY_VARIANT line below adds its
 // own when the test binary starts, so deleting a line takes its variant out of this list too.
@@ -67,6 +67,7 @@ RLAB_VERIFY_VARIANT("folding", "double-buffer")
 RLAB_VERIFY_VARIANT("barrier", "global")
 RLAB_VERIFY_VARIANT("barrier", "shared")
 RLAB_VERIFY_VARIANT("divergence", "interleaved")
+RLAB_VERIFY_VARIANT("divergence", "interleaved-mask")
 RLAB_VERIFY_VARIANT("divergence", "strided")
 RLAB_VERIFY_VARIANT("divergence", "sequential")
 RLAB_VERIFY_VARIANT("shared", "global")
@@ -148,7 +149,7 @@ TEST_CASE("--delay T:L on the simulator: thread T sits out one round at level L"
 }
 
 TEST_CASE("divergence n=64 block 64: interleaved touches both warps; the others one") {
-  for (const char* variant : {"interleaved", "strided", "sequential"}) {
+  for (const char* variant : {"interleaved", "interleaved-mask", "strided", "sequential"}) {
     Params p = paramsFor("divergence", variant, 64);
     p.block = 64;
     const Trace t = runLesson(p);
@@ -157,7 +158,7 @@ TEST_CASE("divergence n=64 block 64: interleaved touches both warps; the others 
     for (size_t level = 1; level < t.steps.size(); ++level) {
       CAPTURE(level);
       const auto& warps = t.steps[level].activeWarps;
-      if (std::string(variant) == "interleaved")
+      if (std::string(variant).rfind("interleaved", 0) == 0)
         CHECK(warps.size() == (level < 6 ? 2u : 1u));
       else
         CHECK(warps.size() == 1u);
@@ -173,6 +174,21 @@ TEST_CASE("divergence n=64 block 64: interleaved touches both warps; the others 
   sequential.block = 256;
   for (const auto& step : runLesson(sequential).steps)
     if (!step.active.empty()) CHECK(step.bankConflictDegree == 1);
+}
+
+TEST_CASE("divergence: the mask changes how a thread tests, not the tree: interleaved's steps") {
+  for (const int64_t n : {64, 100, 1000}) {
+    CAPTURE(n);
+    const Trace modulo = runLesson(paramsFor("divergence", "interleaved", n));
+    const Trace mask = runLesson(paramsFor("divergence", "interleaved-mask", n));
+    REQUIRE(mask.steps.size() == modulo.steps.size());
+    for (size_t k = 0; k < mask.steps.size(); ++k) {
+      CAPTURE(k);
+      CHECK(mask.steps[k].values == modulo.steps[k].values);
+      CHECK(mask.steps[k].active == modulo.steps[k].active);
+    }
+    CHECK(mask.result == modulo.result);
+  }
 }
 
 TEST_CASE("atomic: one landing per thread, in a consistent order") {

@@ -1,10 +1,13 @@
-// The course texts: the format is read as the README describes it, and every chapter in every
-// language is complete and runs what it says.
+// The course texts: the format is read as the README describes it, every chapter in every
+// language is complete and runs what it says, and the Japanese and Chinese texts keep one word
+// for one thing and their own punctuation.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <functional>
 
+#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 #include "lessons/engine/texts.hpp"
@@ -172,4 +175,151 @@ TEST_CASE("texts: every chapter in every language is complete and runs what it s
       }
     }
   }
+}
+
+// ---- One word for one thing, and Japanese and Chinese punctuation as it is typeset ----------
+namespace {
+
+// The word the course uses, and the variants a text in that language must not use instead.
+struct Term {
+  Language language;
+  const char* use;
+  std::vector<const char*> notThese;
+};
+const Term kTerms[] = {
+    {Language::Ja, "このコース", {"この講座"}},
+    {Language::Ja, "interleaved", {"インターリーブ"}},
+    {Language::Ja, "strided", {"ストライド方式"}},
+    {Language::Ja, "sequential（連続した添字）", {"連続アドレッシング"}},
+    {Language::Ja, "all-reduce", {"オールリデュース"}},
+    {Language::Zh, "归约", {"规约"}},
+    {Language::Zh, "核函数", {"内核", "kernel", "Kernel"}},
+    {Language::Zh, "洗牌", {"shuffle", "Shuffle"}},
+    {Language::Zh, "伙伴", {"搭档"}},
+    {Language::Zh, "interleaved、strided", {"交错式", "跨步式"}},
+    {Language::Zh, "序号（`rank`）", {"rank", "Rank"}},
+};
+
+// Every piece of prose of a text: title, paragraphs, list items, table cells, summaries, steps
+// and questions. Code blocks are left out; inline code too, unless asked for.
+void collectProse(const std::vector<Block>& blocks, bool withCode, std::vector<std::string>& out) {
+  auto spansOf = [&](const rlab::text::Inline& spans) {
+    std::string text;
+    for (const auto& span : spans) text += span.code && !withCode ? std::string(" ") : span.text;
+    out.push_back(text);
+  };
+  for (const Block& b : blocks) {
+    if (b.kind == Kind::Code) continue;
+    spansOf(b.spans);
+    for (const auto& row : b.rows)
+      for (const auto& cell : row) spansOf(cell);
+    for (const auto& item : b.items) spansOf(item);
+    collectProse(b.children, withCode, out);
+  }
+}
+std::vector<std::string> prose(const rlab::text::Document& doc, bool withCode) {
+  std::vector<std::string> out{doc.title};
+  collectProse(doc.blocks, withCode, out);
+  return out;
+}
+
+// One sentence per forbidden variant the text uses.
+std::vector<std::string> termProblems(Language language, const rlab::text::Document& doc) {
+  std::vector<std::string> problems;
+  for (const Term& term : kTerms) {
+    if (term.language != language) continue;
+    for (const char* variant : term.notThese)
+      for (const std::string& text : prose(doc, false))
+        if (text.find(variant) != std::string::npos)
+          problems.push_back(std::string("writes ") + variant + " where the course says " +
+                             term.use + ": " + text);
+  }
+  return problems;
+}
+
+// An ASCII space after 、。，：；！？ is a gap no typesetter leaves (a Japanese question mark
+// inside a paragraph takes the full-width space instead): one sentence per gap.
+std::vector<std::string> punctuationProblems(const rlab::text::Document& doc) {
+  const char* const kPunctuation[] = {"、", "。", "，", "：", "；", "！", "？"};
+  std::vector<std::string> problems;
+  for (const std::string& text : prose(doc, true))
+    for (const char* mark : kPunctuation)
+      if (text.find(std::string(mark) + " ") != std::string::npos)
+        problems.push_back(std::string("a space after ") + mark + ": " + text);
+  return problems;
+}
+
+// The Japanese and Chinese texts: every chapter and every exercise, as their files hold them.
+struct CourseText {
+  std::string path;
+  Language language;
+  rlab::text::Document doc;
+};
+std::vector<CourseText> japaneseAndChineseTexts() {
+  std::vector<std::string> folders;
+  for (const std::string& id : rlab::chapterIds()) folders.push_back("lessons/" + id);
+  for (const rlab::Exercise& e : rlab::exercises()) folders.push_back(e.folder);
+  std::vector<CourseText> texts;
+  for (const std::string& folder : folders)
+    for (Language language : {Language::Ja, Language::Zh}) {
+      const std::string path = folder + "/" + rlab::code(language) + ".md";
+      const std::string* markdown = rlab::embeddedFile(path);
+      REQUIRE_MESSAGE(markdown, path << " is not embedded");
+      texts.push_back({path, language, rlab::text::parse(*markdown)});
+    }
+  return texts;
+}
+
+}  // namespace
+
+TEST_CASE("texts: the term and punctuation checks catch what they look for, and only that") {
+  const auto bad = rlab::text::parse(
+      "# 规约\n\n这个内核用 shuffle 归约、 然后。 再算，`rank` 不算。\n\n| a | b |\n|---|---|\n"
+      "| 搭档 | x |\n");
+  CHECK(termProblems(Language::Zh, bad).size() == 4);  // 规约, 内核, shuffle, 搭档; not `rank`
+  CHECK(punctuationProblems(bad).size() == 2);         // after 、 and 。
+  const auto good = rlab::text::parse("# 归约\n\n这个核函数用洗牌归约，然后再算。\n");
+  CHECK(termProblems(Language::Zh, good).empty());
+  CHECK(punctuationProblems(good).empty());
+  CHECK(termProblems(Language::Ja, rlab::text::parse("この講座では\n")).size() == 1);
+  CHECK(punctuationProblems(rlab::text::parse("なぜ？　次は？\n")).empty());
+}
+
+TEST_CASE("texts: ja and zh keep one word for one thing and their own punctuation") {
+  int checked = 0;
+  for (const CourseText& t : japaneseAndChineseTexts()) {
+    CAPTURE(t.path);
+    for (const std::string& problem : termProblems(t.language, t.doc)) FAIL_CHECK(problem);
+    for (const std::string& problem : punctuationProblems(t.doc)) FAIL_CHECK(problem);
+    ++checked;
+  }
+  CHECK(checked == 2 * int(rlab::chapterIds().size() + rlab::exercises().size()));
+}
+
+TEST_CASE("try links: a switch takes on or off, and off means off") {
+  for (const char* key : {"perturb", "printf", "memory"}) {
+    CAPTURE(key);
+    const std::string k = key;
+    const rlab::Params off = rlab::paramsFromQuery("barrier", "n=8&" + k + "=off");
+    const rlab::Params on = rlab::paramsFromQuery("barrier", "n=8&" + k + "=on");
+    const rlab::Params bare = rlab::paramsFromQuery("barrier", "n=8&" + k);
+    auto field = [&](const rlab::Params& p) {
+      return k == "perturb" ? p.perturb : k == "printf" ? p.printing : p.memory;
+    };
+    CHECK_FALSE(field(off));
+    CHECK(field(on));
+    CHECK(field(bare));
+    CHECK(rlab::commandLineFor("barrier", "n=8&" + k + "=off") == "rlab run barrier --n 8");
+    CHECK(rlab::commandLineFor("barrier", "n=8&" + k) == "rlab run barrier --n 8 --" + k);
+    CHECK_THROWS_WITH_AS(rlab::paramsFromQuery("barrier", "n=8&" + k + "=yes"),
+                         (k + "=yes is not allowed; use " + k + "=on or " + k + "=off.").c_str(),
+                         rlab::ParamError);
+  }
+  CHECK(rlab::commandLineFor("barrier", "barrier=off&load-add=off") ==
+        "rlab run barrier --no-barrier --no-load-add");
+  CHECK_THROWS_WITH_AS(rlab::paramsFromQuery("barrier", "colour=red"),
+                       "'colour' is not a key of a try link; use lesson, variant, n, block, op, "
+                       "type, data, values, barrier, perturb, printf, memory, delay, schedule, "
+                       "gpus, per-thread, load-add, backend or timings.",
+                       rlab::ParamError);
 }

@@ -82,8 +82,8 @@ struct CodePiece {
 std::vector<CodePiece> codePieces(const std::string& line);
 ImU32 codeColour(CodePiece::Kind kind, const Palette& pal);      // 0 for plain: the text colour
 void drawCodeLine(const std::string& line, const Palette& pal);  // one line, as Text widgets
-// Markdown as the texts use it: paragraphs wrapped, ``` blocks as code, `code` unquoted.
-// Markdown as the lesson text draws it (parsed once per distinct text, links run).
+// Markdown as the lesson text draws it: paragraphs wrapped, ``` blocks as code, try links that
+// run (parsed once per distinct text).
 void drawMarkdown(App& app, const std::string& markdown);
 
 }  // namespace rlab::gui

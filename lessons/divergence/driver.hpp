@@ -11,6 +11,12 @@ void driveInterleaved(B& b, const Params& p, typename B::template Buffer<T>& inp
 }
 
 template <class B, class T, class Op>
+void driveInterleavedMask(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                          Trace& out) {
+  runTreePasses<B, T>(b, p, input, trace, interleavedMask<T, Op>, StrideOrder::Up, true, out);
+}
+
+template <class B, class T, class Op>
 void driveStrided(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
                   Trace& out) {
   runTreePasses<B, T>(b, p, input, trace, strided<T, Op>, StrideOrder::Up, true, out);

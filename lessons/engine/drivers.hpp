@@ -55,6 +55,7 @@ const std::vector<DriverEntry<B, T, Op>>& driverTable() {
       RLAB_DRIVER("barrier", "global", driveBarrierGlobal),
       RLAB_DRIVER("barrier", "shared", driveBarrierShared),
       RLAB_DRIVER("divergence", "interleaved", driveInterleaved),
+      RLAB_DRIVER("divergence", "interleaved-mask", driveInterleavedMask),
       RLAB_DRIVER("divergence", "strided", driveStrided),
       RLAB_DRIVER("divergence", "sequential", driveSequential),
       RLAB_DRIVER("shared", "global", driveTreeInGlobal),

@@ -1,0 +1,180 @@
+// Exercises in the app: the editor, Run and Check on a worker thread, compile errors at their
+// line, crashes and hangs that leave the app running, files changed on disk.
+#include <doctest/doctest.h>
+
+#include <imgui.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "app/gui/app.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
+#include "tests/app_driver.hpp"
+#include "tests/gui_screenshot.hpp"
+#include "tests/headless_imgui.hpp"
+#include "tests/temp_folder.hpp"
+
+using rlab::gui::App;
+
+// ---- Exercises in the app ----------------------------------------------------------------------
+
+namespace {
+
+// An app whose exercise files live in a folder of their own.
+struct ExerciseApp {
+  ExerciseApp() {
+    std::filesystem::remove_all(folder.path);  // the app writes the folder itself
+    app.ui.exerciseFolder = folder.str();
+  }
+  TempFolder folder{"gui-exercises"};
+  HeadlessImGui imgui{ImVec2(1280, 1600)};  // tall: every hint's button in view
+  App app;
+};
+
+std::string fixture(const char* name) {
+  std::ifstream in(std::string(RLAB_SOURCE_DIR) + "/tests/fixtures/exercises/" + name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("gui: Run once puts the learner's own steps in the player under the editor") {
+  ExerciseApp t;
+  App& app = t.app;
+  settle(app);
+  const auto lessonRun = app.ui.trace;
+  const int lessonStep = app.ui.step;
+  REQUIRE(lessonRun);
+  app.openExercise("tree-in-shared");
+  app.setExerciseText(rlab::solutionFile(rlab::exerciseOrThrow("tree-in-shared")));
+  app.ui.exercise.runOptions.n = 8;
+  app.ui.exercise.runOptions.block = 8;
+  click(app, "exercise:run");
+  settle(app);
+  REQUIRE(app.ui.exercise.trace);
+  CHECK(app.ui.exercise.trace->steps.size() == 6);  // input, 4 barriers, out[]
+  click(app, "forward");
+  click(app, "forward");
+  CHECK(app.ui.exercise.step == 2);
+  CHECK(app.ui.step == lessonStep);  // the lesson's player did not move ...
+  CHECK(app.ui.trace == lessonRun);  // ... and its run waits behind the exercise
+  app.closeExercise();
+  settle(app);
+  CHECK(app.ui.trace == lessonRun);
+}
+
+TEST_CASE("gui: an exercise opens in the editor with its starting file, and passes once solved") {
+  ExerciseApp t;
+  App& app = t.app;
+  settle(app);
+  click(app, "exercise:fold-any-length");
+  const rlab::Exercise& e = rlab::exerciseOrThrow("fold-any-length");
+  REQUIRE(app.ui.exercise.id == e.id);
+  CHECK(app.ui.exercise.text == rlab::startFile(e));
+  CHECK(std::filesystem::exists(t.folder / "fold-any-length.cu"));
+  click(app, "exercise:editor");  // the editor is there and takes focus
+
+  app.setExerciseText(rlab::solutionFile(e));  // as if pasted
+  click(app, "exercise:check");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  CHECK_MESSAGE(app.ui.exercise.report->passed(), app.ui.exercise.report->summary());
+  CHECK(app.ui.exercise.passed);
+  CHECK_FALSE(app.ui.exercise.dirty);  // saved before the check
+
+  // The solution opens at once after a pass; hints one at a time.
+  click(app, "exercise:solution");
+  CHECK(app.ui.exercise.solutionShown);
+  click(app, "exercise:hint");
+  click(app, "exercise:hint");
+  CHECK(app.ui.exercise.hintsOpen == 2);
+
+  click(app, "lesson:folding");  // back to the lesson
+  CHECK(app.ui.exercise.id.empty());
+}
+
+TEST_CASE("gui: a compile error comes back at its line; a crash leaves the app running") {
+  ExerciseApp t;
+  App& app = t.app;
+  app.openExercise("one-queue");
+  app.setExerciseText(fixture("compile_error.cu"));
+  click(app, "exercise:check");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  CHECK(app.ui.exercise.report->verdict == rlab::ExerciseVerdict::CompileError);
+  REQUIRE_FALSE(app.ui.exercise.report->diagnostics.empty());
+  CHECK(app.ui.exercise.report->diagnostics.front().line == 5);
+
+  app.setExerciseText(fixture("null_pointer.cu"));
+  click(app, "exercise:check");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  REQUIRE(app.ui.exercise.report->verdict == rlab::ExerciseVerdict::Failed);
+  CHECK(app.ui.exercise.report->failures.front().find("used a null pointer") != std::string::npos);
+  CHECK(app.ui.exercise.text == fixture("null_pointer.cu"));  // the text is kept
+
+  // The solution asks once before it opens without a pass.
+  click(app, "exercise:solution");
+  CHECK_FALSE(app.ui.exercise.solutionShown);
+  click(app, "exercise:solution");
+  CHECK(app.ui.exercise.solutionShown);
+}
+
+TEST_CASE("gui: a file changed on disk is reloaded, or the learner chooses when both changed") {
+  ExerciseApp t;
+  App& app = t.app;
+  app.openExercise("one-queue");
+  const std::string file = app.ui.exercise.file;
+  const auto later = [&](const std::string& text) {
+    std::ofstream(file, std::ios::trunc) << text;
+    std::filesystem::last_write_time(
+        file, std::filesystem::last_write_time(file) + std::chrono::seconds(2));
+    for (int k = 0; k < 40; ++k) frame(app);  // the app looks twice a second
+  };
+  later("// edited elsewhere\n");
+  CHECK(app.ui.exercise.text == "// edited elsewhere\n");
+  CHECK_FALSE(app.ui.exercise.changedOnDisk);
+
+  app.setExerciseText(app.ui.exercise.text + "// and here\n");
+  later("// edited elsewhere again\n");
+  CHECK(app.ui.exercise.changedOnDisk);
+  CHECK(app.ui.exercise.text == "// edited elsewhere\n// and here\n");  // nothing lost
+}
+
+TEST_CASE("gui: a check that never ends can be cancelled") {
+  ExerciseApp t;
+  App& app = t.app;
+  app.openExercise("fold-any-length");
+  app.setExerciseText(fixture("never_ends.cu"));
+  // No case limit can end the check first, however slow the machine: only Cancel can.
+  app.ui.exercise.caseSeconds = 3600;
+  click(app, "exercise:check");
+  while (app.exerciseStage() != "checking") {
+    REQUIRE(app.exerciseBusy());  // compiling, then checking: never done by itself
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    frame(app);
+  }
+  click(app, "exercise:cancel");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  CHECK(app.ui.exercise.report->verdict == rlab::ExerciseVerdict::Cancelled);
+}
+
+#ifdef RLAB_GUI_BINARY
+TEST_CASE("gui: a screenshot of an exercise after its check, not blank" * doctest::skip(noXvfb())) {
+  const TempFolder dir("exercise-screenshot");
+  const auto png = dir / "exercise.png";
+  const std::string command = std::string("xvfb-run -a ") + RLAB_GUI_BINARY + " --screenshot " +
+                              png.string() + " --exercise fold-any-length --exercise-dir " +
+                              dir.str() + " --exercise-action check --hints 1 --size 1000x700";
+  CAPTURE(command);
+  REQUIRE(std::system(command.c_str()) == 0);
+  CHECK(std::filesystem::exists(dir / "fold-any-length.cu"));  // the starting file, written
+  CHECK(readPicture(png.string()).colours > 40);
+}
+#endif
