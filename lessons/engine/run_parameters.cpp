@@ -71,7 +71,10 @@ const std::vector<RunParameter>& runParameters() {
       {"values", false, false, [](Params& p, const std::string& v) { p.values = parseValues(v); },
        [](const Params& p) {
          std::string list;
-         for (double v : p.values) list += (list.empty() ? "" : ",") + exactText(v);
+         for (double v : p.values) {
+           if (!list.empty()) list += ',';  // appended, not "," + text: GCC 12's -O3
+           list += exactText(v);            // -Wrestrict misreads that concatenation
+         }
          return list;
        }},
       RLAB_SWITCH("barrier", barrier, true),
