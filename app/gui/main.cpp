@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
   long long n = 0;
   bool presenter = false, noBarrier = false;
   cli.add_option("--screenshot", screenshot, "render off-screen and write this PNG, then exit");
-  cli.add_option("--lesson", lesson, "lesson to show: " + rlab::lessonIds());
+  cli.add_option("--lesson", lesson,
+                 "lesson to show: basics (the opening chapter), " + rlab::lessonIds());
   cli.add_option("--variant", variant, "the lesson's variant");
   cli.add_option("--n", n, "number of elements");
   int block = 0;
@@ -64,7 +65,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"sum", "max", "min", "product", "subtract"}));
   cli.add_option("--values", values, "the values to reduce, e.g. 3,1,4,1,5 (sets n)");
   cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1280x800)");
-  cli.add_flag("--presenter", presenter, "large type and high contrast for a projector");
+  cli.add_flag("--presenter", presenter,
+               "presenter mode: the stage layout, large type and high contrast for a projector");
+  bool drawer = false;
+  cli.add_flag("--drawer", drawer, "screenshot: the stage's drawer open (lessons, controls, code)");
   cli.add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
   cli.add_option("--schedule", schedule, "simulator schedule, e.g. stall:4:2:1");
   cli.add_option("--view", view,
@@ -111,6 +115,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return cli.exit(e);
   }
+  if (!lesson.empty() && lesson != "basics" && !rlab::findLesson(lesson)) {
+    std::cerr << "reduction-lab: --lesson '" << lesson << "' is not a lesson; choose basics, "
+              << rlab::lessonIds() << ".\n";
+    return 2;
+  }
   std::vector<double> givenValues;
   try {
     if (!values.empty()) givenValues = rlab::parseValues(values);
@@ -156,6 +165,7 @@ int main(int argc, char** argv) {
       app.ui.statusIsError = true;
     }
     if (presenter) app.ui.view.presenter = true;
+    if (drawer) app.ui.view.drawerOpen = true;
     if (cli.count("--text-scale")) app.ui.view.textScale = textScale;
     if (!language.empty()) app.ui.language = rlab::parseLanguage(language);
     const std::string fonts = fontsList(argv[0]);
@@ -173,6 +183,12 @@ int main(int argc, char** argv) {
       app.ui.fontsWanted = false;
     };
     fontsIfWanted();
+    const bool basics = lesson == "basics";  // a chapter with no run: shown in the text view
+    if (basics) {
+      app.ui.chapter = "basics";
+      lesson.clear();
+      if (!cli.count("--view")) view = "text";
+    }
     if (!lesson.empty()) {
       app.ui.params.lesson = lesson;
       app.ui.params.variant = variant;
