@@ -38,16 +38,11 @@ __device__ __forceinline__ int4 streamingLoad(const int4* p) {
   return v;
 #endif
 }
+// The same 16 bytes, read as four floats.
 __device__ __forceinline__ float4 streamingLoad(const float4* p) {
-#ifdef RLAB_SIM
-  return *p;
-#else
-  float4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
-               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-               : "l"(p));
-  return v;
-#endif
+  const int4 v = streamingLoad(reinterpret_cast<const int4*>(p));
+  return make_float4(__int_as_float(v.x), __int_as_float(v.y), __int_as_float(v.z),
+                     __int_as_float(v.w));
 }
 
 // Five shuffle steps reduce a warp to lane 0, register to register.
