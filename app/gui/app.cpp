@@ -151,6 +151,10 @@ void App::waitForWork() {
   liveRate_.wait();
   runner_.poll(ui);
   longWork_.poll(ui);
+  if (ui.pendingChapter) {  // a teacher's chapter passed its check
+    const auto checked = std::move(ui.pendingChapter);
+    showChapter(checked->path, checked->doc);
+  }
   exerciseWork_.poll(ui);
   liveRate_.poll(ui);
 }
@@ -386,6 +390,10 @@ void App::frame(float seconds) {
   setUiLanguage(ui.language);
   runner_.poll(ui);
   longWork_.poll(ui);
+  if (ui.pendingChapter) {  // a teacher's chapter passed its check
+    const auto checked = std::move(ui.pendingChapter);
+    showChapter(checked->path, checked->doc);
+  }
   exerciseWork_.poll(ui);
   liveRate_.poll(ui);
   followLiveRaceRate();
@@ -445,8 +453,14 @@ void App::frame(float seconds) {
     }
   }
 
-  // Fixed layout: lessons left, the run in the middle, controls, result and source right.
-  const float w = io.DisplaySize.x, h = io.DisplaySize.y;
+  // Fixed layout under the menu bar: lessons left, the run in the middle, controls, result and
+  // source right.
+  const float menuHeight = drawMenuBar(*this);
+  struct DialogLast {  // on every way out of the frame
+    App& app;
+    ~DialogLast() { drawOpenChapterDialog(app); }
+  } dialogLast{*this};
+  const float w = io.DisplaySize.x, h = io.DisplaySize.y - menuHeight;
   // Presenter mode's larger type needs wider side columns for the titles and the result.
   const float left = std::floor(w * (ui.view.presenter ? 0.25f : 0.22f));
   const float right = std::floor(w * (ui.view.presenter ? 0.32f : 0.30f));
@@ -460,7 +474,7 @@ void App::frame(float seconds) {
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
   auto window = [&](const char* title, ImVec2 pos, ImVec2 size, void (*draw)(App&),
                     ImGuiWindowFlags extra = 0) {
-    ImGui::SetNextWindowPos(pos);
+    ImGui::SetNextWindowPos({pos.x, pos.y + menuHeight});
     ImGui::SetNextWindowSize(size);
     if (ImGui::Begin(title, nullptr, fixed | extra)) draw(*this);
     ImGui::End();

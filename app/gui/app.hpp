@@ -57,6 +57,12 @@ class App {
   float exerciseProgress() const { return exerciseWork_.progress(); }
   std::string exerciseStage() const { return exerciseWork_.stage(); }
 
+  // A teacher's chapter: read and checked in the background as `rlab lesson --check` checks it,
+  // then listed beside the lessons and shown; refused with its problems (ui.chapterProblems).
+  void startChapterCheck(const std::string& path);
+  // A chapter already checked (--chapter at start): listed and shown.
+  void showChapter(const std::string& path, text::Document doc);
+
   // The step player's moves.
   void stepTo(int step);
   int stepCount() const;
