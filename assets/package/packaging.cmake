@@ -31,9 +31,9 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "${RLAB_MAINTAINER}")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "course on GPU parallel reduction with real CUDA kernels")
-# The extended description: lines of the control file, each indented by CPack.
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "course on GPU parallel reduction with real CUDA kernels
-Reduction Lab runs the real CUDA kernel of each lesson and shows the array
+# The extended description (the synopsis above is its first line): lines of the control file,
+# each indented by CPack.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Reduction Lab runs the real CUDA kernel of each lesson and shows the array
 after every step, the threads that worked in it, and how long it took.
 Without an NVIDIA GPU the same kernel source runs on a CPU simulator of CUDA
 threads, deterministically, so a race can be replayed step by step.
@@ -54,7 +54,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "g++, binutils")
 if(RLAB_HAVE_GUI)
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "${CPACK_DEBIAN_PACKAGE_DEPENDS}, fonts-dejavu-core")
-  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-noto-cjk")
+  # Noto Sans CJK draws Japanese and Chinese; xdg-open opens the manual from the Help menu.
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-noto-cjk, xdg-utils")
 endif()
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
