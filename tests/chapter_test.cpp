@@ -141,10 +141,11 @@ TEST_CASE("chapter: the course's own chapters pass rlab lesson --check in every 
   CHECK(rlabWith({"lesson", "nonsense"}).code == 2);
 }
 
-TEST_CASE("chapter: the example class (tests/fixtures/chapters/class.md) passes its check") {
-  const std::string file = std::string(RLAB_SOURCE_DIR) + "/tests/fixtures/chapters/class.md";
+TEST_CASE("chapter: the example class the package ships passes its check") {
+  const std::string file =
+      std::string(RLAB_SOURCE_DIR) + "/assets/manual/examples/barrier-class.md";
   const auto doc = rlab::readChapterFile(file);
-  for (const auto& problem : rlab::checkChapter(doc, "class.md"))
+  for (const auto& problem : rlab::checkChapter(doc, "barrier-class.md"))
     FAIL_CHECK(rlab::problemLine(file, problem));
   CHECK(rlab::text::tryLinks(doc).size() == 3);
 }

@@ -14,7 +14,8 @@ using rlab::gui::App;
 
 namespace {
 
-const std::string kClass = std::string(RLAB_SOURCE_DIR) + "/tests/fixtures/chapters/class.md";
+const std::string kClass =
+    std::string(RLAB_SOURCE_DIR) + "/assets/manual/examples/barrier-class.md";
 
 }  // namespace
 
@@ -30,11 +31,12 @@ TEST_CASE("gui: a teacher's chapter opens beside the lessons and narrates its ow
   const rlab::gui::OwnChapter* own = app.ui.ownChapterShown();
   REQUIRE(own);
   CHECK(own->doc.title == "Class 3: the missing barrier");
-  CHECK(own->name == "class.md");
+  CHECK(own->name == "barrier-class.md");
   CHECK(app.ui.chapterProblems.empty());
   CHECK(!app.ui.statusIsError);
   // The chapter's first try link runs, and the chapter's own narration is the one on screen.
-  app.ui.params = rlab::paramsFromQuery("class.md", rlab::text::tryLinks(own->doc)[0].query);
+  app.ui.params =
+      rlab::paramsFromQuery("barrier-class.md", rlab::text::tryLinks(own->doc)[0].query);
   app.runNow(3);
   frame(app);
   const rlab::text::Block* steps =
