@@ -69,7 +69,8 @@ const std::vector<FolderRule>& folderRules() {
       {"app/gui/", {"app/gui/", "lessons/engine/", "kernels/"}},
       // The manual pages' generator: both front ends' command lines (the app's options only,
       // none of its drawing) and the engine's lists.
-      {"app/docs/", {"app/docs/", "app/cli/", "^app/gui/options\\.hpp$", "lessons/engine/"}},
+      {"app/docs/",
+       {"app/docs/", "app/cli/", "^app/gui/options\\.hpp$", "lessons/engine/", "kernels/"}},
   };
   return rules;
 }

@@ -158,6 +158,7 @@ TEST_CASE("docs: the completion offers what rlab takes: commands, lessons, varia
   CHECK(completed({"rlab", "check", "barrier", "--tool", ""}) ==
         "racecheck memcheck synccheck initcheck ");
   CHECK(completed({"rlab", "tour", "--lang", ""}) == "en ja zh ");
+  CHECK(completed({"rlab", "run", "barrier", "--schedule", "st"}) == "stall: ");
   CHECK(completed({"rlab", "exercise", "check", "fold"}) == "fold-any-length ");
   CHECK(completed({"rlab", "run", "barrier", "--no-b"}) == "--no-barrier ");
   // Every variant it offers is one rlab run takes.

@@ -4,6 +4,7 @@
 //   rlab-docs OUTPUT-FOLDER VERSION DATE
 //   rlab-docs --manual MARKDOWN-FOLDER HTML-FOLDER
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -11,6 +12,7 @@
 #include "app/docs/command_line_docs.hpp"
 #include "app/docs/manual_html.hpp"
 #include "app/docs/manual_texts.hpp"
+#include "kernels/sim/runtime.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/sanitizer.hpp"
@@ -28,6 +30,22 @@ bool write(const std::string& path, const std::string& text) {
   out << text;
   if (!out) std::cerr << "rlab-docs: could not write " << path << ".\n";
   return bool(out);
+}
+
+// The simulator's schedules as its help names them ("lockstep, ..., random:SEED or
+// stall:T:R:K"): the names, and "random:" where a value follows.
+std::vector<std::string> scheduleWords() {
+  std::string help = rlab::sim::kScheduleHelp;
+  for (size_t at; (at = help.find(" or ")) != std::string::npos;) help.replace(at, 4, ", ");
+  std::vector<std::string> words;
+  for (size_t start = 0; start < help.size();) {
+    const size_t end = std::min(help.find(", ", start), help.size());
+    const std::string item = help.substr(start, end - start);
+    const size_t colon = item.find(':');
+    words.push_back(colon == std::string::npos ? item : item.substr(0, colon + 1));
+    start = end + 2;
+  }
+  return words;
 }
 
 CompletionWords rlabWords() {
@@ -58,8 +76,7 @@ CompletionWords rlabWords() {
                                 rlab::SanitizerTool::Synccheck, rlab::SanitizerTool::Initcheck})
     w.afterOption["--tool"].push_back(rlab::name(t));
   w.afterOption["--format"] = {"text", "json", "csv"};
-  w.afterOption["--schedule"] = {"lockstep", "sequential",    "reverse",
-                                 "random:",  "warps-random:", "stall:"};
+  w.afterOption["--schedule"] = scheduleWords();
   w.afterOption["--data"] = {"iota", "ones", "random:"};
   w.afterOption["--gpus"] = {"1", "2", "4", "8"};
   w.afterOption["--lessons"] = lessons;
