@@ -20,8 +20,15 @@ install(CODE "
     endif()
   endforeach()")
 
-# Where lintian's overrides live: each tag that stays is explained there.
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/lintian-overrides
+# Where lintian's overrides live: each tag that stays is explained there (the CUDA runtime's
+# only where it is linked).
+file(READ ${CMAKE_CURRENT_LIST_DIR}/lintian-overrides rlab_overrides)
+if(RLAB_HAVE_CUDA)
+  file(READ ${CMAKE_CURRENT_LIST_DIR}/lintian-overrides-cuda rlab_cuda_overrides)
+  string(APPEND rlab_overrides "${rlab_cuda_overrides}")
+endif()
+file(WRITE ${PROJECT_BINARY_DIR}/lintian-overrides "${rlab_overrides}")
+install(FILES ${PROJECT_BINARY_DIR}/lintian-overrides
         DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides RENAME reduction-lab)
 
 set(CPACK_GENERATOR DEB)
