@@ -167,7 +167,10 @@ int main(int argc, char** argv) {
       if (!o.schedule.empty()) run.schedule = o.schedule;
     }
 
-    if (chapter) app.showChapter(o.chapter, std::move(*chapter));
+    if (chapter) {
+      app.showChapter(o.chapter, std::move(*chapter));
+      if (!cli.count("--view")) o.view = "text";  // a screenshot shows the chapter opened
+    }
     if (!o.screenshot.empty()) {
       app.runNow(o.step);
       if (!app.ui.paramError.empty()) {
