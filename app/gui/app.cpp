@@ -172,6 +172,10 @@ void App::waitForWork() {
   liveRate_.wait();
   runner_.poll(ui);
   longWork_.poll(ui);
+  if (ui.pendingChapter) {  // a teacher's chapter passed its check
+    const auto checked = std::move(ui.pendingChapter);
+    showChapter(checked->path, checked->doc);
+  }
   exerciseWork_.poll(ui);
   liveRate_.poll(ui);
 }
@@ -502,6 +506,10 @@ void App::frame(float seconds) {
   beginLabelFrame();
   runner_.poll(ui);
   longWork_.poll(ui);
+  if (ui.pendingChapter) {  // a teacher's chapter passed its check
+    const auto checked = std::move(ui.pendingChapter);
+    showChapter(checked->path, checked->doc);
+  }
   exerciseWork_.poll(ui);
   liveRate_.poll(ui);
   followLiveRaceRate();
@@ -543,10 +551,18 @@ void App::frame(float seconds) {
         ui.playing = false;
     }
   }
+
+  // Under the menu bar: the desk, an exercise, or the stage (layout.cpp). The chapter dialog is
+  // drawn after every window, on every way out of the frame.
+  const float menuHeight = drawMenuBar(*this);
+  struct DialogLast {
+    App& app;
+    ~DialogLast() { drawOpenChapterDialog(app); }
+  } dialogLast{*this};
   if (onStage() && ui.exercise.id.empty())
-    layoutStage();
+    layoutStage(menuHeight);
   else
-    layoutDesk(learnerRun.swapped);
+    layoutDesk(learnerRun.swapped, menuHeight);
 }
 
 }  // namespace rlab::gui

@@ -60,6 +60,12 @@ class App {
   float exerciseProgress() const { return exerciseWork_.progress(); }
   std::string exerciseStage() const { return exerciseWork_.stage(); }
 
+  // A teacher's chapter: read and checked in the background as `rlab lesson --check` checks it,
+  // then listed beside the lessons and shown; refused with its problems (ui.chapterProblems).
+  void startChapterCheck(const std::string& path);
+  // A chapter already checked (--chapter at start): listed and shown.
+  void showChapter(const std::string& path, text::Document doc);
+
   // The step player's moves.
   void stepTo(int step);
   int stepCount() const;
@@ -76,9 +82,10 @@ class App {
   Params paramsToRun() const;
   void handleKeys();
   // The windows of this frame: the desk (three columns), an open exercise, or the stage
-  // (layout.cpp). `learnerRunOnScreen`: an exercise's run is in the player.
-  void layoutDesk(bool learnerRunOnScreen);
-  void layoutStage();
+  // (layout.cpp), under the menu bar's `top` pixels. `learnerRunOnScreen`: an exercise's run
+  // is in the player.
+  void layoutDesk(bool learnerRunOnScreen, float top);
+  void layoutStage(float top);
   template <class Result>
   void startChart(const char* label, RaceTab tab, std::optional<Result> RaceOutcome::*slot,
                   Result (*measure)(const Params&, int, const std::function<bool(float)>&));

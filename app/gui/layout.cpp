@@ -16,9 +16,12 @@ namespace {
 constexpr ImGuiWindowFlags kFixed =
     ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
 
+// The windows of a layout lie under the menu bar: positions are from its lower edge.
+float g_top = 0;
+
 void window(App& app, const char* title, ImVec2 pos, ImVec2 size, void (*draw)(App&),
             ImGuiWindowFlags extra = 0) {
-  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowPos(ImVec2(pos.x, pos.y + g_top));
   ImGui::SetNextWindowSize(size);
   if (ImGui::Begin(title, nullptr, kFixed | extra)) draw(app);
   ImGui::End();
@@ -26,9 +29,10 @@ void window(App& app, const char* title, ImVec2 pos, ImVec2 size, void (*draw)(A
 
 }  // namespace
 
-void App::layoutDesk(bool learnerRunOnScreen) {
+void App::layoutDesk(bool learnerRunOnScreen, float top) {
   const ImGuiIO& io = ImGui::GetIO();
-  const float w = io.DisplaySize.x, h = io.DisplaySize.y;
+  g_top = top;
+  const float w = io.DisplaySize.x, h = io.DisplaySize.y - top;
   // An open exercise's statement and hints take the left column: wider then.
   const float left = std::floor(w * (ui.exercise.id.empty() ? 0.22f : 0.32f));
   const float right = std::floor(w * 0.30f);
@@ -75,9 +79,10 @@ void App::layoutDesk(bool learnerRunOnScreen) {
 // The stage, top to bottom: a bar with the lesson, the player and the teacher's buttons; the
 // array; the view chosen for under it (the lesson's own picture unless V chose another); the
 // step's narration, whole, beside the verdict. The drawer, when open, lies over the left side.
-void App::layoutStage() {
+void App::layoutStage(float top) {
   const ImGuiIO& io = ImGui::GetIO();
-  const float w = io.DisplaySize.x, h = io.DisplaySize.y;
+  g_top = top;
+  const float w = io.DisplaySize.x, h = io.DisplaySize.y - top;
   // The stage's windows never come in front of the drawer.
   const ImGuiWindowFlags behind = ImGuiWindowFlags_NoBringToFrontOnFocus |
                                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar;

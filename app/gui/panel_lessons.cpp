@@ -94,6 +94,17 @@ void drawLessonsPanel(App& app) {
     }
     ImGui::Unindent();
   }
+  // A teacher's own chapters (File > Open chapter), beside the lessons.
+  if (!ui.ownChapters.empty()) ImGui::TextDisabled("%s", tr("Your chapters"));
+  for (const auto& own : ui.ownChapters) {
+    const bool current = ui.ownChapterShown() == own.get() && ui.exercise.id.empty();
+    if (ImGui::Selectable((own->doc.title + "##" + own->path).c_str(), current) && !current) {
+      app.closeExercise();
+      ui.chapter = "file:" + own->path;
+      ui.requestTab = ViewTab::LessonText;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", own->path.c_str());
+  }
   ImGui::Separator();
   if (!ui.exercise.id.empty()) {
     drawExerciseText(app);

@@ -9,6 +9,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
+#include "lessons/engine/chapter_check.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
@@ -243,10 +244,19 @@ void drawPrediction(App& app, const text::Block& b, const std::string& chapter) 
   ImGui::Spacing();
 }
 
+// The narration of the run on screen: in the teacher's chapter shown, else in the lesson's.
+const text::Block* narrationOnScreen(const UiState& ui) {
+  if (!ui.trace) return nullptr;
+  const bool simulated = ui.trace->backend != "gpu";
+  if (const OwnChapter* own = ui.ownChapterShown())
+    if (const text::Block* steps = narrationIn(own->doc, own->name, ui.trace->params, simulated))
+      return steps;
+  return narrationFor(ui.trace->params, simulated, ui.language);
+}
+
 void drawSteps(App& app, const text::Block& b, const std::string& chapter) {
   UiState& ui = app.ui;
-  const bool onScreen =
-      ui.trace && narrationFor(ui.trace->params, ui.trace->backend != "gpu", ui.language) == &b;
+  const bool onScreen = narrationOnScreen(ui) == &b;
   ImGui::PushID(&b);
   ImGui::TextColored(ImVec4(0.6f, 0.85f, 1, 1), "%s", tr("Step by step"));
   ImGui::SameLine();
@@ -380,6 +390,22 @@ void drawTextPanel(App& app) {
   }
   noteWidget(ui, "language");
   ImGui::SameLine();
+  if (!ui.chapterProblems.empty()) {  // a teacher's chapter refused: why, line by line
+    wrappedText(
+        tr("The chapter was refused. Mend these lines and open it again (File > Open "
+           "chapter):"));
+    for (const std::string& problem : ui.chapterProblems)
+      wrappedText(problem, palette(ui.view.presenter).wrong);
+    ImGui::Separator();
+  }
+  if (const OwnChapter* own = ui.ownChapterShown()) {  // a teacher's chapter, in its language
+    if (ImGui::SmallButton(trId("back to the lesson"))) ui.chapter.clear();
+    ImGui::BeginChild("##text");
+    drawInline(app, {{own->doc.title, "", false, false, true}}, own->name, 1.45f);
+    drawBlocks(app, own->doc.blocks, own->name);
+    ImGui::EndChild();
+    return;
+  }
   const auto& ids = chapterIds();
   const bool showBasics = ui.chapter == "basics";
   if (ImGui::SmallButton(showBasics ? trId("back to the lesson") : trId("the basics first")))
@@ -413,8 +439,7 @@ void drawMarkdown(App& app, const std::string& markdown) {
 void drawNarration(App& app) {
   UiState& ui = app.ui;
   if (!ui.trace || !ui.trace->exercise.empty()) return;  // the learner's kernel: no narration
-  const text::Block* steps =
-      narrationFor(ui.trace->params, ui.trace->backend != "gpu", ui.language);
+  const text::Block* steps = narrationOnScreen(ui);
   if (!steps || ui.step >= int(steps->items.size())) return;
   drawInline(app, steps->items[size_t(ui.step)], ui.trace->params.lesson);
 }

@@ -13,6 +13,10 @@ struct LessonInfo;
 
 namespace rlab::gui {
 
+// The menu bar (File > Open chapter, Help > Manual); its height. The dialog File > Open
+// chapter opens, drawn after every window (a modal popup comes last in a frame).
+float drawMenuBar(App& app);
+void drawOpenChapterDialog(App& app);
 void drawLessonsPanel(App& app);                      // lesson list, variants, lesson text
 void drawControlsPanel(App& app);                     // parameters, backend, Run
 void drawPlayerPanel(App& app);                       // scrubber, play/pause, step buttons, speed

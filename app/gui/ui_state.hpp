@@ -123,6 +123,15 @@ struct LiveRaceRate {
   bool onGpu = false;
 };
 
+// A teacher's own chapter (--chapter, File > Open chapter): a Markdown file in the lesson
+// format, checked as the course's chapters are when it is opened, then listed beside the
+// lessons. Held by pointer: predictions and narrations are keyed by its blocks.
+struct OwnChapter {
+  std::string path;  // as opened
+  std::string name;  // the file's name: the chapter its try links speak for
+  text::Document doc;
+};
+
 struct UiState {
   Params params;                       // what the controls say
   std::string paramError;              // why they are refused, shown at the widgets
@@ -154,8 +163,18 @@ struct UiState {
 
   ViewOptions view;
   Language language = Language::En;  // of the course texts (and fonts)
-  std::string chapter;               // the text shown: empty for the lesson's, or "basics"
-  bool fontsWanted = true;           // rebuild the font atlas before the next frame
+  std::string chapter;  // the text shown: empty for the lesson's, "basics", or "file:PATH"
+  std::vector<std::shared_ptr<const OwnChapter>> ownChapters;  // opened, in that order
+  bool openChapterWanted = false;  // File > Open chapter: its dialog opens on the next frame
+  std::string chapterFolder;       // where that dialog looks
+  std::vector<std::string> chapterProblems;    // the last chapter refused: FILE:LINE: reason
+  std::shared_ptr<OwnChapter> pendingChapter;  // checked in the background: the app shows it
+  const OwnChapter* ownChapterShown() const {
+    for (const auto& own : ownChapters)
+      if (chapter == "file:" + own->path) return own.get();
+    return nullptr;
+  }
+  bool fontsWanted = true;  // rebuild the font atlas before the next frame
   std::map<const text::Block*, Prediction> predictions;
   ExerciseState exercise;
   std::string exerciseFolder;    // where the learner's files live (one per exercise)
