@@ -15,6 +15,21 @@ namespace rlab::cli {
 
 namespace {
 constexpr size_t kShownHazards = 20;
+
+// The switches a variant takes beyond every lesson's options: "--no-barrier, --perturb".
+std::string variantSwitches(const LessonInfo& l, const VariantInfo& v) {
+  std::string text;
+  auto add = [&](bool has, const char* option) {
+    if (has) text += std::string(text.empty() ? "" : ", ") + option;
+  };
+  add(v.barrierSwitch, "--no-barrier");
+  add(v.syncwarpSwitch, "--no-syncwarp");
+  add(v.perturbs, "--perturb");
+  add(l.switchableBarrier, "--printf");
+  add(v.delays, "--delay");
+  return text;
+}
+
 }  // namespace
 
 void printLessonList(std::ostream& out) {
@@ -22,11 +37,16 @@ void printLessonList(std::ostream& out) {
     out << l.id << " — " << l.title << "\n  variants: ";
     out << l.variantIds();
     out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
-        << (l.oneBlock ? ", one block: block >= n" : "")
-        << (l.switchableBarrier ? ", --no-barrier, --perturb, --printf, --delay" : "");
-    if (!l.switchableBarrier)
-      for (const VariantInfo& v : l.variants)
-        if (v.barrierSwitch) out << ", --no-barrier (" << v.id << ")";
+        << (l.oneBlock ? ", one block: block >= n" : "");
+    // The switches of the whole lesson where every variant has the same, else variant by variant.
+    bool same = true;
+    for (const VariantInfo& v : l.variants)
+      same = same && variantSwitches(l, v) == variantSwitches(l, l.variants.front());
+    for (const VariantInfo& v : l.variants) {
+      const std::string switches = variantSwitches(l, v);
+      if (!switches.empty()) out << ", " << switches << (same ? "" : " (" + v.id + ")");
+      if (same) break;
+    }
     out << "\n";
   }
   out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data iota|ones|random:SEED"
@@ -78,6 +98,11 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
   const StallSchedule& s = w.stall;
   if (s.rounds == 0)
     out << "witness: lockstep — no thread need be late: the run is wrong as it stands\n";
+  else if (s.lane)
+    out << "witness: " << s.str() << " — thread " << s.thread << " (lane " << s.thread % 32
+        << " of warp " << s.thread / 32 << ") sits out " << s.rounds
+        << (s.rounds == 1 ? " round" : " rounds") << " after its warp step " << s.from
+        << ", every other thread runs in lockstep\n";
   else
     out << "witness: " << s.str() << " — thread " << s.thread << " sits out " << s.rounds
         << (s.rounds == 1 ? " round" : " rounds") << " from round " << s.from
@@ -90,14 +115,15 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
     out << "  one step smaller, each right:";
     for (size_t k = 0; k < smaller.size(); ++k) out << (k ? ", " : " ") << smaller[k];
     out << "\n";
+    const char* family = s.lane ? "lane" : "stall";
     if (w.smallest && w.smallerTotal == 0)
-      out << "  the smallest: no stall schedule is smaller but lockstep\n";
+      out << "  the smallest: no " << family << " schedule is smaller but lockstep\n";
     else if (w.smallest)
-      out << "  the smallest: all " << w.smallerChecked
-          << " stall schedules of a smaller size were run, and none is wrong\n";
+      out << "  the smallest: all " << w.smallerChecked << " " << family
+          << " schedules of a smaller size were run, and none is wrong\n";
     else
-      out << "  not shown to be the smallest: " << w.smallerTotal
-          << " stall schedules of a smaller size are more than the search runs\n";
+      out << "  not shown to be the smallest: " << w.smallerTotal << " " << family
+          << " schedules of a smaller size are more than the search runs\n";
   }
   if (w.readFound) {
     const EarlyRead& r = w.read;
@@ -110,7 +136,7 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
           << "   <- the combine that read it\n";
     if (w.barrierLine.line)
       out << "  " << w.barrierLine.file << ":" << w.barrierLine.line << "  " << w.barrierLine.text
-          << "   <- the barrier it needed (" << (p.barrier ? "on" : "off") << ")\n";
+          << "   <- the barrier it needed (" << (w.barrierOn ? "on" : "off") << ")\n";
   } else {
     out << "the witness run has no read that came too early in its steps\n";
   }

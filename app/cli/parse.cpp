@@ -70,7 +70,8 @@ struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
                                          backend = "auto", format = "text", language, delay, gpus,
                                          perThread;
-  bool noBarrier = false, perturb = false, printing = false, noTimings = false, noLoadAdd = false;
+  bool noBarrier = false, noSyncwarp = false, perturb = false, printing = false, noTimings = false,
+       noLoadAdd = false;
   CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
               *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr,
               *delayGiven = nullptr, *backendGiven = nullptr, *gpusGiven = nullptr,
@@ -88,12 +89,16 @@ struct LessonOptions {
     dataGiven = app->add_option("--data", data, "iota (1..n), ones, or random:SEED");
     valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     app->add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
-    app->add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
+    app->add_flag("--no-syncwarp", noSyncwarp,
+                  "lastwarp syncwarp: take the __syncwarp() calls out of the last warp");
+    app->add_flag("--perturb", perturb,
+                  "barrier, lastwarp, butterfly shared: every third thread pauses each level");
     app->add_flag("--printf", printing,
                   "barrier lesson: every third thread calls printf each level; the run shows "
                   "the lines");
     delayGiven = app->add_option(
-        "--delay", delay, "barrier lesson: THREAD:LEVEL, that thread pauses before that level");
+        "--delay", delay,
+        "barrier and lastwarp lessons: THREAD:LEVEL, that thread pauses before that level");
     scheduleGiven = app->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
     gpusGiven = app->add_option("--gpus", gpus, "allreduce: how many GPUs, 1, 2, 4 or 8");
@@ -128,6 +133,7 @@ struct LessonOptions {
     if (given(dataGiven)) p.data = data;
     if (given(valuesGiven)) p.values = parseValues(values);
     p.barrier = !noBarrier;
+    p.syncwarp = !noSyncwarp;
     p.perturb = perturb;
     p.printing = printing;
     if (given(delayGiven)) parseDelay(delay, p);

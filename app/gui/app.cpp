@@ -157,9 +157,8 @@ void App::waitForWork() {
 
 void App::followLiveRaceRate() {
   const std::shared_ptr<const Trace> run = ui.trace;
-  const bool wanted = run && run->backend == "gpu" && run->exercise.empty() &&
-                      !run->params.barrier && findLesson(run->params.lesson) &&
-                      findLesson(run->params.lesson)->switchableBarrier;
+  const bool wanted =
+      run && run->backend == "gpu" && run->exercise.empty() && runMayRace(run->params);
   if (!wanted || liveRateFor_ == run) {  // once per run: measured, under way, or it failed
     if (!wanted && liveRate_.busy()) liveRate_.cancel();
     return;

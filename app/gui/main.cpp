@@ -66,6 +66,8 @@ int main(int argc, char** argv) {
   cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1280x800)");
   cli.add_flag("--presenter", presenter, "large type and high contrast for a projector");
   cli.add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
+  bool noSyncwarp = false;
+  cli.add_flag("--no-syncwarp", noSyncwarp, "lastwarp syncwarp: take __syncwarp() out");
   cli.add_option("--schedule", schedule, "simulator schedule, e.g. stall:4:2:1");
   cli.add_option("--view", view,
                  "screenshot: the lesson's text or view, the per-thread timeline, or a finished "
@@ -91,7 +93,8 @@ int main(int argc, char** argv) {
   cli.add_option("--runs", runs, "race explorer: runs (the app's default: 200)")
       ->check(CLI::Range(1, 100000));
   bool perturb = false;
-  cli.add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
+  cli.add_flag("--perturb", perturb,
+               "barrier, lastwarp, butterfly shared: every third thread pauses each level");
   bool printing = false;
   cli.add_flag("--printf", printing,
                "barrier lesson: every third thread calls printf each level (the Kernel output "
@@ -196,6 +199,7 @@ int main(int argc, char** argv) {
       app.ui.valuesText[values.size()] = '\0';
     }
     if (noBarrier) app.ui.params.barrier = false;
+    if (noSyncwarp) app.ui.params.syncwarp = false;
     if (perturb) app.ui.params.perturb = true;
     if (printing) app.ui.params.printing = true;
     if (runs) app.ui.raceRuns = runs;

@@ -217,6 +217,23 @@ void drawControlsPanel(App& app) {
                    : tr("Switch off the barrier between the reads and the writes and a thread may "
                         "overwrite its slot before its partner has read the old value."));
   }
+  if (variant && variant->warpSynchronous) {  // lastwarp: the warp's barrier, beside the block's
+    ImGui::Separator();
+    bool on = variant->syncwarpSwitch && p.syncwarp;
+    ImGui::BeginDisabled(!variant->syncwarpSwitch);
+    if (ImGui::Checkbox(trId("warp barrier (__syncwarp)"), &on)) {
+      p.syncwarp = on;
+      changed = true;
+    }
+    ImGui::EndDisabled();
+    noteWidget(ui, "syncwarp");
+    helpMarker(variant->syncwarpSwitch
+                   ? tr("Take __syncwarp() out of the last warp and a lane may read a partial "
+                        "before the lane that adds into it has written it, or after it has "
+                        "already overwritten it.")
+                   : tr("This kernel has no __syncwarp(): it counts on the lanes of the warp "
+                        "staying in step. The variant syncwarp is the same code with it."));
+  }
   if (variant && variant->defaultPerThread > 0) {  // shared coarsened
     ImGui::Separator();
     int perThread = p.perThread > 0 ? p.perThread : variant->defaultPerThread;
@@ -235,9 +252,11 @@ void drawControlsPanel(App& app) {
         tr("Off: each thread copies its elements into shared memory as they are, and the "
            "tree's first levels add them."));
   }
-  if (lesson && lesson->switchableBarrier) {
+  if (variant && variant->perturbs) {
     if (ImGui::Checkbox("perturb", &p.perturb)) changed = true;
     helpMarker(tr("Every third thread pauses each level, as printing from some threads does."));
+  }
+  if (lesson && lesson->switchableBarrier) {
     ImGui::SameLine();
     if (ImGui::Checkbox("printf", &p.printing)) {
       changed = true;

@@ -155,6 +155,12 @@ std::string delayText(const Params& params) {
 
 namespace {
 
+int64_t levelsBelow(int64_t n) {  // of `for (i = 1; i < n; i *= 2)`
+  int64_t levels = 0;
+  for (int64_t i = 1; i < n; i *= 2) ++levels;
+  return levels;
+}
+
 bool isPowerOfTwo(int64_t v) {
   return v > 0 && (v & (v - 1)) == 0;
 }
@@ -196,8 +202,13 @@ Resolved resolve(const Params& in) {
         "--no-barrier is only for kernels with a barrier to switch off (barrier "
         "global and shared, butterfly shared); " +
         p.lesson + " " + p.variant + " has none.");
-  if (!lesson->switchableBarrier && p.perturb)
-    throw ParamError("--perturb is only for the barrier lesson.");
+  if (!variant->syncwarpSwitch && !p.syncwarp)
+    throw ParamError("--no-syncwarp is only for kernels with __syncwarp() to take out (" +
+                     variantsWith(&VariantInfo::syncwarpSwitch) + "); " + p.lesson + " " +
+                     p.variant + " has none.");
+  if (!variant->perturbs && p.perturb)
+    throw ParamError("--perturb is only for " + variantsWith(&VariantInfo::perturbs) + "; " +
+                     p.lesson + " " + p.variant + " has no level to pause at.");
   if (!lesson->switchableBarrier && p.printing)
     throw ParamError("--printf is only for the barrier lesson.");
 
@@ -285,14 +296,16 @@ Resolved resolve(const Params& in) {
                      "smaller --per-thread or --block.");
 
   if (p.delayThread >= 0) {
-    if (!lesson->switchableBarrier)
-      throw ParamError("--delay is only for the barrier lesson; " + p.lesson +
-                       " has no level to hold a thread back at.");
+    if (!variant->delays)
+      throw ParamError("--delay is only for " + variantsWith(&VariantInfo::delays) + "; " +
+                       p.lesson + " " + p.variant + " has no level to hold a thread back at.");
     if (p.delayThread >= p.block)
       throw ParamError("--delay holds back thread " + std::to_string(p.delayThread) +
                        ", but the block has threads 0 to " + std::to_string(p.block - 1) + ".");
-    // The tree's depth: the longest chain of combines a barrier variant has.
-    const int64_t levels = variant->longestChain(p.n, p.block);
+    // The levels of one launch: the tree's depth where one block does it all, else the levels
+    // of a block's tree (each pass over the block partials has as many).
+    const int64_t levels =
+        lesson->oneBlock ? variant->longestChain(p.n, p.block) : levelsBelow(p.block);
     if (levels < 1)
       throw ParamError("--delay names level " + std::to_string(p.delayLevel) +
                        ", but a tree of one element has no levels.");

@@ -50,13 +50,15 @@ struct Params {
   std::string data = "iota";   // iota, ones, random:SEED
   std::vector<double> values;  // --values: overrides data and n
   bool barrier = true;
+  // lastwarp syncwarp: its __syncwarp() calls are in (--no-syncwarp takes them out).
+  bool syncwarp = true;
   bool perturb = false;
   // Barrier lesson: every third thread calls printf at each level (--printf). The lines come
   // back in the run's Trace::kernelOutput; printing delays those threads, as perturb's pause.
   bool printing = false;
-  // Barrier lesson: one thread held back before one level (rlab race --delay T:L), to force a
-  // race witness on hardware. On a GPU it sleeps (__nanosleep); on the simulator the pause is a
-  // yield, so it sits out the rest of that round. -1: nobody is held back.
+  // Barrier and lastwarp lessons: one thread held back before one level (rlab race --delay
+  // T:L), to force a race witness on hardware. On a GPU it sleeps (__nanosleep); on the simulator
+  // the pause is a yield, so it sits out the rest of that round. -1: nobody is held back.
   int delayThread = -1;
   int delayLevel = 0;  // 1-based, as a run's steps number the levels
   std::string schedule = "lockstep";

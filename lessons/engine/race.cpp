@@ -1,5 +1,6 @@
 #include "lessons/engine/race.hpp"
 
+#include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 
 namespace rlab {
@@ -12,7 +13,10 @@ RaceResult runRace(const Params& params, int runs, size_t keepWrong,
                      " has none (it is a demonstration): use sum, max, min or product.");
   RaceResult race;
   const bool vary = schedules != RaceSchedules::AsGiven;
-  const std::string kind = schedules == RaceSchedules::VaryWarps ? "warps-random:" : "random:";
+  const bool lanes = lessonOrThrow(params.lesson).laneSchedules;
+  const std::string kind = schedules == RaceSchedules::VaryWarps ? "warps-random:"
+                           : lanes                               ? "lanes-random:"
+                                                                 : "random:";
   for (int k = 1; k <= runs; ++k) {
     Params p = params;
     if (vary) p.schedule = kind + std::to_string(k);  // the simulator's only; a GPU ignores it

@@ -78,6 +78,7 @@ const std::vector<RunParameter>& runParameters() {
          return list;
        }},
       RLAB_SWITCH("barrier", barrier, true),
+      RLAB_SWITCH("syncwarp", syncwarp, true),
       RLAB_SWITCH("perturb", perturb, false),
       RLAB_SWITCH("printf", printing, false),
       RLAB_SWITCH("memory", memory, false),
