@@ -291,7 +291,7 @@ json lessonsJson() {
   return {{"lessons", all},
           {"ops", {"sum", "max", "min", "product"}},
           {"types", {"int", "float"}},
-          {"data", {"iota", "ones", "random:SEED", "--values LIST"}},
+          {"data", {"iota", "ones", "random:SEED", "mixed:SEED", "--values LIST"}},
           {"schedules",
            {"lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED", "stall:T:R:K",
             "lane:T:S:K", "lanes-random:SEED"}},

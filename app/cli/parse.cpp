@@ -86,7 +86,8 @@ struct LessonOptions {
     blockGiven = app->add_option("--block", block, "threads per block: a power of two up to 1024");
     app->add_option("--op", op, "sum, max, min or product; subtract: a demonstration");
     app->add_option("--type", type, "int or float");
-    dataGiven = app->add_option("--data", data, "iota (1..n), ones, or random:SEED");
+    dataGiven = app->add_option("--data", data,
+                                 "iota (1..n), ones, random:SEED, or mixed:SEED (mixed magnitudes)");
     valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     app->add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
     app->add_flag("--no-syncwarp", noSyncwarp,
@@ -130,6 +131,8 @@ struct LessonOptions {
     p.type = parseType(type);
     if (given(dataGiven) && given(valuesGiven))
       throw UsageError("--data and --values both give the input; use one of them.");
+    if (given(dataGiven) && data.empty())
+      throw UsageError("--data needs a value; use iota, ones, random:SEED or mixed:SEED.");
     if (given(dataGiven)) p.data = data;
     if (given(valuesGiven)) p.values = parseValues(values);
     p.barrier = !noBarrier;
@@ -194,7 +197,8 @@ struct ExerciseOptions {
     run->add_option("file", file, "your kernel file")->required();
     nGiven = run->add_option("--n", n, "number of elements");
     blockGiven = run->add_option("--block", block, "threads per block: a power of two up to 1024");
-    dataGiven = run->add_option("--data", data, "iota (1..n), ones, or random:SEED");
+    dataGiven = run->add_option("--data", data,
+                                 "iota (1..n), ones, random:SEED, or mixed:SEED (mixed magnitudes)");
     valuesGiven = run->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     scheduleGiven = run->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
@@ -232,6 +236,8 @@ struct ExerciseOptions {
       p.block = int(parseInteger("--block", block, 1, 1024, "use a power of two from 1 to 1024"));
     if (given(dataGiven) && given(valuesGiven))
       throw UsageError("--data and --values both give the input; use one of them.");
+    if (given(dataGiven) && data.empty())
+      throw UsageError("--data needs a value; use iota, ones, random:SEED or mixed:SEED.");
     if (given(dataGiven)) p.data = data;
     if (given(valuesGiven)) p.values = parseValues(values);
     if (given(scheduleGiven)) p.schedule = schedule;
@@ -267,8 +273,8 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   runOptions.addTo(run);
   bool timeline = false;
   run->add_flag("--timeline", timeline,
-                "barrier lesson: one row per thread, when each read and wrote, reads that came "
-                "before the write they needed");
+                "barrier and lastwarp lessons: one row per thread, when each read and wrote, "
+                "reads that came before the write they needed");
   bool launches = false;
   run->add_flag("--launches", launches,
                 "the launches the host code made: grid x block, and the values the lesson's "
@@ -366,7 +372,7 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       if (timeline && !lessonOrThrow(c.params.lesson).timeline)
         throw UsageError(
             "--timeline is only for lessons whose kernels stamp when each thread "
-            "read and wrote (barrier); " +
+            "read and wrote (barrier, lastwarp); " +
             c.params.lesson + " has none.");
     } else if (race->parsed()) {
       c.name = "race";

@@ -172,11 +172,11 @@ int64_t smallestPowerOfTwoCovering(int64_t n) {
 }
 
 uint64_t parseSeed(const std::string& data) {
-  const std::string digits = data.substr(7);
+  const std::string digits = data.substr(data.find(':') + 1);
   if (digits.empty() || digits.size() > 19 ||
       !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
     throw ParamError("--data '" + data +
-                     "' has no seed; use iota, ones or random:SEED "
+                     "' has no seed; use iota, ones, random:SEED or mixed:SEED "
                      "(SEED a whole number).");
   return std::stoull(digits);
 }
@@ -253,11 +253,15 @@ Resolved resolve(const Params& in) {
                            ", which is not a 32-bit integer; use --type float or whole numbers.");
     r.dataLabel = "values";
   } else {
-    if (p.data != "iota" && p.data != "ones" && p.data.rfind("random:", 0) != 0)
+    if (p.data.empty())
+      p.data = p.type == ElementType::Float && !lesson->defaultFloatData.empty()
+                   ? lesson->defaultFloatData
+                   : "iota";
+    const bool seeded = p.data.rfind("random:", 0) == 0 || p.data.rfind("mixed:", 0) == 0;
+    if (p.data != "iota" && p.data != "ones" && !seeded)
       throw ParamError("--data '" + p.data +
-                       "' is not a data set; use iota, ones or "
-                       "random:SEED.");
-    if (p.data.rfind("random:", 0) == 0) parseSeed(p.data);
+                       "' is not a data set; use iota, ones, random:SEED or mixed:SEED.");
+    if (seeded) parseSeed(p.data);
     r.dataLabel = p.data;
   }
   if (p.n == 0) p.n = lesson->defaultN;
@@ -344,11 +348,21 @@ std::vector<double> makeInput(const Resolved& r) {
     std::fill(data.begin(), data.end(), 1.0);
   } else {
     uint64_t state = parseSeed(p.data) * 0x9e3779b97f4a7c15ull + 1;
-    for (double& v : data) {  // xorshift64*: the same numbers everywhere
+    auto next = [&] {  // xorshift64*: the same numbers everywhere
       state ^= state >> 12;
       state ^= state << 25;
       state ^= state >> 27;
-      v = double(((state * 0x2545f4914f6cdd1dull) >> 60) % 10);  // 0..9: sums stay exact
+      return state * 0x2545f4914f6cdd1dull;
+    };
+    const bool mixed = p.data.rfind("mixed:", 0) == 0;
+    for (double& v : data) {
+      const uint64_t r = next();
+      if (!mixed)
+        v = double((r >> 60) % 10);  // 0..9: sums stay exact
+      else if (p.type == ElementType::Float)
+        v = std::ldexp(double(1 + (r >> 59) % 9), int((r >> 32) % 31) - 10) * (r & 1 ? -1 : 1);
+      else
+        v = double(1 + (r >> 40) % 100000) * (r & 1 ? -1 : 1);
     }
   }
   return data;

@@ -47,7 +47,9 @@ struct Params {
   int block = 0;        // 0: smallest power of two covering n, at most 256
   Op op = Op::Sum;
   ElementType type = ElementType::Int;
-  std::string data = "iota";   // iota, ones, random:SEED
+  // iota, ones, random:SEED, mixed:SEED; empty: the lesson's default (iota, or for floats its
+  // defaultFloatData)
+  std::string data;
   std::vector<double> values;  // --values: overrides data and n
   bool barrier = true;
   // lastwarp syncwarp: its __syncwarp() calls are in (--no-syncwarp takes them out).
@@ -100,7 +102,9 @@ struct TourStop;
 Params tourStopParams(const LessonInfo& lesson, const TourStop& stop);
 
 // The input the run will reduce, as doubles (exact for both types). allreduce: n elements per
-// GPU, rank after rank (gpus · n in all).
+// GPU, rank after rank (gpus · n in all). mixed:SEED: values of mixed magnitude, 2^-10 to 2^20
+// times 1 to 9 with either sign, each exact as a float; in floats their sum depends on the
+// order of the additions (ints: whole numbers from 1 to 10^5 with either sign).
 std::vector<double> makeInput(const Resolved& r);
 
 }  // namespace rlab

@@ -70,6 +70,7 @@ std::vector<LessonInfo> describeLessons() {
   atomic.variants = {
       {.id = "default", .kernelFunction = "atomicReduce", .longestChain = oneAddress}};
   atomic.gpuStepsRepeat = false;  // the atomics land in another order on every GPU run
+  atomic.defaultFloatData = "mixed:1";  // the lesson is the order: a float sum that shows it
   atomic.maxN = kLargest;
   atomic.defaultN = 16;
   atomic.traceLimit = 4096;  // one step per atomic

@@ -117,6 +117,9 @@ struct LessonInfo {
   bool gpuStepsRepeat = true;
   // Runs across GPUs (--gpus): n elements on each; 0: one GPU. The default number of GPUs.
   int defaultGpus = 0;
+  // The data a float run gets where none is asked for (--data): where the lesson is about the
+  // order of the additions, values whose float sum changes with that order. Empty: iota.
+  std::string defaultFloatData;
   std::string kernelFile;      // kernels/<id>.cuh
   std::string textFolder;      // lessons/<id>: en.md (ja.md, zh.md)
   std::string hostFile;        // lessons/<id>/driver.hpp: the host code that launches it
