@@ -56,7 +56,8 @@ TEST_CASE("lane schedules parse, print back, and bad ones are refused with what 
                        doctest::Contains("needs a warp step from 1"), std::invalid_argument);
 }
 
-TEST_CASE("lastwarp n=64: right under the lockstep warp; lane 16 one round late: 49 short") {
+TEST_CASE(
+    "lastwarp n=64: right under the lockstep warp, and 49 short with lane 16 one round late") {
   const Trace right = runLesson(lastWarp("volatile", "lockstep"));
   CHECK(right.correct);
   CHECK(right.result == 2080);
