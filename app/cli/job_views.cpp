@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "app/cli/terminal_style.hpp"
 #include "app/cli/views.hpp"
@@ -16,18 +18,18 @@ namespace rlab::cli {
 namespace {
 constexpr size_t kShownHazards = 20;
 
-// The switches a variant takes beyond every lesson's options: "--no-barrier, --perturb".
-std::string variantSwitches(const LessonInfo& l, const VariantInfo& v) {
-  std::string text;
+// The switches a variant takes beyond every lesson's options.
+std::vector<std::string> variantSwitches(const LessonInfo& l, const VariantInfo& v) {
+  std::vector<std::string> options;
   auto add = [&](bool has, const char* option) {
-    if (has) text += std::string(text.empty() ? "" : ", ") + option;
+    if (has) options.push_back(option);
   };
   add(v.barrierSwitch, "--no-barrier");
   add(v.syncwarpSwitch, "--no-syncwarp");
   add(v.perturbs, "--perturb");
   add(l.switchableBarrier, "--printf");
   add(v.delays, "--delay");
-  return text;
+  return options;
 }
 
 }  // namespace
@@ -38,18 +40,23 @@ void printLessonList(std::ostream& out) {
     out << l.variantIds();
     out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
         << (l.oneBlock ? ", one block: block >= n" : "");
-    // The switches of the whole lesson where every variant has the same, else variant by variant.
-    bool same = true;
-    for (const VariantInfo& v : l.variants)
-      same = same && variantSwitches(l, v) == variantSwitches(l, l.variants.front());
+    // The switches every variant takes, once; then each variant's own, with its name.
+    std::vector<std::string> common = variantSwitches(l, l.variants.front());
     for (const VariantInfo& v : l.variants) {
-      const std::string switches = variantSwitches(l, v);
-      if (!switches.empty()) out << ", " << switches << (same ? "" : " (" + v.id + ")");
-      if (same) break;
+      const std::vector<std::string> own = variantSwitches(l, v);
+      std::erase_if(common, [&](const std::string& o) {
+        return std::find(own.begin(), own.end(), o) == own.end();
+      });
     }
+    for (const std::string& option : common) out << ", " << option;
+    for (const VariantInfo& v : l.variants)
+      for (const std::string& option : variantSwitches(l, v))
+        if (std::find(common.begin(), common.end(), option) == common.end())
+          out << ", " << option << " (" << v.id << ")";
     out << "\n";
   }
-  out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data iota|ones|random:SEED"
+  out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data "
+         "iota|ones|random:SEED|mixed:SEED"
          " or --values LIST,\n--block (power of two, at most 1024), --schedule "
       << sim::kScheduleHelp << ", --backend sim|gpu|auto.\n"
       << "--op subtract, a demonstration that a reduction needs an associative operator: "
