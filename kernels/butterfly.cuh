@@ -10,9 +10,10 @@
 // (barrierOn): then a thread may overwrite its slot before its partner has read the old value
 // (write after read), and the partner adds a total that already holds its own value.
 // The result takes thread 0's total; offTotal counts the threads of the block that ended with
-// another value, so a race that spares thread 0 still makes the run wrong.
+// another value, so a race that spares thread 0 still makes the run wrong. `perturb` makes
+// every third thread pause before its reads, so that its partner may already have written.
 template <class T, class Op>
-__global__ void butterflyShared(const T* in, long long n, T* result, bool barrierOn,
+__global__ void butterflyShared(const T* in, long long n, T* result, bool barrierOn, bool perturb,
                                 unsigned* offTotal, StepRecorder<T> trace) {
   __shared__ T s[1024];
   const unsigned tid = threadIdx.x;
@@ -21,6 +22,7 @@ __global__ void butterflyShared(const T* in, long long n, T* result, bool barrie
   __syncthreads();
   int step = 0;
   for (unsigned b = blockDim.x / 2; b > 0; b /= 2, ++step) {
+    if (perturb && tid % 3 == 0) __nanosleep(2000);
     const T own = s[tid], partner = s[tid ^ b];
     const T mine = Op::apply(own, partner);
     trace.combine(step, i, i, base + (tid ^ b), own, partner, mine);

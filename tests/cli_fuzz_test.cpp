@@ -85,14 +85,16 @@ Line lessonLine(std::mt19937_64& rng) {
     const char* ints[] = {"3", "1", "-4", "2147483647", "-2147483648", "0"};
     const char* floats[] = {"0.1", "-3.5e7", "2.5", "1e-30", "3e38", "-0"};
     std::string list;
-    const size_t count = 1 + pick(8);
+    // allreduce: n numbers for each of its GPUs, rank after rank
+    const size_t ranks = size_t(std::max(lesson.defaultGpus, 1));
+    const size_t count = ranks * (1 + pick(8));
     for (size_t i = 0; i < count; ++i) {
       const char* text = p.type == rlab::ElementType::Int ? ints[pick(6)] : floats[pick(6)];
       list += (i ? "," : "") + std::string(text);
       p.values.push_back(std::strtod(text, nullptr));
     }
     set(line, "--values", list);
-    n = int64_t(count);
+    n = int64_t(count / ranks);
     if (chance(20)) set(line, "--n", std::to_string(p.n = n));
   } else {
     if (chance(50)) {
@@ -114,15 +116,22 @@ Line lessonLine(std::mt19937_64& rng) {
     p.block = allowed[pick(allowed.size())];
     set(line, "--block", std::to_string(p.block));
   }
+  const rlab::VariantInfo& chosen =
+      p.variant.empty() ? lesson.variants.front() : *lesson.findVariant(p.variant);
   if (lesson.switchableBarrier && chance(50)) {
     p.barrier = false;
     set(line, "--no-barrier", "");
   }
-  if (lesson.switchableBarrier && chance(30)) {
+  if (chosen.syncwarpSwitch && chance(50)) {
+    p.syncwarp = false;
+    set(line, "--no-syncwarp", "");
+  }
+  if (chosen.perturbs && chance(30)) {
     p.perturb = true;
     set(line, "--perturb", "");
   }
-  if (lesson.switchableBarrier && n >= 2 && chance(20)) {  // level 1 is in every tree of 2 or more
+  // Level 1 is in every tree of 2 or more, and in every block of the last warp's lesson.
+  if (chosen.delays && (n >= 2 || !lesson.oneBlock) && chance(20)) {
     p.delayThread = 0;
     p.delayLevel = 1;
     set(line, "--delay", "0:1");
@@ -132,7 +141,7 @@ Line lessonLine(std::mt19937_64& rng) {
     line.expected.tool = rlab::SanitizerTool(pick(4));
     set(line, "--tool", rlab::name(line.expected.tool));
   } else {
-    p.backend = rlab::BackendChoice::Sim;
+    p.backend = rlab::BackendChoice::Auto;  // the command line's own default
     if (chance(50)) {
       p.backend = rlab::BackendChoice(pick(3));
       set(line, "--backend", rlab::name(p.backend));
@@ -141,6 +150,8 @@ Line lessonLine(std::mt19937_64& rng) {
       const char* schedules[] = {"lockstep", "sequential",     "reverse",
                                  "random:9", "warps-random:2", "stall:4:2:1"};
       set(line, "--schedule", p.schedule = schedules[pick(6)]);
+      // A schedule is the simulator's: given without --backend, it chooses the simulator.
+      if (!has(line, "--backend")) p.backend = rlab::BackendChoice::Sim;
     }
   }
   if (chance(30)) {
@@ -176,9 +187,10 @@ Line lessonLine(std::mt19937_64& rng) {
   const rlab::VariantInfo& variant =
       p.variant.empty() ? lesson.variants.front() : *lesson.findVariant(p.variant);
   if (!variant.barrierSwitch) breaks.push_back({"--no-barrier", ""});
-  if (!lesson.switchableBarrier)
-    breaks.insert(breaks.end(), {{"--perturb", ""}, {"--delay", "0:1"}});
-  if (lesson.switchableBarrier)
+  if (!variant.syncwarpSwitch) breaks.push_back({"--no-syncwarp", ""});
+  if (!variant.perturbs) breaks.push_back({"--perturb", ""});
+  if (!variant.delays) breaks.push_back({"--delay", "0:1"});
+  if (variant.delays)
     breaks.insert(
         breaks.end(),
         {{"--delay", "4"}, {"--delay", "1:0"}, {"--delay", "2000:1"}, {"--delay", "0:11"}});
@@ -320,6 +332,7 @@ TEST_CASE(
       CHECK(p.data == q.data);
       CHECK(p.values == q.values);
       CHECK(p.barrier == q.barrier);
+      CHECK(p.syncwarp == q.syncwarp);
       CHECK(p.perturb == q.perturb);
       CHECK(p.delayThread == q.delayThread);
       CHECK(p.delayLevel == q.delayLevel);

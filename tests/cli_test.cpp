@@ -20,7 +20,6 @@
 #include "tests/cli_driver.hpp"
 #include "tests/printf_lines.hpp"
 
-
 TEST_CASE("rlab run prints the steps, the result and the verdict") {
   const Outcome o = rlabWith({"run", "folding", "--n", "9"});
   CHECK(o.code == 0);
@@ -90,7 +89,7 @@ TEST_CASE("rlab list names every lesson, as text and JSON") {
   const Outcome text = rlabWith({"list"});
   CHECK(text.out.find("butterfly") != std::string::npos);
   const auto j = nlohmann::json::parse(rlabWith({"list", "--format", "json"}).out);
-  CHECK(j["lessons"].size() == 8);
+  CHECK(j["lessons"].size() == 9);
 }
 
 TEST_CASE("rlab bench: the lessons of one GPU unless allreduce is asked for by name") {

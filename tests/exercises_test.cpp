@@ -301,6 +301,29 @@ TEST_CASE("caught: one barrier a step in the butterfly") {
   CHECK(has(caught("shared-butterfly", "butterfly_one_barrier.cu"), "ended with "));
 }
 
+TEST_CASE("caught: the classic last warp, and one __syncwarp a step where it needs two") {
+  // Harris's kernel 5, as the exercise starts: its lanes run uninterrupted from one warp
+  // operation to the next, so lane 0 has done all six steps before lane 16 does its first.
+  const std::string classic = caught("fix-the-last-warp",
+                                     "../../../lessons/lastwarp/exercises/"
+                                     "fix-the-last-warp/start.cu");
+  CHECK(has(classic, "exercise fix-the-last-warp: n = "));
+  // One __syncwarp a step: right in lockstep, wrong when lane 16 writes before lane 0 reads.
+  Params lockstep;
+  lockstep.n = 257;
+  lockstep.block = 64;
+  const ExerciseReport hidden =
+      runOnce("fix-the-last-warp", kFixtures + "last_warp_one_syncwarp.cu", lockstep);
+  CHECK_MESSAGE(hidden.passed(), hidden.summary());
+  const std::string sentence = caught("fix-the-last-warp", "last_warp_one_syncwarp.cu");
+  CHECK(has(sentence, ", schedule "));
+}
+
+TEST_CASE("caught: lanes that return before a full-mask shuffle, named with the lane") {
+  CHECK(has(caught("warp-shuffle-reduce", "shuffle_lanes_return.cu"),
+            "which has already exited; every lane in the mask must reach it"));
+}
+
 TEST_CASE("caught: working and idle threads waiting at different barriers") {
   const std::string sentence = caught("put-the-barrier-back", "two_barriers.cu");
   CHECK(has(sentence, "the run failed: kernel stopped: "));

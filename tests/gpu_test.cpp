@@ -24,20 +24,11 @@
 #include "tests/printf_lines.hpp"
 #include "lessons/engine/bench.hpp"
 #include "tests/coarsening_cases.hpp"
+#include "tests/gpu_runs.hpp"
 
 using namespace rlab;
 
 namespace {
-
-Params gpuParams(const std::string& lesson, const std::string& variant, int64_t n) {
-  Params p;
-  p.lesson = lesson;
-  p.variant = variant;
-  p.n = n;
-  p.backend = BackendChoice::Gpu;
-  p.timed = false;
-  return p;
-}
 
 // A KernelRunner for the verification: the lesson's kernel, on the GPU and nowhere else.
 double resultOnGpu(const Params& p) {
@@ -55,8 +46,13 @@ TEST_CASE("gpu: every lesson variant passes its verification cases") {
       if (lesson.defaultGpus > 0) continue;  // allreduce: its own tests below, rank by rank
       const std::string what = lesson.id + " " + variant.id;
       const auto cases = verificationCases(lesson, variant, VerifyScope::Gpu);
-      const VerifyReport report = verifyAll(cases, resultOnGpu, 5);
-      CHECK_MESSAGE(report.passed(), what << ": " << report.summary());
+      // Harris's last warp races by design: how it fares here is a measurement, not a check.
+      const VerifyReport report = verifyAll(cases, resultOnGpu, variant.needsLanesInStep() ? 0 : 5);
+      if (variant.needsLanesInStep())
+        MESSAGE(what << " (races by design): " << report.failed << " of " << report.casesRun
+                     << " cases wrong on this GPU");
+      else
+        CHECK_MESSAGE(report.passed(), what << ": " << report.summary());
       MESSAGE(what << ": " << report.casesRun << " cases");
     }
 }
@@ -88,6 +84,7 @@ TEST_CASE("gpu: sums of 2^28 elements match the reference") {
     if (lesson.maxN < kMaxN || lesson.id == "atomic") continue;  // atomic: a queue of 2^28
     for (const VariantInfo& variant : lesson.variants)
       for (ElementType type : {ElementType::Int, ElementType::Float}) {
+        if (variant.needsLanesInStep()) continue;  // races by design: measured below
         VerifyCase c;
         c.params = gpuParams(lesson.id, variant.id, kMaxN);
         c.params.type = type;
@@ -104,6 +101,7 @@ TEST_CASE("gpu: race-free int traces equal the simulator's, step for step") {
     if (lesson.id == "atomic" || lesson.id == "fastest") continue;  // order / grid differ by design
     if (lesson.defaultGpus > 0) continue;  // allreduce: its own tests below, rank by rank
     for (const std::string& variant : lesson.variantList()) {
+      if (lesson.findVariant(variant)->needsLanesInStep()) continue;  // races by design
       for (int64_t n : {7, 33, 257, 1000}) {
         if (n > lesson.maxN) continue;
         Params p = gpuParams(lesson.id, variant, n);
@@ -393,19 +391,6 @@ TEST_CASE("gpu: rlab bench's speed-up table, with the CPU loop and a sweep of K"
 }
 
 // ---- Exercises on the GPU: NVRTC compiles the learner's file, the driver API runs it ------------
-
-namespace {
-
-const std::string kExerciseFixtures = std::string(RLAB_SOURCE_DIR) + "/tests/fixtures/exercises/";
-
-ExerciseReport checkOnGpu(const std::string& id, const std::string& file) {
-  ExerciseRequest request;
-  request.file = file;
-  request.backend = BackendChoice::Gpu;
-  return checkExercise(exerciseOrThrow(id), request);
-}
-
-}  // namespace
 
 TEST_CASE("gpu: every exercise's solution passes its checks on the GPU") {
   for (const Exercise& e : exercises()) {

@@ -310,7 +310,7 @@ TEST_CASE("try links: a switch takes on or off, and off means off") {
         "rlab run barrier --no-barrier --no-load-add");
   CHECK_THROWS_WITH_AS(rlab::paramsFromQuery("barrier", "colour=red"),
                        "'colour' is not a key of a try link; use lesson, variant, n, block, op, "
-                       "type, data, values, barrier, perturb, printf, memory, delay, schedule, "
-                       "gpus, per-thread, load-add, backend or timings.",
+                       "type, data, values, barrier, syncwarp, perturb, printf, memory, delay, "
+                       "schedule, gpus, per-thread, load-add, backend or timings.",
                        rlab::ParamError);
 }

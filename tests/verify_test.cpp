@@ -212,9 +212,15 @@ TEST_CASE("verification cases: valid, fixed, and covering what they promise") {
             if (!lesson.oneBlock || block >= n) CHECK(sizeAndBlock.count({n, block}) == 1);
         }
         CHECK(schedules.count("lockstep") == 1);
-        if (scope == VerifyScope::Simulator) {
+        if (scope == VerifyScope::Simulator && variant.needsLanesInStep()) {
+          // Harris's last warp: only schedules that keep a warp's lanes together.
+          CHECK(schedules.count("warps-random:303") == 1);
+          CHECK(schedules.count("random:101") == 0);
+          CHECK(schedules.count("lane:1:1:1") == 0);
+        } else if (scope == VerifyScope::Simulator) {
           CHECK(schedules.count("random:101") == 1);
           CHECK(schedules.count("stall:40:2:1") == 1);
+          CHECK(schedules.count("lane:1:1:1") == (lesson.laneSchedules ? 1 : 0));
         } else {
           CHECK(schedules.size() == 1);
         }

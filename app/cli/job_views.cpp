@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "app/cli/terminal_style.hpp"
 #include "app/cli/views.hpp"
@@ -15,6 +17,21 @@ namespace rlab::cli {
 
 namespace {
 constexpr size_t kShownHazards = 20;
+
+// The switches a variant takes beyond every lesson's options.
+std::vector<std::string> variantSwitches(const LessonInfo& l, const VariantInfo& v) {
+  std::vector<std::string> options;
+  auto add = [&](bool has, const char* option) {
+    if (has) options.push_back(option);
+  };
+  add(v.barrierSwitch, "--no-barrier");
+  add(v.syncwarpSwitch, "--no-syncwarp");
+  add(v.perturbs, "--perturb");
+  add(l.switchableBarrier, "--printf");
+  add(v.delays, "--delay");
+  return options;
+}
+
 }  // namespace
 
 void printLessonList(std::ostream& out) {
@@ -22,14 +39,24 @@ void printLessonList(std::ostream& out) {
     out << l.id << " — " << l.title << "\n  variants: ";
     out << l.variantIds();
     out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
-        << (l.oneBlock ? ", one block: block >= n" : "")
-        << (l.switchableBarrier ? ", --no-barrier, --perturb, --printf, --delay" : "");
-    if (!l.switchableBarrier)
-      for (const VariantInfo& v : l.variants)
-        if (v.barrierSwitch) out << ", --no-barrier (" << v.id << ")";
+        << (l.oneBlock ? ", one block: block >= n" : "");
+    // The switches every variant takes, once; then each variant's own, with its name.
+    std::vector<std::string> common = variantSwitches(l, l.variants.front());
+    for (const VariantInfo& v : l.variants) {
+      const std::vector<std::string> own = variantSwitches(l, v);
+      std::erase_if(common, [&](const std::string& o) {
+        return std::find(own.begin(), own.end(), o) == own.end();
+      });
+    }
+    for (const std::string& option : common) out << ", " << option;
+    for (const VariantInfo& v : l.variants)
+      for (const std::string& option : variantSwitches(l, v))
+        if (std::find(common.begin(), common.end(), option) == common.end())
+          out << ", " << option << " (" << v.id << ")";
     out << "\n";
   }
-  out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data iota|ones|random:SEED"
+  out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data "
+         "iota|ones|random:SEED|mixed:SEED"
          " or --values LIST,\n--block (power of two, at most 1024), --schedule "
       << sim::kScheduleHelp << ", --backend sim|gpu|auto.\n"
       << "--op subtract, a demonstration that a reduction needs an associative operator: "
@@ -78,6 +105,11 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
   const StallSchedule& s = w.stall;
   if (s.rounds == 0)
     out << "witness: lockstep — no thread need be late: the run is wrong as it stands\n";
+  else if (s.lane)
+    out << "witness: " << s.str() << " — thread " << s.thread << " (lane " << s.thread % 32
+        << " of warp " << s.thread / 32 << ") sits out " << s.rounds
+        << (s.rounds == 1 ? " round" : " rounds") << " after its warp step " << s.from
+        << ", every other thread runs in lockstep\n";
   else
     out << "witness: " << s.str() << " — thread " << s.thread << " sits out " << s.rounds
         << (s.rounds == 1 ? " round" : " rounds") << " from round " << s.from
@@ -90,14 +122,15 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
     out << "  one step smaller, each right:";
     for (size_t k = 0; k < smaller.size(); ++k) out << (k ? ", " : " ") << smaller[k];
     out << "\n";
+    const char* family = s.lane ? "lane" : "stall";
     if (w.smallest && w.smallerTotal == 0)
-      out << "  the smallest: no stall schedule is smaller but lockstep\n";
+      out << "  the smallest: no " << family << " schedule is smaller but lockstep\n";
     else if (w.smallest)
-      out << "  the smallest: all " << w.smallerChecked
-          << " stall schedules of a smaller size were run, and none is wrong\n";
+      out << "  the smallest: all " << w.smallerChecked << " " << family
+          << " schedules of a smaller size were run, and none is wrong\n";
     else
-      out << "  not shown to be the smallest: " << w.smallerTotal
-          << " stall schedules of a smaller size are more than the search runs\n";
+      out << "  not shown to be the smallest: " << w.smallerTotal << " " << family
+          << " schedules of a smaller size are more than the search runs\n";
   }
   if (w.readFound) {
     const EarlyRead& r = w.read;
@@ -110,7 +143,7 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
           << "   <- the combine that read it\n";
     if (w.barrierLine.line)
       out << "  " << w.barrierLine.file << ":" << w.barrierLine.line << "  " << w.barrierLine.text
-          << "   <- the barrier it needed (" << (p.barrier ? "on" : "off") << ")\n";
+          << "   <- the barrier it needed (" << (w.barrierOn ? "on" : "off") << ")\n";
   } else {
     out << "the witness run has no read that came too early in its steps\n";
   }

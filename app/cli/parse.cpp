@@ -70,7 +70,8 @@ struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
                                          backend = "auto", format = "text", language, delay, gpus,
                                          perThread;
-  bool noBarrier = false, perturb = false, printing = false, noTimings = false, noLoadAdd = false;
+  bool noBarrier = false, noSyncwarp = false, perturb = false, printing = false, noTimings = false,
+       noLoadAdd = false;
   CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
               *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr,
               *delayGiven = nullptr, *backendGiven = nullptr, *gpusGiven = nullptr,
@@ -85,15 +86,20 @@ struct LessonOptions {
     blockGiven = app->add_option("--block", block, "threads per block: a power of two up to 1024");
     app->add_option("--op", op, "sum, max, min or product; subtract: a demonstration");
     app->add_option("--type", type, "int or float");
-    dataGiven = app->add_option("--data", data, "iota (1..n), ones, or random:SEED");
+    dataGiven = app->add_option("--data", data,
+                                 "iota (1..n), ones, random:SEED, or mixed:SEED (mixed magnitudes)");
     valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     app->add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
-    app->add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
+    app->add_flag("--no-syncwarp", noSyncwarp,
+                  "lastwarp syncwarp: take the __syncwarp() calls out of the last warp");
+    app->add_flag("--perturb", perturb,
+                  "barrier, lastwarp, butterfly shared: every third thread pauses each level");
     app->add_flag("--printf", printing,
                   "barrier lesson: every third thread calls printf each level; the run shows "
                   "the lines");
     delayGiven = app->add_option(
-        "--delay", delay, "barrier lesson: THREAD:LEVEL, that thread pauses before that level");
+        "--delay", delay,
+        "barrier and lastwarp lessons: THREAD:LEVEL, that thread pauses before that level");
     scheduleGiven = app->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
     gpusGiven = app->add_option("--gpus", gpus, "allreduce: how many GPUs, 1, 2, 4 or 8");
@@ -125,9 +131,12 @@ struct LessonOptions {
     p.type = parseType(type);
     if (given(dataGiven) && given(valuesGiven))
       throw UsageError("--data and --values both give the input; use one of them.");
+    if (given(dataGiven) && data.empty())
+      throw UsageError("--data needs a value; use iota, ones, random:SEED or mixed:SEED.");
     if (given(dataGiven)) p.data = data;
     if (given(valuesGiven)) p.values = parseValues(values);
     p.barrier = !noBarrier;
+    p.syncwarp = !noSyncwarp;
     p.perturb = perturb;
     p.printing = printing;
     if (given(delayGiven)) parseDelay(delay, p);
@@ -188,7 +197,8 @@ struct ExerciseOptions {
     run->add_option("file", file, "your kernel file")->required();
     nGiven = run->add_option("--n", n, "number of elements");
     blockGiven = run->add_option("--block", block, "threads per block: a power of two up to 1024");
-    dataGiven = run->add_option("--data", data, "iota (1..n), ones, or random:SEED");
+    dataGiven = run->add_option("--data", data,
+                                 "iota (1..n), ones, random:SEED, or mixed:SEED (mixed magnitudes)");
     valuesGiven = run->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     scheduleGiven = run->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
@@ -226,6 +236,8 @@ struct ExerciseOptions {
       p.block = int(parseInteger("--block", block, 1, 1024, "use a power of two from 1 to 1024"));
     if (given(dataGiven) && given(valuesGiven))
       throw UsageError("--data and --values both give the input; use one of them.");
+    if (given(dataGiven) && data.empty())
+      throw UsageError("--data needs a value; use iota, ones, random:SEED or mixed:SEED.");
     if (given(dataGiven)) p.data = data;
     if (given(valuesGiven)) p.values = parseValues(values);
     if (given(scheduleGiven)) p.schedule = schedule;
@@ -261,8 +273,8 @@ Command parseOrDescribe(const std::vector<std::string>& args,
   runOptions.addTo(run);
   bool timeline = false;
   run->add_flag("--timeline", timeline,
-                "barrier lesson: one row per thread, when each read and wrote, reads that came "
-                "before the write they needed");
+                "barrier and lastwarp lessons: one row per thread, when each read and wrote, "
+                "reads that came before the write they needed");
   bool launches = false;
   run->add_flag("--launches", launches,
                 "the launches the host code made: grid x block, and the values the lesson's "
@@ -373,7 +385,7 @@ Command parseOrDescribe(const std::vector<std::string>& args,
       if (timeline && !lessonOrThrow(c.params.lesson).timeline)
         throw UsageError(
             "--timeline is only for lessons whose kernels stamp when each thread "
-            "read and wrote (barrier); " +
+            "read and wrote (barrier, lastwarp); " +
             c.params.lesson + " has none.");
     } else if (race->parsed()) {
       c.name = "race";

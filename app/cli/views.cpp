@@ -137,11 +137,13 @@ void printRunHeader(const Trace& t, std::ostream& out) {
     out << "exercise " << t.exercise << " (your kernel)";
   out << "  n=" << p.n << "  block=" << p.block << "  " << name(p.op) << "  " << name(p.type)
       << "  data=" << (t.dataLabel.empty() ? p.data : t.dataLabel);
-  const LessonInfo& lesson = *findLesson(p.lesson);
-  if (t.exercise.empty() &&
-      (lesson.switchableBarrier || lesson.findVariant(p.variant)->barrierSwitch))
-    out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
-        << (p.printing ? "  printf" : "") << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
+  const VariantInfo& variant = *findLesson(p.lesson)->findVariant(p.variant);
+  if (t.exercise.empty()) {
+    if (variant.barrierSwitch) out << "  barrier=" << (p.barrier ? "on" : "off");
+    if (variant.syncwarpSwitch) out << "  syncwarp=" << (p.syncwarp ? "on" : "off");
+    out << (p.perturb ? "  perturbed" : "") << (p.printing ? "  printf" : "")
+        << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
+  }
   if (t.exercise.empty() && p.perThread > 0)
     out << "  per-thread=" << p.perThread << (p.loadAdd ? "" : "  no load add");
   out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";

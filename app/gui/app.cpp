@@ -183,7 +183,7 @@ void App::waitForWork() {
 void App::followLiveRaceRate() {
   const std::shared_ptr<const Trace> run = ui.trace;
   const bool wanted =
-      run && run->exercise.empty() && run->singleAnswer && racyByDesign(run->params);
+      run && run->exercise.empty() && run->singleAnswer && runMayRace(run->params);
   if (!wanted || liveRateFor_ == run) {  // once per run: measured, under way, or it failed
     if (!wanted && liveRate_.busy()) liveRate_.cancel();
     return;

@@ -154,6 +154,7 @@ int main(int argc, char** argv) {
       app.ui.valuesText[o.values.size()] = '\0';
     }
     if (o.noBarrier) app.ui.params.barrier = false;
+    if (o.noSyncwarp) app.ui.params.syncwarp = false;
     if (o.perturb) app.ui.params.perturb = true;
     if (o.printing) app.ui.params.printing = true;
     if (o.runs) app.ui.raceRuns = o.runs;

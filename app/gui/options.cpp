@@ -50,7 +50,9 @@ void addCommandLineOptions(CLI::App& cli, CommandLine& o) {
       ->check(CLI::Range(0.6f, 2.5f));
   cli.add_option("--runs", o.runs, "race explorer: runs (the app's default: 200)")
       ->check(CLI::Range(1, 100000));
-  cli.add_flag("--perturb", o.perturb, "barrier lesson: every third thread pauses each level");
+  cli.add_flag("--no-syncwarp", o.noSyncwarp, "lastwarp syncwarp: take __syncwarp() out");
+  cli.add_flag("--perturb", o.perturb,
+               "barrier, lastwarp, butterfly shared: every third thread pauses each level");
   cli.add_flag("--printf", o.printing,
                "barrier lesson: every third thread calls printf each level (the Kernel output "
                "tab shows the lines)");

@@ -16,6 +16,7 @@ struct CommandLine {
   long long n = 0;
   bool presenter = false, noBarrier = false;
   bool drawer = false;  // screenshots: the stage's drawer open
+  bool noSyncwarp = false;
   int block = 0, gpus = 0, perThread = 0;
   bool noLoadAdd = false;
   std::string op, values;

@@ -154,7 +154,9 @@ void drawExerciseCheck(App& app) {
     noteWidget(ui, "exercise:gpu");
     ex.onGpu = onGpu;
     wrappedText(onGpu ? tr("On the GPU: compiled by NVRTC, the GPU's cases (no schedules, sums of "
-                           "2^24 + 3), and the speed goal where the exercise has one. No steps.")
+                           "2^24 + 3), and the speed goal where the exercise has one; then the "
+                           "simulator's schedules on the same file. Passed only where both pass. "
+                           "No steps.")
                       : tr("On the simulator: many schedules, so a missing barrier fails even "
                            "where the GPU happens to hide it; Run once shows every step."),
                 true);

@@ -65,6 +65,7 @@ void drawLessonsPanel(App& app) {
       if (!lesson.variants.front().offersSubtract && ui.params.op == Op::Subtract)
         ui.params.op = Op::Sum;  // the demonstration is not offered there
       ui.params.barrier = true;
+      ui.params.syncwarp = true;
       ui.params.perturb = false;
       ui.params.printing = false;
       ui.params.delayThread = -1;
@@ -131,6 +132,9 @@ void drawLessonsPanel(App& app) {
         ui.params.variant = v;
         ui.params.block = 0;
         if (!variant.barrierSwitch) ui.params.barrier = true;  // none to switch off there
+        if (!variant.syncwarpSwitch) ui.params.syncwarp = true;
+        if (!variant.perturbs) ui.params.perturb = false;
+        if (!variant.delays) ui.params.delayThread = -1;
         if (!variant.offersSubtract && ui.params.op == Op::Subtract) ui.params.op = Op::Sum;
         if (variant.defaultPerThread == 0) {  // one element per thread there
           ui.params.perThread = 0;

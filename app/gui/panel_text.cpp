@@ -164,7 +164,8 @@ void answerPrediction(App& app, const text::Block& b, Prediction& p, const std::
   }
   const Params& ran = trace->params;
   if (ran.lesson != asked.lesson || ran.variant != asked.variant || ran.n != asked.n ||
-      ran.block != asked.block || ran.barrier != asked.barrier || ran.schedule != asked.schedule)
+      ran.block != asked.block || ran.barrier != asked.barrier || ran.syncwarp != asked.syncwarp ||
+      ran.schedule != asked.schedule)
     return;
   p.waiting = false;
   const double typed = std::strtod(p.answer.data(), nullptr);

@@ -4,7 +4,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/engine/race.hpp"
+#include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
 
@@ -20,7 +20,7 @@ Verdict verdictOf(const App& app) {
     v.colour = pal.accent;
     return v;
   }
-  const bool racy = racyByDesign(t.params) && t.exercise.empty();
+  const bool racy = runMayRace(t.params) && t.exercise.empty();
   v.kind = !t.correct ? Verdict::Kind::Wrong
            : racy     ? Verdict::Kind::RightThisTime
                       : Verdict::Kind::Correct;
@@ -35,15 +35,16 @@ Verdict verdictOf(const App& app) {
     v.detail = printed(t.result < t.expected ? tr("%s short") : tr("%s over"),
                        formatValue(std::fabs(t.expected - t.result), t.params.type).c_str());
   if (!racy) return v;
-  // The barrier is off: this run is one draw. How often the setting goes wrong, once measured.
+  // A barrier off, or a warp that needs its lanes in step: this run is one draw. How often the
+  // setting goes wrong, once measured.
   if (ui.liveRate && ui.liveRate->forRun == ui.trace) {
     const LiveRaceRate& rate = *ui.liveRate;
-    v.rate = printed(rate.onGpu ? tr("The barrier is off: wrong in %d of %d runs on this GPU.")
-                                : tr("The barrier is off: wrong in %d of %d runs under random "
+    v.rate = printed(rate.onGpu ? tr("This setting can race: wrong in %d of %d runs on this GPU.")
+                                : tr("This setting can race: wrong in %d of %d runs under random "
                                      "schedules of the simulator."),
                      rate.wrong, rate.runs);
   } else {
-    v.rate = tr("The barrier is off: the result depends on how the threads happen to run.");
+    v.rate = tr("This setting can race: the result depends on how the threads happen to run.");
     v.measuring = app.liveRateBusy();
   }
   return v;

@@ -6,6 +6,7 @@
 
 #include "kernels/sim/detail/block_run.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 
@@ -55,6 +56,9 @@ void BlockRun::run(unsigned blockLinear) {
   started_.assign(total_, 0);
   barrierSite_.assign(total_, Site{});
   waiting_.assign(total_, Waiting{});
+  warpSteps_.assign(total_, 0);
+  atWarpStep_.assign(total_, 0);
+  laneHeld_ = 0;
   idx_.resize(total_);
   for (unsigned i = 0; i < total_; ++i) idx_[i] = {i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
   count_ = {};
@@ -69,6 +73,11 @@ void BlockRun::run(unsigned blockLinear) {
     throw;
   }
   stats_.switches += switches_;
+  for (unsigned t = 0; t < total_; ++t)
+    if (warpSteps_[t] > 0) {
+      stats_.warpSteps = std::max<uint64_t>(stats_.warpSteps, warpSteps_[t]);
+      stats_.warpStepThreads = std::max(stats_.warpStepThreads, t + 1);
+    }
 }
 
 void fiberMain(fc::transfer_t start) {
@@ -104,6 +113,7 @@ void BlockRun::runThread() {
 void BlockRun::unwindSuspended() {
   failure_.reset();
   inRound_ = false;
+  ordered_ = false;
   unwinding_ = true;
   for (unsigned i = 0; i < total_; ++i)
     if (started_[i] && state_[i] != State::Done) advance(i);

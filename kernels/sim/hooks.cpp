@@ -1,7 +1,7 @@
 // The hooks that kernel code calls through shim.hpp (declared in detail/hooks.hpp): a barrier,
-// a yield point, a warp operation, printf, an atomic to record, a failed assertion; and the
-// globals the shim reads for threadIdx, blockIdx, blockDim, gridDim and clock64(). Each hook
-// turns a CUDA call into what the running block does with it (detail/block_run.hpp). Called
+// a yield point, a warp step, a warp operation, printf, an atomic to record, a failed assertion;
+// and the globals the shim reads for threadIdx, blockIdx, blockDim, gridDim and clock64(). Each
+// hook turns a CUDA call into what the running block does with it (detail/block_run.hpp). Called
 // outside a launch, a hook says so rather than touching a block that is not there.
 
 #include "kernels/sim/detail/hooks.hpp"
@@ -41,7 +41,15 @@ void barrier(const char* file, int line) {
 }
 
 void yieldPoint(const char*, int) {
-  runningBlock("a yield point").suspend();
+  BlockRun& block = runningBlock("a yield point");
+  block.arriveAtYield();
+  block.suspend();
+}
+
+void warpStep(const char*, int) {
+  BlockRun& block = runningBlock("a warp step");
+  block.arriveAtWarpStep();
+  block.suspend();
 }
 
 uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
@@ -84,7 +92,10 @@ int kernelPrintf(const char* format, ...) {
     length = std::vprintf(format, args);
   }
   va_end(args);
-  if (inKernel) g_launch.block->suspend();  // printing takes a GPU thread time: the others go on
+  if (inKernel) {  // printing takes a GPU thread time: the others go on
+    g_launch.block->arriveAtYield();
+    g_launch.block->suspend();
+  }
   return length;
 }
 

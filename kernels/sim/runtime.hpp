@@ -16,24 +16,36 @@
 namespace rlab::sim {
 
 // Which runnable thread advances next. Same schedule + same input = same run, every time.
+//
+// A warp step is where the lanes of a warp go on with no __syncthreads() between them: a warp
+// operation (__syncwarp, a shuffle, a vote), or a place where warp-synchronous code would need a
+// __syncwarp() and has none (the kernels mark it: switchableSyncwarp in kernels/common.cuh).
+// The lane schedules act there and only there. lockstep and warps-random keep the lanes of
+// every warp at the same step, as GPUs before Volta did; lane:T:S:K and lanes-random:SEED let
+// them part, as Volta and every GPU since may.
 struct Schedule {
-  enum class Kind { Lockstep, Sequential, Reverse, Random, WarpsRandom, Stall };
+  enum class Kind { Lockstep, Sequential, Reverse, Random, WarpsRandom, Stall, Lane, LanesRandom };
   Kind kind = Kind::Lockstep;
-  uint64_t seed = 0;         // random, warps-random
+  uint64_t seed = 0;         // random, warps-random, lanes-random
   unsigned stallThread = 0;  // stall:T:R:K — thread T sits out K rounds from round R
-  unsigned stallRound = 0;
+  unsigned stallRound = 0;   // lane:T:S:K — thread T sits out K rounds from its warp step S
   unsigned stallRounds = 0;
 
   // Parses "lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED",
-  // "stall:T:R:K". Throws std::invalid_argument with one sentence saying what is allowed.
+  // "stall:T:R:K", "lane:T:S:K", "lanes-random:SEED". Throws std::invalid_argument with one
+  // sentence saying what is allowed.
   static Schedule parse(std::string_view text);
   std::string str() const;
-  // True for schedules that advance threads in rounds (lockstep, stall).
-  bool usesRounds() const { return kind == Kind::Lockstep || kind == Kind::Stall; }
+  // True for schedules that advance threads in rounds (lockstep, stall and the lane schedules).
+  bool usesRounds() const {
+    return kind == Kind::Lockstep || kind == Kind::Stall || kind == Kind::Lane ||
+           kind == Kind::LanesRandom;
+  }
 };
 
 inline constexpr const char* kScheduleHelp =
-    "lockstep, sequential, reverse, random:SEED, warps-random:SEED or stall:T:R:K";
+    "lockstep, sequential, reverse, random:SEED, warps-random:SEED, stall:T:R:K, lane:T:S:K or "
+    "lanes-random:SEED";
 
 // One atomic as it landed: who, where, what it saw.
 struct AtomicEvent {
@@ -97,6 +109,11 @@ struct LaunchOptions {
 struct LaunchStats {
   uint64_t switches = 0;  // fiber resumes
   uint64_t rounds = 0;    // lockstep rounds, summed over blocks
+  // The most warp steps (see Schedule) any one thread took: a lane schedule that holds a
+  // thread from a later warp step than this changes nothing; and one past the highest thread of
+  // a block that took any (0: none did), since holding a thread that takes none changes nothing.
+  uint64_t warpSteps = 0;
+  unsigned warpStepThreads = 0;
   std::vector<AtomicEvent> atomics;
   std::string printed;      // capturePrintf: the kernel's printf output, at most kPrintedBytes
   bool printedCut = false;  // more was printed than kPrintedBytes: the rest was dropped

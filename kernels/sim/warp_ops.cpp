@@ -12,6 +12,7 @@
 namespace rlab::sim::detail {
 
 void BlockRun::arriveAtWarpOp(const WarpRequest& request) {
+  countWarpStep(current_);  // a lane schedule may hold it once the warp has met
   moveTo(current_, State::AtWarpOp);
   waiting_[current_].warp = request;
 }

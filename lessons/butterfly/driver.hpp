@@ -39,7 +39,7 @@ void driveButterflyShared(B& b, const Params& p, typename B::template Buffer<T>&
   auto launch = [&](dim3 grid, dim3 block, T* result, unsigned* offTotal,
                     StepRecorder<T> recorder) {
     b.launch(grid, block, butterflyShared<T, Op>, (const T*)input.get(), (long long)p.n, result,
-             p.barrier, offTotal, recorder);
+             p.barrier, p.perturb, offTotal, recorder);
   };
   runButterfly<B, T, Op>(b, p, input, trace, launch, labels, out);
   for (size_t k = 1; k < out.steps.size(); ++k) out.steps[k].array = "s";

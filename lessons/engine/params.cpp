@@ -155,6 +155,12 @@ std::string delayText(const Params& params) {
 
 namespace {
 
+int64_t levelsBelow(int64_t n) {  // of `for (i = 1; i < n; i *= 2)`
+  int64_t levels = 0;
+  for (int64_t i = 1; i < n; i *= 2) ++levels;
+  return levels;
+}
+
 bool isPowerOfTwo(int64_t v) {
   return v > 0 && (v & (v - 1)) == 0;
 }
@@ -166,11 +172,11 @@ int64_t smallestPowerOfTwoCovering(int64_t n) {
 }
 
 uint64_t parseSeed(const std::string& data) {
-  const std::string digits = data.substr(7);
+  const std::string digits = data.substr(data.find(':') + 1);
   if (digits.empty() || digits.size() > 19 ||
       !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
     throw ParamError("--data '" + data +
-                     "' has no seed; use iota, ones or random:SEED "
+                     "' has no seed; use iota, ones, random:SEED or mixed:SEED "
                      "(SEED a whole number).");
   return std::stoull(digits);
 }
@@ -196,8 +202,13 @@ Resolved resolve(const Params& in) {
         "--no-barrier is only for kernels with a barrier to switch off (barrier "
         "global and shared, butterfly shared); " +
         p.lesson + " " + p.variant + " has none.");
-  if (!lesson->switchableBarrier && p.perturb)
-    throw ParamError("--perturb is only for the barrier lesson.");
+  if (!variant->syncwarpSwitch && !p.syncwarp)
+    throw ParamError("--no-syncwarp is only for kernels with __syncwarp() to take out (" +
+                     variantsWith(&VariantInfo::syncwarpSwitch) + "); " + p.lesson + " " +
+                     p.variant + " has none.");
+  if (!variant->perturbs && p.perturb)
+    throw ParamError("--perturb is only for " + variantsWith(&VariantInfo::perturbs) + "; " +
+                     p.lesson + " " + p.variant + " has no level to pause at.");
   if (!lesson->switchableBarrier && p.printing)
     throw ParamError("--printf is only for the barrier lesson.");
 
@@ -242,11 +253,15 @@ Resolved resolve(const Params& in) {
                            ", which is not a 32-bit integer; use --type float or whole numbers.");
     r.dataLabel = "values";
   } else {
-    if (p.data != "iota" && p.data != "ones" && p.data.rfind("random:", 0) != 0)
+    if (p.data.empty())
+      p.data = p.type == ElementType::Float && !lesson->defaultFloatData.empty()
+                   ? lesson->defaultFloatData
+                   : "iota";
+    const bool seeded = p.data.rfind("random:", 0) == 0 || p.data.rfind("mixed:", 0) == 0;
+    if (p.data != "iota" && p.data != "ones" && !seeded)
       throw ParamError("--data '" + p.data +
-                       "' is not a data set; use iota, ones or "
-                       "random:SEED.");
-    if (p.data.rfind("random:", 0) == 0) parseSeed(p.data);
+                       "' is not a data set; use iota, ones, random:SEED or mixed:SEED.");
+    if (seeded) parseSeed(p.data);
     r.dataLabel = p.data;
   }
   if (p.n == 0) p.n = lesson->defaultN;
@@ -285,14 +300,16 @@ Resolved resolve(const Params& in) {
                      "smaller --per-thread or --block.");
 
   if (p.delayThread >= 0) {
-    if (!lesson->switchableBarrier)
-      throw ParamError("--delay is only for the barrier lesson; " + p.lesson +
-                       " has no level to hold a thread back at.");
+    if (!variant->delays)
+      throw ParamError("--delay is only for " + variantsWith(&VariantInfo::delays) + "; " +
+                       p.lesson + " " + p.variant + " has no level to hold a thread back at.");
     if (p.delayThread >= p.block)
       throw ParamError("--delay holds back thread " + std::to_string(p.delayThread) +
                        ", but the block has threads 0 to " + std::to_string(p.block - 1) + ".");
-    // The tree's depth: the longest chain of combines a barrier variant has.
-    const int64_t levels = variant->longestChain(p.n, p.block);
+    // The levels of one launch: the tree's depth where one block does it all, else the levels
+    // of a block's tree (each pass over the block partials has as many).
+    const int64_t levels =
+        lesson->oneBlock ? variant->longestChain(p.n, p.block) : levelsBelow(p.block);
     if (levels < 1)
       throw ParamError("--delay names level " + std::to_string(p.delayLevel) +
                        ", but a tree of one element has no levels.");
@@ -331,11 +348,21 @@ std::vector<double> makeInput(const Resolved& r) {
     std::fill(data.begin(), data.end(), 1.0);
   } else {
     uint64_t state = parseSeed(p.data) * 0x9e3779b97f4a7c15ull + 1;
-    for (double& v : data) {  // xorshift64*: the same numbers everywhere
+    auto next = [&] {  // xorshift64*: the same numbers everywhere
       state ^= state >> 12;
       state ^= state << 25;
       state ^= state >> 27;
-      v = double(((state * 0x2545f4914f6cdd1dull) >> 60) % 10);  // 0..9: sums stay exact
+      return state * 0x2545f4914f6cdd1dull;
+    };
+    const bool mixed = p.data.rfind("mixed:", 0) == 0;
+    for (double& v : data) {
+      const uint64_t r = next();
+      if (!mixed)
+        v = double((r >> 60) % 10);  // 0..9: sums stay exact
+      else if (p.type == ElementType::Float)
+        v = std::ldexp(double(1 + (r >> 59) % 9), int((r >> 32) % 31) - 10) * (r & 1 ? -1 : 1);
+      else
+        v = double(1 + (r >> 40) % 100000) * (r & 1 ? -1 : 1);
     }
   }
   return data;

@@ -1,18 +1,9 @@
 #include "lessons/engine/race.hpp"
 
-#include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 
 namespace rlab {
 
-bool racyByDesign(const Params& params) {
-  const LessonInfo* lesson = findLesson(params.lesson);
-  const VariantInfo* variant =
-      lesson ? lesson->findVariant(params.variant.empty() ? lesson->variants.front().id
-                                                          : params.variant)
-             : nullptr;
-  return variant && variant->barrierSwitch && !params.barrier;
-}
 
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,
                    const std::function<bool(int)>& done, RaceSchedules schedules) {
@@ -22,7 +13,10 @@ RaceResult runRace(const Params& params, int runs, size_t keepWrong,
                      " has none (it is a demonstration): use sum, max, min or product.");
   RaceResult race;
   const bool vary = schedules != RaceSchedules::AsGiven;
-  const std::string kind = schedules == RaceSchedules::VaryWarps ? "warps-random:" : "random:";
+  const bool lanes = lessonOrThrow(params.lesson).laneSchedules;
+  const std::string kind = schedules == RaceSchedules::VaryWarps ? "warps-random:"
+                           : lanes                               ? "lanes-random:"
+                                                                 : "random:";
   for (int k = 1; k <= runs; ++k) {
     Params p = params;
     if (vary) p.schedule = kind + std::to_string(k);  // the simulator's only; a GPU ignores it

@@ -34,15 +34,11 @@ struct RaceResult {
 };
 
 // On the simulator a run is fully determined by its schedule: Vary gives run k the schedule
-// random:k, VaryWarps warps-random:k (a random warp's lanes advance together, as a GPU's warp
-// runs its lanes), AsGiven repeats the params' schedule (every run then gives the same result).
-// A GPU schedules its threads itself.
+// random:k (lanes-random:k where the lesson's races are between the lanes of a warp, so that
+// the lanes part only where they meet with no barrier), VaryWarps warps-random:k (a random warp's
+// lanes advance together, as a GPU's warp runs its lanes), AsGiven repeats the params' schedule
+// (every run then gives the same result). A GPU schedules its threads itself.
 enum class RaceSchedules { Vary, VaryWarps, AsGiven };
-
-// Whether the run's result may depend on how its threads happen to be scheduled: a barrier the
-// learner switched off. Such a run that came out right was lucky this time, and every view says
-// so beside its verdict.
-bool racyByDesign(const Params& params);
 
 // `done(k)` is called after run k (1-based); returning false cancels. Throws as runLesson does.
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,

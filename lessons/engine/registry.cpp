@@ -70,6 +70,7 @@ std::vector<LessonInfo> describeLessons() {
   atomic.variants = {
       {.id = "default", .kernelFunction = "atomicReduce", .longestChain = oneAddress}};
   atomic.gpuStepsRepeat = false;  // the atomics land in another order on every GPU run
+  atomic.defaultFloatData = "mixed:1";  // the lesson is the order: a float sum that shows it
   atomic.maxN = kLargest;
   atomic.defaultN = 16;
   atomic.traceLimit = 4096;  // one step per atomic
@@ -107,12 +108,16 @@ std::vector<LessonInfo> describeLessons() {
                        .inPlace = true,
                        .longestChain = halving,
                        .barrierSwitch = true,
+                       .perturbs = true,
+                       .delays = true,
                        .globalMemorySteps = true},
                       {.id = "shared",
                        .kernelFunction = "treeShared",
                        .inPlace = true,
                        .longestChain = blockTree,
-                       .barrierSwitch = true}};
+                       .barrierSwitch = true,
+                       .perturbs = true,
+                       .delays = true}};
   barrier.maxN = 1024;
   barrier.defaultN = 8;
   barrier.switchableBarrier = true;
@@ -179,13 +184,61 @@ std::vector<LessonInfo> describeLessons() {
       {"multiblock", 1000, 0, true, "lockstep", "Shared memory, many blocks, one atomic each."}};
   all.push_back(shared);
 
+  LessonInfo lastwarp;
+  lastwarp.id = "lastwarp";
+  lastwarp.title = "The last warp";
+  // Harris's kernel 5 and its fixes: the shared tree's passes, warp 0 alone from stride 32 on,
+  // so a block needs 64 threads at least.
+  lastwarp.variants = {{.id = "volatile",
+                        .kernelFunction = "lastWarpVolatile",
+                        .minBlock = 64,
+                        .longestChain = treePasses,
+                        .warpSynchronous = true,
+                        .perturbs = true,
+                        .delays = true},
+                       {.id = "plain",
+                        .kernelFunction = "lastWarpPlain",
+                        .minBlock = 64,
+                        .longestChain = treePasses,
+                        .warpSynchronous = true,
+                        .perturbs = true,
+                        .delays = true},
+                       {.id = "syncwarp",
+                        .kernelFunction = "lastWarpSyncwarp",
+                        .minBlock = 64,
+                        .longestChain = treePasses,
+                        .syncwarpSwitch = true,
+                        .warpSynchronous = true,
+                        .perturbs = true,
+                        .delays = true},
+                       {.id = "shuffle",
+                        .kernelFunction = "lastWarpShuffle",
+                        .minBlock = 64,
+                        .longestChain = treePasses,
+                        .perturbs = true,
+                        .delays = true}};
+  lastwarp.maxN = kLargest;
+  lastwarp.defaultN = 64;
+  lastwarp.timeline = true;
+  lastwarp.laneSchedules = true;
+  lastwarp.kernelFile = "kernels/lastwarp.cuh";
+  lastwarp.picture = LessonPicture::BlockPartials;
+  lastwarp.tour = {{"volatile", 64, 0, true, "lockstep",
+                    "Harris's last warp, no barrier: right while the lanes of the warp stay in "
+                    "step."},
+                   {"volatile", 64, 0, true, "lane:1:1:1",
+                    "Lane 1 one step behind its warp: lane 0 adds a partial lane 1 has not "
+                    "finished."}};
+  all.push_back(lastwarp);
+
   LessonInfo butterfly;
   butterfly.id = "butterfly";
   butterfly.title = "Butterfly all-reduce";
   butterfly.variants = {{.id = "shared",
                          .kernelFunction = "butterflyShared",
                          .longestChain = treeThenAtomics,
-                         .barrierSwitch = true},  // the barrier between reads and writes
+                         .barrierSwitch = true,  // the barrier between reads and writes
+                         .perturbs = true},
                         {.id = "shuffle",
                          .kernelFunction = "butterflyShuffle",
                          .minBlock = 32,
@@ -266,6 +319,15 @@ std::string LessonInfo::variantIds() const {
   return ids;
 }
 
+bool runMayRace(const Params& p) {
+  const LessonInfo* lesson = findLesson(p.lesson);
+  const VariantInfo* variant =
+      lesson ? lesson->findVariant(p.variant.empty() ? lesson->variants.front().id : p.variant)
+             : nullptr;
+  return variant && ((variant->barrierSwitch && !p.barrier) ||
+                     (variant->syncwarpSwitch && !p.syncwarp) || variant->needsLanesInStep());
+}
+
 bool recordsMemory(const Params& p) {
   const LessonInfo* lesson = findLesson(p.lesson);
   const VariantInfo* variant = lesson ? lesson->findVariant(p.variant) : nullptr;
@@ -297,24 +359,21 @@ std::vector<std::pair<std::string, std::string>> subtractRuns() {
   return runs;
 }
 
-namespace {
-// "lesson variant, ..." of the variants that have it; a lesson of one variant by its id alone.
-std::string variantsText(bool (*has)(const VariantInfo&)) {
+std::string variantsWith(bool VariantInfo::*field) {
   std::string text;
   for (const LessonInfo& l : lessons())
     for (const VariantInfo& v : l.variants)
-      if (has(v))
+      if (v.*field)
         text += (text.empty() ? "" : ", ") + l.id + (l.variants.size() > 1 ? " " + v.id : "");
   return text;
 }
-}  // namespace
 
 std::string subtractRunsText() {
-  return variantsText([](const VariantInfo& v) { return v.offersSubtract; });
+  return variantsWith(&VariantInfo::offersSubtract);
 }
 
 std::string globalMemoryRunsText() {
-  return variantsText([](const VariantInfo& v) { return v.globalMemorySteps; });
+  return variantsWith(&VariantInfo::globalMemorySteps);
 }
 
 std::string lessonIds() {

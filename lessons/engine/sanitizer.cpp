@@ -12,6 +12,7 @@
 #include "lessons/engine/backends.hpp"
 #include "lessons/engine/installation.hpp"
 #include "lessons/engine/process.hpp"
+#include "lessons/engine/registry.hpp"
 
 // Set by app/cli/CMakeLists.txt, which builds rlab: the CUDA toolkit's bin folder of this build
 // (empty without CUDA) and where rlab itself lands.
@@ -272,10 +273,17 @@ SanitizerReport runSanitizer(const Params& params, SanitizerTool tool,
 
   SanitizerReport r = parseSanitizerOutput(tool, done.output, done.exitCode);
   r.params = checked;
-  if (tool == SanitizerTool::Racecheck && r.clean && !checked.barrier)
+  const LessonInfo* lesson = findLesson(checked.lesson);
+  const VariantInfo* variant = lesson ? lesson->findVariant(checked.variant) : nullptr;
+  if (tool == SanitizerTool::Racecheck && r.clean && !checked.barrier && variant &&
+      variant->globalMemorySteps)
     r.notes.push_back(
         "The barrier was off and racecheck saw no hazard: this variant's race is in global "
         "memory, which racecheck does not watch.");
+  else if (tool == SanitizerTool::Racecheck && r.clean && runMayRace(checked))
+    r.notes.push_back(
+        "racecheck saw no hazard in this run, though nothing in the kernel orders these "
+        "accesses: a clean report is not a proof that there is no race.");
   return r;
 }
 

@@ -127,7 +127,8 @@ bool sameRun(const Resolved& a, const Resolved& b) {
   const Params &x = a.params, &y = b.params;
   return x.lesson == y.lesson && x.variant == y.variant && x.n == y.n && x.block == y.block &&
          x.op == y.op && x.type == y.type && a.dataLabel == b.dataLabel && x.values == y.values &&
-         x.barrier == y.barrier && x.perturb == y.perturb && x.printing == y.printing &&
+         x.barrier == y.barrier && x.syncwarp == y.syncwarp && x.perturb == y.perturb &&
+         x.printing == y.printing &&
          x.schedule == y.schedule && x.gpus == y.gpus && x.perThread == y.perThread &&
          x.loadAdd == y.loadAdd;
 }

@@ -23,7 +23,7 @@ Timeline buildTimeline(const Trace& t) {
       if (c.readClock >= 0 && c.wroteClock >= 0) rowOf.emplace(c.thread, 0);
   if (!t.traced || rowOf.empty()) {
     tl.why = t.traced ? "The timeline needs the clock stamps the kernel records with each "
-                        "combine; the barrier lesson's kernels record them."
+                        "combine; the barrier and lastwarp lessons' kernels record them."
                       : "The timeline is drawn from the steps, and this run did not record them.";
     return tl;
   }

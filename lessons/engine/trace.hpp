@@ -158,6 +158,10 @@ struct Timings {
   // Simulator, round-based schedules: scheduling rounds, summed over blocks and launches. A
   // stall that starts later than this changes nothing (the race witness search stops there).
   unsigned long long simRounds = 0;
+  // Simulator: the most warp steps one thread took (a lane:T:S:K from a later step changes
+  // nothing), and one past the highest thread of a block that took any.
+  unsigned long long simWarpSteps = 0;
+  unsigned simWarpStepThreads = 0;
   // allreduce on GPUs: kernelMs is the whole all-reduce (events on rank 0 around it),
   // gbPerSecond the algorithm bandwidth n · size / t, copyFraction busGBs / peerCopyGBs.
   double busGBs = 0;       // nccl-tests' bus bandwidth: algorithm bandwidth · 2 (G - 1) / G

@@ -33,6 +33,9 @@ enum class WarpOp { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All };
 // Where a kernel meets the runtime: hooks.cpp (noteStep: memory_watch.cpp).
 void barrier(const char* file, int line);
 void yieldPoint(const char* file, int line);  // a switched-off barrier, __nanosleep
+// Where warp-synchronous code has no __syncwarp(): a yield at which a lane schedule may hold
+// the lane while the others of its warp go on (a warp step, see runtime.hpp's Schedule).
+void warpStep(const char* file, int line);
 uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
                         const char* file, int line);
 void noteAtomic(const void* address, double old, double operand, double after);

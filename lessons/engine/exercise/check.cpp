@@ -63,6 +63,21 @@ std::string exerciseReplayCommand(const Exercise& e, const std::string& file) {
 }
 
 std::string ExerciseReport::summary() const {
+  if (simulator.ran && (verdict == ExerciseVerdict::Passed || verdict == ExerciseVerdict::Failed)) {
+    const int onGpu = int(failures.size()) - simulator.failures;
+    auto part = [](int failed, int run, int total, const char* where) {
+      if (failed == 0) return "right in all " + std::to_string(run) + " cases " + where;
+      return std::to_string(failed) + " of the " + std::to_string(run) + " cases run " + where +
+             (run < total ? " (of " + std::to_string(total) + ")" : "") + " failed";
+    };
+    const std::string gpuPart = part(onGpu, casesRun, casesTotal, "on the GPU");
+    const std::string simPart =
+        simulator.verdict == ExerciseVerdict::Passed || simulator.verdict == ExerciseVerdict::Failed
+            ? part(simulator.failures, simulator.casesRun, simulator.casesTotal, "on the simulator")
+            : "the simulator could not check it";
+    return (verdict == ExerciseVerdict::Passed ? "passed: " : "failed: ") + gpuPart + ", " +
+           simPart;
+  }
   switch (verdict) {
     case ExerciseVerdict::Passed:
       return hasResult ? "correct" : "passed: all " + std::to_string(casesRun) + " cases";
@@ -311,9 +326,8 @@ std::shared_ptr<const Trace> learnerTrace(const Exercise& e, const Params& param
   return t;
 }
 
-}  // namespace
-
-ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) {
+// One backend's check.
+ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
   ExerciseReport report;
   report.file = request.file;
   auto progress = [&](const std::string& stage, int done, int total) {
@@ -451,6 +465,68 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
     report.notes.push_back(
         "The speed goal (faster than the shared lesson's coarsened kernel at 2^24) can only be "
         "measured on a GPU.");
+  return report;
+}
+
+// Races on the learner's own card: the GPU's check, then the simulator's on the same file. A GPU
+// runs its threads in the order it happens to pick, so a race can be right there in every case;
+// the simulator's schedules make the orders a GPU may also pick. The verdict passes only where
+// both do, and otherwise says what each found.
+void addSimulatorCheck(ExerciseReport& report, const ExerciseReport& sim) {
+  ExerciseReport::SimulatorCheck& s = report.simulator;
+  s.ran = true;
+  s.verdict = sim.verdict;
+  s.casesRun = sim.casesRun;
+  s.casesTotal = sim.casesTotal;
+  const bool gpuPassed = report.passed();
+  const std::string gpuSaid =
+      gpuPassed ? "Right in all " + std::to_string(report.casesRun) + " cases on this GPU, but "
+                : "Also ";
+  switch (sim.verdict) {
+    case ExerciseVerdict::Passed:
+      report.notes.push_back("On the simulator, the same file under its schedules: all " +
+                             std::to_string(sim.casesRun) + " cases passed.");
+      return;
+    case ExerciseVerdict::Cancelled:
+      report.verdict = ExerciseVerdict::Cancelled;
+      return;
+    case ExerciseVerdict::Failed:
+      for (size_t k = 0; k < sim.failures.size(); ++k)
+        report.failures.push_back(
+            (k == 0 ? gpuSaid + "wrong on the simulator, whose schedules run the threads and "
+                                "lanes in orders a GPU may also pick: "
+                    : std::string("On the simulator: ")) +
+            sim.failures[k]);
+      s.failures = int(sim.failures.size());
+      break;
+    case ExerciseVerdict::CompileError:
+    case ExerciseVerdict::NotRun: {
+      std::string why = sim.problem;
+      for (const CompileDiagnostic& d : sim.diagnostics)
+        if (why.empty() && d.severity == "error")
+          why = "line " + std::to_string(d.line) + ": " + d.message;
+      report.failures.push_back(gpuSaid + "the simulator could not check the same file (" + why +
+                                "), so its schedules were not run.");
+      s.failures = 1;
+      break;
+    }
+  }
+  report.verdict = ExerciseVerdict::Failed;
+}
+
+}  // namespace
+
+ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) {
+  ExerciseReport report = checkOn(e, request);
+  const bool checked =
+      report.verdict == ExerciseVerdict::Passed || report.verdict == ExerciseVerdict::Failed;
+  if (request.backend != BackendChoice::Gpu || request.oneRun || !checked) return report;
+  ExerciseRequest onSimulator = request;
+  onSimulator.backend = BackendChoice::Sim;
+  const ExerciseReport sim = checkOn(e, onSimulator);
+  addSimulatorCheck(report, sim);
+  report.compileSeconds += sim.compileSeconds;
+  report.runSeconds += sim.runSeconds;
   return report;
 }
 

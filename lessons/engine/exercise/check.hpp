@@ -1,6 +1,6 @@
-// Checking a learner's kernel: compile it (lessons/engine/exercise/compile.hpp), then run it through
-// the exercise's cases in a child process, rlab-exercise-runner, which loads it with dlopen.
-// Whatever the kernel does (crash, read past a buffer, never end), the caller gets a report
+// Checking a learner's kernel: compile it (lessons/engine/exercise/compile.hpp), then run it
+// through the exercise's cases in a child process, rlab-exercise-runner, which loads it with
+// dlopen. Whatever the kernel does (crash, read past a buffer, never end), the caller gets a report
 // and goes on: the app and rlab never run the learner's code themselves.
 #pragma once
 
@@ -24,7 +24,9 @@ struct ExerciseRequest {
   // line that were running (on the GPU: a case that does not end within 10 s more).
   double caseSeconds = 5;
   // Sim: the system compiler and the simulator. Gpu: NVRTC and the device, in the same
-  // runner process; its cases are the GPU scope's (no schedules, sums of 2^24 + 3).
+  // runner process; its cases are the GPU scope's (no schedules, sums of 2^24 + 3). A GPU
+  // check (not oneRun) then runs the simulator's check on the same file too, and passes only
+  // where both do: the GPU picks one order of its threads, which may hide a race.
   BackendChoice backend = BackendChoice::Sim;
   // Called as the work goes: stage "compiling" or "checking", cases done of total (0 of 0
   // while compiling). Returning false stops it (Cancel).
@@ -51,6 +53,13 @@ struct ExerciseReport {
   std::string problem;  // NotRun: why, in one sentence
   std::string printed;  // what the kernel printed (the first 64 KiB)
   double compileSeconds = 0, runSeconds = 0;
+  // A GPU check: the simulator's check of the same file (its verdict, its cases, how many of
+  // its sentences are in `failures`, after the GPU's). casesRun and casesTotal are the GPU's.
+  struct SimulatorCheck {
+    bool ran = false;
+    ExerciseVerdict verdict = ExerciseVerdict::NotRun;
+    int casesRun = 0, casesTotal = 0, failures = 0;
+  } simulator;
   // oneRun
   bool hasResult = false;
   double result = 0, expected = 0;

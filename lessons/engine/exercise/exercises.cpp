@@ -61,6 +61,10 @@ std::vector<Exercise> describeExercises() {
   coarsen.atomics = AtomicLimit::OnePerBlock;
   all.push_back(coarsen);
 
+  Exercise lastWarp = make("fix-the-last-warp", "lastwarp", "volatile", "reduce", S::BlockPartials);
+  lastWarp.shared = SharedUse::Required;
+  all.push_back(lastWarp);
+
   Exercise shuffle = make("shuffle-butterfly", "butterfly", "shuffle", "allReduce", S::AllReduce);
   shuffle.warpGroups = true;
   shuffle.shared = SharedUse::Forbidden;
@@ -226,6 +230,11 @@ const char* const kSchedules[] = {"random:101",       "random:202",       "rando
                                   "warps-random:404", "warps-random:505", "reverse",
                                   "sequential",       "stall:0:1:2",      "stall:3:1:2",
                                   "stall:33:2:1",     "stall:40:2:1",     "stall:100:3:3"};
+// Where the lesson's races are between the lanes of a warp: the lanes of a warp in a random
+// order, one held back now and then, and one lane late after a warp step (a __syncwarp or a
+// shuffle: the only places a learner's lanes part on the simulator).
+const char* const kLaneSchedules[] = {"lanes-random:808", "lanes-random:909", "lane:0:1:1",
+                                      "lane:1:2:1", "lane:16:1:2"};
 constexpr int64_t kScheduleSizes[] = {33, 257, 1000};
 constexpr int64_t kGpuLargest = (int64_t(1) << 24) + 3;
 
@@ -279,7 +288,10 @@ std::vector<VerifyCase> exerciseCases(const Exercise& e, const std::string& repl
     std::vector<int> blocks = verifyBlockSizes(lesson, variant, n);
     // Races between warps need two of them: 128 threads and more where the lesson allows.
     if (blocks.back() >= 128) std::erase_if(blocks, [](int b) { return b != 0 && b < 128; });
-    for (const char* schedule : kSchedules) {
+    std::vector<const char*> schedules(std::begin(kSchedules), std::end(kSchedules));
+    if (lesson.laneSchedules)
+      schedules.insert(schedules.end(), std::begin(kLaneSchedules), std::end(kLaneSchedules));
+    for (const char* schedule : schedules) {
       add(n, blocks[size_t(turn) % blocks.size()], mainVerifyData(e.op, n),
           uint64_t(n) * 64 + 40 + turn, schedule);
       ++turn;
