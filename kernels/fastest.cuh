@@ -26,10 +26,13 @@ constexpr unsigned kWarpSize = 32;
 // on an H100 80GB HBM3 against the same kernel with plain loads: 340 against 346 microseconds at
 // n = 2^28 ints; at 2^24, run again and again over one array, 21 against 27, since the loads no
 // longer push out of the caches what the next run finds still in L2. (The simulator has no
-// caches: a plain load there.)
+// caches: a plain load there. Cards older than sm_80 have no L2 prefetch size: the read-only
+// load alone there.)
 __device__ __forceinline__ int4 streamingLoad(const int4* p) {
-#ifdef RLAB_SIM
+#if defined(RLAB_SIM)
   return *p;
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  return __ldg(p);
 #else
   int4 v;
   asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];"
