@@ -336,6 +336,21 @@ TEST_CASE("gui: refused values say why at the controls and run nothing") {
   CHECK(app.ui.trace == before);
 }
 
+TEST_CASE("gui: a stall schedule's late thread must be a thread of the block") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  const auto before = app.ui.trace;
+  app.ui.params.n = 8;
+  app.ui.params.backend = rlab::BackendChoice::Sim;
+  app.ui.params.schedule = "stall:9:2:1";  // n = 8: threads 0 to 7
+  app.ui.rerunWanted = true;
+  settle(app);
+  CHECK(app.ui.paramError.find("stalls thread 9, but the block has threads 0 to 7.") !=
+        std::string::npos);
+  CHECK(app.ui.trace == before);
+}
+
 TEST_CASE("gui: Find a witness loads the witness run into the player at its early read") {
   HeadlessImGui imgui;
   App app;
