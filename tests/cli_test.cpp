@@ -168,7 +168,7 @@ TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
       {"exercise"},
       {"exercise", "fly"},
       {"exercise", "start", "nope"},
-      {"exercise", "start", "one-queue", "/no/such/folder"},
+      {"exercise", "start", "one-queue", "/dev/null/folder"},  // under a file: never a folder
       {"exercise", "hint", "one-queue", "0"},
       {"exercise", "hint", "one-queue", "99"},
       {"exercise", "hint", "one-queue"},
@@ -482,6 +482,28 @@ TEST_CASE("rlab exercise start writes the starting file once") {
   const Outcome again = rlabWith({"exercise", "start", "one-queue", folder.string()});
   CHECK(again.code == 2);
   CHECK(again.err.find("already exists") != std::string::npos);
+}
+
+TEST_CASE("rlab exercise start creates a folder that does not exist yet, or says why it cannot") {
+  const TempFolder scratch("exercise-start-new");
+  const auto folder = scratch.path / "course" / "week 1";  // two levels that do not exist
+  const Outcome made = rlabWith({"exercise", "start", "one-queue", folder.string()});
+  CHECK(made.code == 0);
+  CHECK(made.err.empty());
+  CHECK(made.out.find("Created the folder " + folder.string() + ".") != std::string::npos);
+  CHECK(std::filesystem::exists(folder / "one-queue.cu"));
+  const auto file = folder / "one-queue.cu";  // a file where a folder is asked for
+  const Outcome onFile = rlabWith({"exercise", "start", "one-queue", file.string()});
+  CHECK(onFile.code == 2);
+  CHECK(onFile.out.empty());
+  CHECK(onFile.err == "rlab: " + file.string() +
+                          " is a file, not a folder; name a folder to write one-queue.cu into.\n");
+  const auto underFile = file / "inside";
+  const Outcome cannot = rlabWith({"exercise", "start", "one-queue", underFile.string()});
+  CHECK(cannot.code == 2);
+  CHECK(cannot.out.empty());
+  CHECK(cannot.err.rfind("rlab: could not create the folder " + underFile.string() + " (", 0) == 0);
+  CHECK(std::count(cannot.err.begin(), cannot.err.end(), '\n') == 1);
 }
 
 TEST_CASE("rlab exercise check: exit 0 for a solution, 1 for a wrong kernel, with the replay") {
