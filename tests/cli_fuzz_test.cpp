@@ -256,9 +256,13 @@ Line otherLine(std::mt19937_64& rng) {
               {"--reps", "1001"},       {"--type", "half"},       {"--format", "xml"},
               {"--backend", "tpu"}};
   } else if (line.command == "tour") {
-    if (chance(50))
-      set(line, "--delay-ms", std::to_string(line.expected.delayMs = int(pick(10001))));
-    breaks = {{"--delay-ms", "10001"}, {"--delay-ms", "x"}};
+    if (chance(50)) {  // whole seconds, or tenths
+      const int tenths = int(pick(6001));
+      line.expected.autoSeconds = tenths / 10.0;
+      set(line, "--auto",
+          std::to_string(tenths / 10) + (tenths % 10 ? "." + std::to_string(tenths % 10) : ""));
+    }
+    breaks = {{"--auto", "600.1"}, {"--auto", "x"}, {"--auto", "-1"}, {"--auto", "1."}};
   } else {
     if (chance(50)) {
       line.expected.format = chance(50) ? rlab::cli::Format::Json : rlab::cli::Format::Text;
@@ -336,7 +340,7 @@ TEST_CASE(
       CHECK(c.params.type == e.params.type);
       CHECK(c.params.backend == e.params.backend);
     } else if (c.name == "tour") {
-      CHECK(c.delayMs == e.delayMs);
+      CHECK(c.autoSeconds == doctest::Approx(e.autoSeconds));
     }
   }
   CHECK(valid > 1500);
@@ -371,7 +375,7 @@ TEST_CASE("fuzz: random words are a Command or one line on stderr with exit code
                                                "--format",
                                                "--variant",
                                                "--runs",
-                                               "--delay-ms",
+                                               "--auto",
                                                "--tool",
                                                "--lessons",
                                                "--sizes",

@@ -20,7 +20,6 @@
 #include "tests/cli_driver.hpp"
 #include "tests/printf_lines.hpp"
 
-
 TEST_CASE("rlab run prints the steps, the result and the verdict") {
   const Outcome o = rlabWith({"run", "folding", "--n", "9"});
   CHECK(o.code == 0);
@@ -39,8 +38,8 @@ TEST_CASE("rlab run --op subtract lists every kernel's answer and judges none") 
   CHECK(o.out.find("  atomic default          -36\n") != std::string::npos);
   CHECK(o.out.find("  folding default         4   <- this run\n") != std::string::npos);
   CHECK(o.out.find("  host loop               -20\n") != std::string::npos);
-  CHECK(o.out.find("result 4   host loop, left to right -20   no single right answer "
-                   "(subtract is not associative)") != std::string::npos);
+  CHECK(o.out.find("result 4   host loop, left to right -20   no single right answer (subtract is\n"
+                   "  not associative)") != std::string::npos);
   CHECK(o.out.find("correct") == std::string::npos);
   CHECK(o.out.find("WRONG") == std::string::npos);
   const auto j = nlohmann::json::parse(rlabWith({"run", "folding", "--op", "subtract", "--values",
@@ -141,7 +140,9 @@ TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
       {"run", "folding", "--format", "xml"},
       {"run", "folding", "--backend", "tpu"},
       {"race", "barrier", "--runs", "0"},
-      {"tour", "--delay-ms", "-1"},
+      {"tour", "--auto", "-1"},
+      {"tour", "--auto", "601"},
+      {"tour", "--auto", "soon"},
       {"run", "folding", "--n", ""},
       {"run", "folding", "--variant", ""},
       {"run", "folding", "--data", ""},

@@ -68,7 +68,9 @@ void checkWitness(const Params& p, const Witness& w) {
   REQUIRE(args.front() == "rlab");
   args.erase(args.begin());
   std::ostringstream out, err;
-  CHECK(cli::main(args, out, err, false) == 0);
+  cli::Terminal wide;  // the stale read's sentence on one line
+  wide.width = 400;
+  CHECK(cli::main(args, out, err, wide) == 0);
   CHECK(out.str().find("WRONG") != std::string::npos);
   CHECK(out.str().find(w.read.text) != std::string::npos);
 }
@@ -257,7 +259,8 @@ TEST_CASE("rlab race --witness: text and JSON, with the line that replays it") {
   CHECK(text.find("witness: " + w.stall.str() + " — thread " + std::to_string(w.stall.thread) +
                   " sits out 1 round from round 1") != std::string::npos);
   CHECK(text.find(w.read.text) != std::string::npos);
-  CHECK(text.find("kernels/barrier.cuh:" + std::to_string(w.combineLine.line)) != std::string::npos);
+  CHECK(text.find("kernels/barrier.cuh:" + std::to_string(w.combineLine.line)) !=
+        std::string::npos);
   CHECK(text.find("replay: " + w.replay + "\n") != std::string::npos);
   CHECK(text.find("on a GPU: " + w.delayCommand + "\n") != std::string::npos);
   CHECK(text.find("schedules tried: " + std::to_string(w.tried) + "\n") != std::string::npos);

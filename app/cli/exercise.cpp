@@ -99,7 +99,7 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
     if (report.trace) j["run"] = traceJson(*report.trace);
     out << j.dump() << "\n";
   } else {
-    if (report.trace) printTraceText(*report.trace, out, colour);
+    if (report.trace) printTraceText(*report.trace, out, colour, c.terminal.width);
     printExerciseReport(e, report, out, colour);
   }
   return report.passed() ? 0 : 1;
