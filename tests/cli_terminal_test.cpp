@@ -123,6 +123,35 @@ TEST_CASE("rlab tour at a terminal waits for Enter; b goes back, a number jumps,
   CHECK(finished.out.find("That was every lesson.") != std::string::npos);
 }
 
+TEST_CASE("every tour stop is a run its chapter narrates step by step, in en, ja and zh") {
+  for (const rlab::LessonInfo& lesson : rlab::lessons())
+    for (const rlab::TourStop& stop : lesson.tour) {
+      const rlab::Params run = rlab::tourStopParams(lesson, stop);
+      CAPTURE(lesson.id);
+      CAPTURE(stop.why);
+      CHECK(run.backend == rlab::BackendChoice::Sim);  // the schedule the narration follows
+      const rlab::Trace t = rlab::runLesson(run);
+      for (rlab::Language language : rlab::kLanguages) {
+        CAPTURE(rlab::code(language));
+        const rlab::text::Block* narration = rlab::narrationFor(run, true, language);
+        REQUIRE(narration != nullptr);
+        CHECK(narration->items.size() == t.steps.size());
+      }
+    }
+  // In the tour's output: a sentence under every stop, in each language.
+  for (const char* language : {"en", "ja", "zh"}) {
+    CAPTURE(language);
+    const std::string out = rlabAt({"tour", "--lang", language}, Terminal{}).out;
+    size_t narrated = 0;
+    for (size_t at = out.find("\n== "); at != std::string::npos;) {
+      const size_t next = out.find("\n== ", at + 1);
+      narrated += out.substr(at, next - at).find("\n        > ") != std::string::npos;
+      at = next;
+    }
+    CHECK(narrated == stopCount());
+  }
+}
+
 TEST_CASE("rlab tour and rlab run fit the terminal: no line wider than 60 or 80 columns") {
   const std::vector<std::vector<std::string>> runs = {
       {"tour", "--lang", "en"},
