@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -276,6 +277,49 @@ TEST_CASE("gui: the allreduce lesson: the GPUs control re-runs it, its view draw
   CHECK(app.ui.trace->correct);
 }
 
+TEST_CASE("gui: an all-reduce's result has a verdict for every GPU, the wrong ones marked") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  click(app, "lesson:allreduce");
+  settle(app);
+  click(app, "variant:ring");
+  settle(app);
+  click(app, "gpus:8");
+  settle(app);
+  REQUIRE(app.ui.trace);
+  REQUIRE(app.ui.trace->gpus == 8);
+  // The verdict chips drawn in the last frame, by GPU: "right" or "wrong", and where.
+  auto verdicts = [&] {
+    std::map<std::string, ImVec4> drawn;
+    for (const auto& [name, rect] : app.ui.widgetRects)
+      if (name.rfind("rank verdict ", 0) == 0) drawn[name] = rect;
+    return drawn;
+  };
+  auto drawFresh = [&] {
+    std::erase_if(app.ui.widgetRects,
+                  [](const auto& item) { return item.first.rfind("rank verdict ", 0) == 0; });
+    frame(app);
+    return verdicts();
+  };
+  const auto right = drawFresh();
+  REQUIRE(right.size() == 8);
+  for (int r = 0; r < 8; ++r) CHECK(right.count("rank verdict " + std::to_string(r) + ": right"));
+  for (auto a = right.begin(); a != right.end(); ++a)  // side by side or on lines of their own
+    for (auto b = std::next(a); b != right.end(); ++b)
+      CHECK_FALSE((a->second.x < b->second.z && b->second.x < a->second.z &&
+                   a->second.y < b->second.w && b->second.y < a->second.w));
+  // The same run with GPU 5 off in 3 of its elements: that GPU's chip says so, the rest do not.
+  auto broken = std::make_shared<rlab::Trace>(*app.ui.trace);
+  broken->correct = false;
+  broken->rankWrongElements[5] = 3;
+  app.ui.trace = broken;
+  const auto wrong = drawFresh();
+  REQUIRE(wrong.size() == 8);
+  CHECK(wrong.count("rank verdict 5: wrong"));
+  CHECK(wrong.count("rank verdict 4: right"));
+}
+
 TEST_CASE("gui: the Host code tab shows the driver that ran and the run's launches") {
   HeadlessImGui imgui;
   App app;
@@ -411,7 +455,6 @@ TEST_CASE("gui: float sums in ulps, for a float run") {
   CHECK(app.ui.race.floatSums->runs == 6);
   CHECK(app.ui.race.floatSums->fastestSums.size() == 1);
 }
-
 
 namespace {
 // The first block of a kind in a chapter, looking inside folded blocks too.

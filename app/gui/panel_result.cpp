@@ -65,11 +65,15 @@ void drawResultPanel(App& app) {
     return;
   }
   const ImVec4 verdictColour = ImGui::ColorConvertU32ToFloat4(t.correct ? pal.right : pal.wrong);
-  ImGui::SetWindowFontScale(1.8f);
-  ImGui::TextColored(verdictColour, "%s", t.correct ? tr("CORRECT") : tr("WRONG"));
-  ImGui::SetWindowFontScale(1.0f);
-  ImGui::Text(tr("result %s   expected %s"), formatValue(t.result, t.params.type).c_str(),
-              formatValue(t.expected, t.params.type).c_str());
+  if (t.gpus > 0) {  // a vector on every GPU: a verdict for each (panel_ranks.cpp)
+    drawRankVerdicts(app);
+  } else {
+    ImGui::SetWindowFontScale(1.8f);
+    ImGui::TextColored(verdictColour, "%s", t.correct ? tr("CORRECT") : tr("WRONG"));
+    ImGui::SetWindowFontScale(1.0f);
+    ImGui::Text(tr("result %s   expected %s"), formatValue(t.result, t.params.type).c_str(),
+                formatValue(t.expected, t.params.type).c_str());
+  }
   // The core says when a sum is off ("15 short"); the words are the UI's.
   if (!howFarOff(t).empty())
     ImGui::TextColored(verdictColour, t.result < t.expected ? tr("%s short") : tr("%s over"),

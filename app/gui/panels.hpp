@@ -24,22 +24,25 @@ void drawHostCodePanel(App& app);  // the host code that launched it, and the ru
 // The files the host code panel shows for a lesson: its driver.hpp, then the helpers of lessons/
 // it includes (tree_passes.hpp).
 std::vector<std::string> hostFiles(const LessonInfo& lesson);
-void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
+void drawTimingPanel(App& app);  // log-log chart from rlab bench's engine
 // Under the chart (panel_speedups.cpp): each kernel's time x the CPU loop, the previous kernel
 // and CUB, at one measured n; its height, so that the chart leaves room for it.
 void drawSpeedUpTable(App& app);
 float speedUpTableHeight(const UiState& ui);
-void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
-void drawTimelinePanel(App& app);  // one row per thread: when each read and wrote
+void drawRacePanel(App& app);          // run K times, histogram, open a wrong run
+void drawTimelinePanel(App& app);      // one row per thread: when each read and wrote
 void drawKernelOutputPanel(App& app);  // what the kernel printed (printf), line by line
-void drawMemoryPanel(App& app);    // one warp's global loads and stores: sectors, efficiency
-void drawTextPanel(App& app);      // the lesson's text: links, narration, predictions
-void drawNarration(App& app);      // the text's sentence for the step on screen
+void drawMemoryPanel(App& app);        // one warp's global loads and stores: sectors, efficiency
+void drawTextPanel(App& app);          // the lesson's text: links, narration, predictions
+void drawNarration(App& app);          // the text's sentence for the step on screen
 // allreduce (panel_ranks.cpp): the G buffers after the step, chunks coloured by the ranks they
 // hold, the step's copies as arrows (in the Array window); the copies listed and the bytes each
 // GPU moved so far (in the lesson view).
 void drawRanks(App& app);
 void drawRanksDetails(App& app);
+// The verdict of an all-reduce run for the result panel: the run's, then each GPU's (right, or
+// how many of its elements are wrong).
+void drawRankVerdicts(App& app);
 
 // The race explorer's parts (panel_race_witness.cpp, panel_race_charts.cpp).
 struct Palette;
