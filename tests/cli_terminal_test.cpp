@@ -207,14 +207,16 @@ TEST_CASE(
   CHECK(many.out.find("   0  input\n"
                       "          1     2     3     4     5  …  1000  (1000 values)\n") !=
         std::string::npos);
-  // A ring of 8 GPUs with 1000 elements each: every chunk shows its first value.
+  // A ring of 8 GPUs with 1000 elements each: every chunk shows its first values, two where the
+  // chunks take two lines.
   const TerminalOutcome ranks =
       rlabAt({"run", "allreduce", "--variant", "ring", "--gpus", "8", "--n", "1000"}, wide);
   const size_t input = ranks.out.find("      GPU 0 ");
   REQUIRE(input != std::string::npos);
   const std::string gpu0 = ranks.out.substr(input, ranks.out.find("      GPU 1 ") - input);
-  for (const char* chunk : {"|     1 … [0]", "|   126 … [0]", "|   251 … [0]", "|   376 … [0]",
-                            "|   501 … [0]", "|   626 … [0]", "|   751 … [0]", "|   876 … [0]"})
+  for (const char* chunk :
+       {"|     1     2 … [0]", "|   126   127 … [0]", "|   251   252 … [0]", "|   376   377 … [0]",
+        "|   501   502 … [0]", "|   626   627 … [0]", "|   751   752 … [0]", "|   876   877 … [0]"})
     CHECK(gpu0.find(chunk) != std::string::npos);
 }
 

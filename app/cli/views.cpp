@@ -89,9 +89,23 @@ void printRanksText(const Trace& t, std::ostream& out, bool colour, int width,
   // A chunk: " |", its values, " [ranks]" padded to the widest.
   const int labelColumns = 3 + int(label);
   const int available = width - int(rowStart.size()) - 2;  // the row's closing " |"
-  // As many values a chunk as let every chunk of a GPU share one line, at least one each.
-  const int perChunk = std::max(1, available / std::max(chunks, 1) - 2 - labelColumns);
-  const size_t shownPerChunk = valuesFitting(longestChunk, cell, perChunk);
+  // Values a chunk shows in `columns`: all, or its first ones and " …" (at least one).
+  auto valuesInChunk = [&](int columns) {
+    if (int(longestChunk * (cell + 1)) <= columns) return longestChunk;
+    return size_t(std::max(1, (columns - 2) / int(cell + 1)));
+  };
+  auto chunkColumns = [&](size_t shown) {
+    return 2 + int(shown * (cell + 1)) + (shown < longestChunk ? 2 : 0) + labelColumns;
+  };
+  // As many values a chunk as let a GPU's chunks share one line; where they cannot share one
+  // even with a value each, as many as the lines they take anyway leave room for.
+  const int count = std::max(chunks, 1);
+  size_t shownPerChunk = valuesInChunk(available / count - 2 - labelColumns);
+  const int perLine = std::max(1, available / chunkColumns(shownPerChunk));
+  if (perLine < count) {
+    const int lines = (count + perLine - 1) / perLine;
+    shownPerChunk = valuesInChunk(available / ((count + lines - 1) / lines) - 2 - labelColumns);
+  }
 
   for (size_t k = 0; k < t.steps.size(); ++k) {
     const StepSnapshot& s = t.steps[k];
