@@ -85,14 +85,15 @@ Line lessonLine(std::mt19937_64& rng) {
     const char* ints[] = {"3", "1", "-4", "2147483647", "-2147483648", "0"};
     const char* floats[] = {"0.1", "-3.5e7", "2.5", "1e-30", "3e38", "-0"};
     std::string list;
-    const size_t count = 1 + pick(8);
+    // allreduce: n numbers per GPU, rank after rank (its default of 2 GPUs).
+    const size_t count = (1 + pick(8)) * size_t(std::max(lesson.defaultGpus, 1));
     for (size_t i = 0; i < count; ++i) {
       const char* text = p.type == rlab::ElementType::Int ? ints[pick(6)] : floats[pick(6)];
       list += (i ? "," : "") + std::string(text);
       p.values.push_back(std::strtod(text, nullptr));
     }
     set(line, "--values", list);
-    n = int64_t(count);
+    n = int64_t(count) / std::max(lesson.defaultGpus, 1);  // per GPU
     if (chance(20)) set(line, "--n", std::to_string(p.n = n));
   } else {
     if (chance(50)) {
@@ -132,7 +133,7 @@ Line lessonLine(std::mt19937_64& rng) {
     line.expected.tool = rlab::SanitizerTool(pick(4));
     set(line, "--tool", rlab::name(line.expected.tool));
   } else {
-    p.backend = rlab::BackendChoice::Sim;
+    p.backend = rlab::BackendChoice::Auto;  // the default
     if (chance(50)) {
       p.backend = rlab::BackendChoice(pick(3));
       set(line, "--backend", rlab::name(p.backend));
@@ -142,6 +143,7 @@ Line lessonLine(std::mt19937_64& rng) {
       const char* schedules[] = {"lockstep", "sequential",     "reverse",
                                  "random:9", "warps-random:2", "stall:0:2:1"};
       set(line, "--schedule", p.schedule = schedules[pick(6)]);
+      if (!has(line, "--backend")) p.backend = rlab::BackendChoice::Sim;  // a schedule chooses it
     }
   }
   if (chance(30)) {
@@ -281,7 +283,7 @@ Line otherLine(std::mt19937_64& rng) {
 }  // namespace
 
 TEST_CASE(
-    "fuzz: a broken option is refused in one line naming it; a valid line gives the Command its "
+    "fuzz: a broken option is refused in one line naming it, a valid line gives the Command its "
     "options say") {
   std::mt19937_64 rng(1234);
   int valid = 0, refused = 0;
