@@ -78,7 +78,7 @@ TEST_CASE("rlab tour with output that is no terminal: every stop at once, no pro
   CHECK(o.out.find("That was every lesson.") != std::string::npos);
 }
 
-TEST_CASE("rlab tour --auto: pauses between stops, none after the last; --auto 0 none at all") {
+TEST_CASE("rlab tour --auto: pauses between stops, none after the last, --auto 0 none at all") {
   const TerminalOutcome paced = rlabAt({"tour", "--auto", "2.5"}, Terminal{});
   CHECK(paced.code == 0);
   CHECK(paced.waits == std::vector<double>(stopCount() - 1, 2.5));
@@ -96,7 +96,7 @@ TEST_CASE("rlab tour --auto: pauses between stops, none after the last; --auto 0
   CHECK(unread == "q");
 }
 
-TEST_CASE("rlab tour at a terminal waits for Enter; b goes back, a number jumps, q quits") {
+TEST_CASE("rlab tour at a terminal waits for Enter, b goes back, a number jumps, q quits") {
   std::istringstream keys("\nb\n\nsideways\n4\nq\n");
   Terminal person;
   person.keys = &keys;
@@ -191,7 +191,7 @@ TEST_CASE("rlab tour and rlab run fit the terminal: no line wider than 60 or 80 
 
 TEST_CASE(
     "rlab run: one line a step where the terminal is wide, the array under the label where "
-    "it is not; long arrays show both ends") {
+    "it is not, long arrays show both ends") {
   Terminal wide;
   wide.width = 120;
   const TerminalOutcome one = rlabAt({"run", "barrier"}, wide);
@@ -220,7 +220,7 @@ TEST_CASE(
     CHECK(gpu0.find(chunk) != std::string::npos);
 }
 
-TEST_CASE("terminal width: COLUMNS, else the terminal's own, else 80; never under 40") {
+TEST_CASE("terminal width: COLUMNS, else the terminal's own, else 80, never under 40") {
   using rlab::cli::widthFrom;
   CHECK(widthFrom("100", 132) == 100);
   CHECK(widthFrom(nullptr, 132) == 132);

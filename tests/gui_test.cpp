@@ -45,7 +45,7 @@ void runInRaceExplorer(App& app, int runs, const std::string& button) {
 
 }  // namespace
 
-TEST_CASE("gui: clicking the barrier toggle re-runs the race; the step buttons move the player") {
+TEST_CASE("gui: clicking the barrier toggle re-runs the race, the step buttons move the player") {
   HeadlessImGui imgui;
   App app;
   app.ui.params.schedule = "stall:4:2:1";
@@ -94,7 +94,7 @@ TEST_CASE("gui: choosing a lesson and a variant runs it") {
   CHECK(app.ui.trace->correct);
 }
 
-TEST_CASE("gui: ticking printf re-runs with every third thread printing; its tab lists the lines") {
+TEST_CASE("gui: ticking printf re-runs with every third thread printing, its tab lists the lines") {
   HeadlessImGui imgui;
   App app;
   app.ui.params.backend = rlab::BackendChoice::Sim;
@@ -135,7 +135,7 @@ TEST_CASE("gui: ticking printf re-runs with every third thread printing; its tab
 }
 
 TEST_CASE(
-    "gui: the speed-up table draws under the timing chart; on the simulator, what is missing") {
+    "gui: the speed-up table draws under the timing chart, on the simulator, what is missing") {
   HeadlessImGui imgui;
   App app;
   settle(app);
@@ -182,7 +182,7 @@ TEST_CASE(
   CHECK(app.ui.bench.rows[3].previousRatio == doctest::Approx(3));
 }
 
-TEST_CASE("gui: subtract shows every kernel's answer, no verdict; a variant without it resets it") {
+TEST_CASE("gui: subtract shows every kernel's answer, no verdict, a variant without it resets it") {
   HeadlessImGui imgui;
   App app;
   settle(app);
@@ -509,7 +509,7 @@ TEST_CASE("gui: a prediction is answered from the run it asks for") {
   }
 }
 
-TEST_CASE("gui: settings survive a restart; a damaged or foreign file is ignored with a sentence") {
+TEST_CASE("gui: settings survive a restart, a damaged or foreign file is ignored with a sentence") {
   const std::filesystem::path folder =
       std::filesystem::temp_directory_path() / ("rlab-settings-" + std::to_string(::getpid()));
   std::filesystem::remove_all(folder);

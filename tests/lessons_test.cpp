@@ -148,7 +148,7 @@ TEST_CASE("--delay T:L on the simulator: thread T sits out one round at level L"
   CHECK(runLesson(p).result == 21);
 }
 
-TEST_CASE("divergence n=64 block 64: interleaved touches both warps; the others one") {
+TEST_CASE("divergence n=64 block 64: interleaved touches both warps, the others one") {
   for (const char* variant : {"interleaved", "interleaved-mask", "strided", "sequential"}) {
     Params p = paramsFor("divergence", variant, 64);
     p.block = 64;

@@ -77,7 +77,7 @@ void checkWitness(const Params& p, const Witness& w) {
 
 }  // namespace
 
-TEST_CASE("stall schedules: size is rounds late, then the first round; one step smaller") {
+TEST_CASE("stall schedules: size is rounds late, then the first round, one step smaller") {
   const StallSchedule figure{4, 2, 1};
   CHECK(figure.str() == "stall:4:2:1");
   CHECK(StallSchedule{4, 1, 0}.str() == "lockstep");
@@ -190,7 +190,7 @@ TEST_CASE(
   CHECK(w.delayWrongOnSimulator);
 }
 
-TEST_CASE("witness: a lesson without a race has none; a given schedule is searched first") {
+TEST_CASE("witness: a lesson without a race has none, a given schedule is searched first") {
   Params p;
   p.lesson = "shared";
   p.variant = "shared";
