@@ -148,7 +148,7 @@ TEST_CASE("exactSum and ulps: exact where a double sum is not") {
   CHECK(ulpsFrom(200009984, {200000000, 10000}) == -1);
 }
 
-TEST_CASE("floatSumSpread: the atomic lesson's float sums vary with the order; fastest's do not") {
+TEST_CASE("floatSumSpread: the atomic lesson's float sums vary with the order, fastest's do not") {
   Params p;
   p.lesson = "atomic";
   p.n = 20000;  // iota: partial sums pass 2^24, where floats are 2 and more apart

@@ -445,7 +445,7 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
   }
 }
 
-TEST_CASE("what the kernel prints reaches the report; a file that is not there is refused") {
+TEST_CASE("what the kernel prints reaches the report, a file that is not there is refused") {
   const ExerciseReport r = check("one-queue", kFixtures + "prints.cu");
   CHECK(r.passed());
   CHECK(has(r.printed, "hello from thread 0, n = "));

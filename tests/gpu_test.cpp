@@ -138,7 +138,7 @@ TEST_CASE("gpu: both folds record the same launches as on the simulator") {
 }
 
 TEST_CASE(
-    "gpu: memory asked of a GPU run is refused in a note; the simulator's watched run equals the "
+    "gpu: memory asked of a GPU run is refused in a note, the simulator's watched run equals the "
     "GPU's") {
   // The coalescing view's sectors come from the simulator's addresses only. Watching memory
   // (faults, single steps) must not change what the simulator computes: its steps still equal
@@ -173,7 +173,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs; with it, never") {
+TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs, with it, never") {
   Params p = gpuParams("barrier", "global", 256);
   p.trace = false;
   p.perturb = true;
@@ -325,7 +325,7 @@ TEST_CASE("gpu: the share of wrong runs by block size, measured here") {
                      << b.wrongPerturbed << " of " << b.runsPerturbed);
 }
 
-TEST_CASE("gpu: atomic float sums differ from run to run; fastest's does not") {
+TEST_CASE("gpu: atomic float sums differ from run to run, fastest's does not") {
   Params p = gpuParams("atomic", "default", 1 << 20);
   p.type = ElementType::Float;
   p.data = "random:7";
@@ -425,7 +425,7 @@ TEST_CASE("gpu: known-wrong exercise solutions are caught on the GPU too") {
           << checkOnGpu("one-queue", kExerciseFixtures + "reads_past_n.cu").summary());
 }
 
-TEST_CASE("gpu: NVRTC's errors come back at the learner's lines; another signature is named") {
+TEST_CASE("gpu: NVRTC's errors come back at the learner's lines, another signature is named") {
   const ExerciseReport error = checkOnGpu("one-queue", kExerciseFixtures + "compile_error.cu");
   REQUIRE(error.verdict == ExerciseVerdict::CompileError);
   REQUIRE_FALSE(error.diagnostics.empty());

@@ -151,7 +151,7 @@ TEST_CASE("runArguments: a value list written with fewer digits would not read b
   CHECK_FALSE(sameRun(*lossyBack, p));
 }
 
-TEST_CASE("runArguments: a GPU run names no schedule; the simulator's names one but lockstep") {
+TEST_CASE("runArguments: a GPU run names no schedule, the simulator's names one but lockstep") {
   Params p;
   p.lesson = "barrier";
   p.variant = "shared";

@@ -143,7 +143,7 @@ TEST_CASE("each opened barrier shows the kernel's shared memory as the step left
   }
 }
 
-TEST_CASE("shared memory starts poisoned in every block; no block sees the last one's values") {
+TEST_CASE("shared memory starts poisoned in every block, no block sees the last one's values") {
   std::vector<int> seen(3 * 64, 0);
   rlab::sim::launch(3, 64, {}, readBeforeWrite, seen.data());
   int poison;
@@ -350,7 +350,7 @@ TEST_CASE_TEMPLATE("atomics of every type land once each, in a recorded order", 
   CHECK(running == double(total * (total + 1) / 2));
 }
 
-TEST_CASE("same schedule and input give the same run; another seed another run") {
+TEST_CASE("same schedule and input give the same run, another seed another run") {
   auto order = [](const char* schedule) {
     std::vector<int> log;
     rlab::sim::launch(2, 64, with(schedule), [&] {

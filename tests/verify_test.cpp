@@ -266,15 +266,15 @@ TEST_CASE("a failure names the case and the rlab run line that replays its input
   c.params.op = Op::Max;
   c.params.values = {-50, -50, -50, -50, -50, -3};
   c.data = "the maximum -3 at the last index, -50 elsewhere";
-  c.params.schedule = "stall:40:2:1";
+  c.params.schedule = "stall:4:2:1";
   const VerifyOutcome wrong = verify(c, [](const Params&) { return -50.0; });
   CHECK_FALSE(wrong.passed);
   CHECK(wrong.expected == -3);
   CHECK(wrong.sentence ==
         "shared multiblock: n = 6, block 32, max of int, data the maximum -3 at the last index, "
-        "-50 elsewhere, schedule stall:40:2:1: result -50, expected -3. Replay: rlab run shared "
+        "-50 elsewhere, schedule stall:4:2:1: result -50, expected -3. Replay: rlab run shared "
         "--variant multiblock --block 32 --op max --type int "
-        "--values=\"$(printf -- '-50,%.0s' $(seq 5))-3\" --schedule stall:40:2:1 --backend sim");
+        "--values=\"$(printf -- '-50,%.0s' $(seq 5))-3\" --schedule stall:4:2:1 --backend sim");
 
   c.params.block = 0;
   c.params.values = {};

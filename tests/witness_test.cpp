@@ -68,14 +68,16 @@ void checkWitness(const Params& p, const Witness& w) {
   REQUIRE(args.front() == "rlab");
   args.erase(args.begin());
   std::ostringstream out, err;
-  CHECK(cli::main(args, out, err, false) == 0);
+  cli::Terminal wide;  // the stale read's sentence on one line
+  wide.width = 400;
+  CHECK(cli::main(args, out, err, wide) == 0);
   CHECK(out.str().find("WRONG") != std::string::npos);
   CHECK(out.str().find(w.read.text) != std::string::npos);
 }
 
 }  // namespace
 
-TEST_CASE("stall schedules: size is rounds late, then the first round; one step smaller") {
+TEST_CASE("stall schedules: size is rounds late, then the first round, one step smaller") {
   const StallSchedule figure{4, 2, 1};
   CHECK(figure.str() == "stall:4:2:1");
   CHECK(StallSchedule{4, 1, 0}.str() == "lockstep");
@@ -188,7 +190,7 @@ TEST_CASE(
   CHECK(w.delayWrongOnSimulator);
 }
 
-TEST_CASE("witness: a lesson without a race has none; a given schedule is searched first") {
+TEST_CASE("witness: a lesson without a race has none, a given schedule is searched first") {
   Params p;
   p.lesson = "shared";
   p.variant = "shared";
@@ -257,7 +259,8 @@ TEST_CASE("rlab race --witness: text and JSON, with the line that replays it") {
   CHECK(text.find("witness: " + w.stall.str() + " — thread " + std::to_string(w.stall.thread) +
                   " sits out 1 round from round 1") != std::string::npos);
   CHECK(text.find(w.read.text) != std::string::npos);
-  CHECK(text.find("kernels/barrier.cuh:" + std::to_string(w.combineLine.line)) != std::string::npos);
+  CHECK(text.find("kernels/barrier.cuh:" + std::to_string(w.combineLine.line)) !=
+        std::string::npos);
   CHECK(text.find("replay: " + w.replay + "\n") != std::string::npos);
   CHECK(text.find("on a GPU: " + w.delayCommand + "\n") != std::string::npos);
   CHECK(text.find("schedules tried: " + std::to_string(w.tried) + "\n") != std::string::npos);

@@ -44,9 +44,12 @@ int execute(const Command& c, std::ostream& out, std::ostream& err, bool colour)
   return entryFor(c.name).run(c, out, err, colour);
 }
 
-int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool colour) {
+int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+         const Terminal& terminal) {
+  const bool colour = terminal.colour;
   try {
-    const Command c = parseCommandLine(args);
+    Command c = parseCommandLine(args);
+    c.terminal = terminal;
     if (c.helpShown || entryFor(c.name).streams) return execute(c, out, err, colour);
     // Into a buffer first, so a failure leaves stdout empty.
     std::ostringstream buffer;

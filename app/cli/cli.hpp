@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/terminal.hpp"
 #include "lessons/engine/params.hpp"
 #include "lessons/engine/sanitizer.hpp"
 #include "lessons/engine/texts.hpp"
@@ -19,6 +20,18 @@ class App;
 namespace rlab::cli {
 
 enum class Format { Text, Json, Csv };
+
+// What rlab writes to and reads from, as the program finds them (main.cpp): tests give their
+// own.
+struct Terminal {
+  bool colour = false;        // ANSI colours: stdout is a terminal and NO_COLOR is not set
+  int width = kDefaultWidth;  // terminalWidth(): COLUMNS, the terminal's, or 80
+  // stdin and stdout are both terminals: a person is there, and the tour waits for their keys
+  // between stops. nullptr: nobody to wait for.
+  std::istream* keys = nullptr;
+  // How the tour pauses between stops under --auto: empty, the clock (sleeps that long).
+  std::function<void(double seconds)> wait;
+};
 
 struct Command {
   std::string name;  // list, run, race, bench, check, tour, lesson, exercise
@@ -35,7 +48,9 @@ struct Command {
   bool benchLoadAdd = true;                       // bench: shared coarsened adds while loading
   int reps = 20;                                  // bench
   SanitizerTool tool = SanitizerTool::Racecheck;  // check
-  int delayMs = 700;                              // tour: pause between steps
+  // tour: seconds between stops without waiting for a key (--auto); negative: wait for a key
+  // where there is a person at a terminal, else do not pause at all
+  double autoSeconds = -1;
   Language language = Language::En;  // run, tour, lesson, exercise: the texts' language
   std::string chapter;               // lesson: which chapter to print (an id or a file)
   bool chapterIsFile = false;        // lesson: a teacher's own chapter, a Markdown file
@@ -48,6 +63,7 @@ struct Command {
   double caseSeconds = 5;
   bool helpShown = false;  // --help printed: nothing else to do
   std::string helpText;
+  Terminal terminal;  // not from the command line: main's
 };
 
 // Bad command lines: what() is one line for stderr; the exit code is 2.
@@ -68,6 +84,12 @@ int execute(const Command& command, std::ostream& out, std::ostream& err, bool c
 
 // Whole program: parse, execute, map errors to one stderr line and exit code 2 (bad input, no
 // GPU) or 1 (a kernel that could not finish, anything else).
-int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool colour);
+int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+         const Terminal& terminal);
+// The same with output that is no terminal, 80 columns wide (scripts and tests).
+inline int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                bool colour) {
+  return main(args, out, err, Terminal{colour, kDefaultWidth, nullptr, {}});
+}
 
 }  // namespace rlab::cli

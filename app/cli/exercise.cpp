@@ -19,8 +19,17 @@ namespace {
 
 int startExercise(const Exercise& e, const std::string& folder, std::ostream& out) {
   std::error_code error;
-  if (!fs::is_directory(folder, error))
-    throw UsageError(folder + " is not a folder; create it first or name another.");
+  // A folder that does not exist yet is made, with any missing parents, as mkdir -p would.
+  if (!fs::is_directory(folder, error)) {
+    if (fs::exists(folder, error))
+      throw UsageError(folder + " is a file, not a folder; name a folder to write " + e.id +
+                       ".cu into.");
+    fs::create_directories(folder, error);
+    if (error)
+      throw UsageError("could not create the folder " + folder + " (" + error.message() +
+                       "); name a folder you can write to.");
+    out << "Created the folder " << folder << ".\n";
+  }
   const std::string path = (fs::path(folder) / (e.id + ".cu")).string();
   if (fs::exists(path, error))
     throw UsageError(path + " already exists; remove it or name another folder.");
@@ -90,7 +99,7 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
     if (report.trace) j["run"] = traceJson(*report.trace);
     out << j.dump() << "\n";
   } else {
-    if (report.trace) printTraceText(*report.trace, out, colour);
+    if (report.trace) printTraceText(*report.trace, out, colour, c.terminal.width);
     printExerciseReport(e, report, out, colour);
   }
   return report.passed() ? 0 : 1;

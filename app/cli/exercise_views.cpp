@@ -3,6 +3,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "app/cli/terminal.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
 
@@ -62,7 +63,7 @@ void printExerciseList(std::ostream& out, Language language) {
 
 void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out) {
   const text::Document doc = text::parse("# " + text.title + "\n\n" + text.statement + "\n");
-  printChapterText(doc, e.lesson, out);
+  printChapterText(doc, e.lesson, out, kDefaultWidth);
   out << "\nrlab exercise start " << e.id << " [DIR] writes the starting file; "
       << text.hints.size() << (text.hints.size() == 1 ? " hint: " : " hints: ")
       << "rlab exercise hint " << e.id << " 1"

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/terminal.hpp"
 #include "app/cli/terminal_style.hpp"
 #include "app/cli/views.hpp"
 #include "kernels/sim/runtime.hpp"
@@ -63,29 +64,31 @@ void printLessonList(std::ostream& out) {
       << subtractRunsText() << ".\n";
 }
 
-void printRaceText(const RaceResult& race, std::ostream& out, bool colour) {
+void printRaceText(const RaceResult& race, std::ostream& out, bool colour, int width) {
   const Params& p = race.params;
-  out << p.lesson << " " << p.variant << ", " << race.runs << " runs on " << race.device
-      << (p.barrier ? "" : ", barrier off") << (p.perturb ? ", perturbed" : "")
-      << (p.printing ? ", printing" : "")
-      << (p.delayThread >= 0 ? ", thread " + std::to_string(p.delayThread) +
-                                   " paused before level " + std::to_string(p.delayLevel)
-                             : "")
-      << "\n";
-  out << race.schedules << "\n";
+  printWrapped(p.lesson + " " + p.variant + ", " + std::to_string(race.runs) + " runs on " +
+                   race.device + (p.barrier ? "" : ", barrier off") +
+                   (p.perturb ? ", perturbed" : "") + (p.printing ? ", printing" : "") +
+                   (p.delayThread >= 0 ? ", thread " + std::to_string(p.delayThread) +
+                                             " paused before level " + std::to_string(p.delayLevel)
+                                       : ""),
+               "", "  ", width, out);
+  printWrapped(race.schedules, "", "  ", width, out);
   out << "wrong: " << race.wrong << " of " << race.runs << " (expected "
       << formatValue(race.expected, p.type) << ")\n";
   int widest = 1;
   for (const auto& entry : race.histogram) widest = std::max(widest, entry.second);
+  // The bars: 40 columns at most, less where the value, the count and "(right)" need the room.
+  const int longest = std::max(1, std::min(40, width - 36));
   for (const auto& [value, count] : race.histogram) {
     const std::string label = formatValue(value, p.type);
     out << "  " << std::string(std::max<int>(0, 12 - int(label.size())), ' ') << label << "  "
-        << std::string(std::max(1, count * 40 / widest), '#') << " " << count
+        << std::string(size_t(std::max(1, count * longest / widest)), '#') << " " << count
         << (value == race.expected ? "  (right)" : "") << "\n";
   }
   if (!race.wrongRuns.empty()) {
     out << "\nThe first wrong run:\n";
-    printTraceText(*race.wrongRuns.front(), out, colour);
+    printTraceText(*race.wrongRuns.front(), out, colour, width);
   }
 }
 

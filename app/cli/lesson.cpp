@@ -75,7 +75,7 @@ int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool) 
     doc = text::chapter(c.chapter, Language::En);
   }
   if (!doc) throw UsageError("chapter '" + c.chapter + "' has no text.");
-  printChapterText(*doc, c.chapter, out);
+  printChapterText(*doc, c.chapter, out, c.terminal.width);
   return 0;
 }
 

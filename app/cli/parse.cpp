@@ -24,6 +24,26 @@ int64_t parseInteger(const std::string& option, const std::string& text, int64_t
   return v;
 }
 
+// Seconds as "2" or "2.5", from 0 to `most`.
+double parseSeconds(const std::string& option, const std::string& text, int most) {
+  const size_t point = text.find('.');
+  const std::string whole = text.substr(0, point);
+  const std::string fraction = point == std::string::npos ? "" : text.substr(point + 1);
+  auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 6 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  const bool valid = digits(whole) && (point == std::string::npos || digits(fraction));
+  // Read digit by digit: std::stod would follow the locale's decimal point.
+  double seconds = valid ? double(std::stol(whole)) : -1;
+  double place = 0.1;
+  for (char c : valid ? fraction : std::string()) seconds += (c - '0') * place, place /= 10;
+  if (!valid || seconds > most)
+    throw UsageError(option + " '" + text + "' is not allowed; give seconds from 0 to " +
+                     std::to_string(most) + ", e.g. 2 or 2.5.");
+  return seconds;
+}
+
 Format parseFormat(const std::string& text, bool csvToo) {
   if (text == "text") return Format::Text;
   if (text == "json") return Format::Json;
@@ -317,9 +337,14 @@ Command parseOrDescribe(const std::vector<std::string>& args,
   checkOptions.addTo(check);
   check->add_option("--tool", tool, "racecheck, memcheck, synccheck or initcheck")->required();
 
-  std::string delay = "700", tourLanguage;
-  auto* tour = app.add_subcommand("tour", "every lesson once, small n, paced for reading");
-  tour->add_option("--delay-ms", delay, "pause between steps in milliseconds, 0 to 10000");
+  std::string autoSeconds, tourLanguage;
+  auto* tour = app.add_subcommand(
+      "tour",
+      "every lesson once, small n, narrated; at a terminal Enter goes on (b: back, q: quit)");
+  auto* autoGiven = tour->add_option(
+      "--auto", autoSeconds,
+      "go on by itself after SECONDS at each stop, 0 to 600 (e.g. 2.5; 0: no pause); without a "
+      "terminal the tour never pauses");
   addLanguageOption(tour, tourLanguage);
 
   std::string chapter, lessonLanguage;
@@ -449,7 +474,7 @@ Command parseOrDescribe(const std::vector<std::string>& args,
     } else {
       c.name = "tour";
       c.language = languageOrLocale(tourLanguage);
-      c.delayMs = int(parseInteger("--delay-ms", delay, 0, 10000, "give 0 to 10000"));
+      if (autoGiven->count() > 0) c.autoSeconds = parseSeconds("--auto", autoSeconds, 600);
     }
   } catch (const ParamError& e) {
     throw UsageError(e.what());

@@ -1,47 +1,24 @@
-// A chapter of the course in a terminal: Markdown as plain text wrapped to 80 columns (a
-// Japanese or Chinese character is two columns wide), every try link with its command line,
-// the folded answers gathered at the end so that they stay out of sight while reading.
+// A chapter of the course in a terminal: Markdown as plain text wrapped to the terminal's width,
+// 80 columns at most (a Japanese or Chinese character is two columns wide), every try link with its
+// command line, the folded answers gathered at the end so that they stay out of sight while
+// reading.
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
+#include "app/cli/terminal.hpp"
 #include "app/cli/views.hpp"
 
 namespace rlab::cli {
 
 namespace {
 
-constexpr size_t kWidth = 80;
-
-void printWrapped(const std::string& text, const std::string& firstIndent,
-                  const std::string& indent, std::ostream& out) {
-  std::string line = firstIndent;
-  size_t column = firstIndent.size();
-  const size_t start = indent.size();
-  for (const text::Word& w : text::words(text)) {
-    if (w.newline) {
-      out << line << "\n";
-      line = indent;
-      column = start;
-      continue;
-    }
-    const size_t gap = column > start && w.spaceBefore ? 1 : 0;
-    if (column + gap + size_t(w.columns) > kWidth && column > start) {
-      out << line << "\n";
-      line = indent;
-      column = start;
-    } else if (gap) {
-      line += ' ';
-      ++column;
-    }
-    line += text.substr(w.begin, w.end - w.begin);
-    column += size_t(w.columns);
-  }
-  if (line.size() > indent.size() || firstIndent != indent) out << line << "\n";
-}
+constexpr int kWidestProse = 80;  // prose reads best no wider, however wide the terminal
 
 class ChapterPrinter {
  public:
-  ChapterPrinter(const std::string& chapter, std::ostream& out) : chapter_(chapter), out_(out) {}
+  ChapterPrinter(const std::string& chapter, std::ostream& out, int width)
+      : chapter_(chapter), out_(out), width_(width) {}
 
   void blocks(const std::vector<text::Block>& blocks, const std::string& indent) {
     for (const auto& b : blocks) block(b, indent);
@@ -49,10 +26,10 @@ class ChapterPrinter {
 
   void answers() {
     if (answers_.empty()) return;
-    out_ << "\n" << std::string(kWidth, '-') << "\nAnswers\n\n";
+    out_ << "\n" << std::string(size_t(width_), '-') << "\nAnswers\n\n";
     for (size_t k = 0; k < answers_.size(); ++k) {
       printWrapped("[" + std::to_string(k + 1) + "] " + text::plain(answers_[k]->spans), "", "    ",
-                   out_);
+                   width_, out_);
       blocks(answers_[k]->children, "    ");
       out_ << "\n";
     }
@@ -84,7 +61,7 @@ class ChapterPrinter {
         break;
       }
       case Kind::Paragraph:
-        printWrapped(inlineText(b.spans), indent, indent, out_);
+        printWrapped(inlineText(b.spans), indent, indent, width_, out_);
         out_ << "\n";
         break;
       case Kind::Code: {
@@ -101,7 +78,7 @@ class ChapterPrinter {
           bool first = true;
           for (const auto& child : item.children) {
             if (first && child.kind == Kind::Paragraph) {
-              printWrapped(inlineText(child.spans), indent + bullet, inner, out_);
+              printWrapped(inlineText(child.spans), indent + bullet, inner, width_, out_);
             } else {
               block(child, inner);
             }
@@ -141,25 +118,26 @@ class ChapterPrinter {
         break;
       }
       case Kind::Rule:
-        out_ << indent << std::string(kWidth - indent.size(), '-') << "\n\n";
+        out_ << indent << std::string(size_t(width_) - indent.size(), '-') << "\n\n";
         break;
       case Kind::Details:
         answers_.push_back(&b);
         printWrapped("? " + inlineText(b.spans) + "  (answer " + std::to_string(answers_.size()) +
                          " at the end)",
-                     indent, indent + "  ", out_);
+                     indent, indent + "  ", width_, out_);
         out_ << "\n";
         break;
       case Kind::Steps:
         out_ << indent << commandLineFor(chapter_, b.query) << "\n";
         for (size_t k = 0; k < b.items.size(); ++k)
           printWrapped(inlineText(b.items[k]), indent + "  step " + std::to_string(k) + ": ",
-                       indent + "          ", out_);
+                       indent + "          ", width_, out_);
         out_ << "\n";
         break;
       case Kind::Predict:
-        printWrapped("Predict: " + inlineText(b.spans), indent, indent + "  ", out_);
-        out_ << indent << "  then run: " << predictCommands(b) << "\n";
+        printWrapped("Predict: " + inlineText(b.spans), indent, indent + "  ", width_, out_);
+        printWrapped("then run: " + predictCommands(b), indent + "  ", indent + "    ", width_,
+                     out_);
         for (const auto& reason : b.children) block(reason, indent);
         out_ << "\n";
         break;
@@ -179,20 +157,23 @@ class ChapterPrinter {
 
   const std::string& chapter_;
   std::ostream& out_;
+  const int width_;
   std::vector<const text::Block*> answers_;
 };
 
 }  // namespace
 
-void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out) {
-  out << doc.title << "\n" << std::string(kWidth, '=') << "\n";
-  ChapterPrinter printer(chapter, out);
+void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out,
+                      int width) {
+  width = std::min(width, kWidestProse);
+  out << doc.title << "\n" << std::string(size_t(width), '=') << "\n";
+  ChapterPrinter printer(chapter, out, width);
   printer.blocks(doc.blocks, "");
   printer.answers();
 }
 
-void printNarration(const text::Inline& item, std::ostream& out) {
-  printWrapped(text::plain(item), "        > ", "          ", out);
+void printNarration(const text::Inline& item, std::ostream& out, int width) {
+  printWrapped(text::plain(item), "        > ", "          ", width, out);
 }
 
 }  // namespace rlab::cli

@@ -1,28 +1,131 @@
-// rlab tour: every lesson's tour stops (from the registry), at a small n, paced for reading.
+// rlab tour: every lesson's tour stops (from the registry), each a small run narrated step by
+// step by its chapter. A person at a terminal moves on with Enter (b goes back, q quits, a
+// number goes to that stop); --auto SECONDS moves on by itself; output that is no terminal
+// gets every stop at once.
+#include <algorithm>
 #include <chrono>
+#include <istream>
 #include <ostream>
 #include <thread>
 
 #include "app/cli/subcommands.hpp"
+#include "app/cli/terminal.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 
 namespace rlab::cli {
 
-int tourCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) {
+namespace {
+
+struct Stop {
+  const LessonInfo* lesson;
+  const TourStop* stop;
+};
+
+std::vector<Stop> tourStops() {
+  std::vector<Stop> stops;
   for (const LessonInfo& lesson : lessons())
-    for (const TourStop& stop : lesson.tour) {
-      const Trace t = runLesson(tourStopParams(lesson, stop));
-      const text::Document* doc = text::chapter(lesson.id, c.language);
-      out << "\n== " << (doc ? doc->title : lesson.title) << " — " << stop.why << "\n";
-      printTraceText(t, out, colour, narrationFor(t.params, t.backend != "gpu", c.language));
-      out.flush();
-      if (c.delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.delayMs * 3));
+    for (const TourStop& stop : lesson.tour) stops.push_back({&lesson, &stop});
+  return stops;
+}
+
+void showStop(const Command& c, const std::vector<Stop>& stops, size_t k, std::ostream& out,
+              bool colour) {
+  const Stop& s = stops[k];
+  const Trace t = runLesson(tourStopParams(*s.lesson, *s.stop));
+  const text::Document* doc = text::chapter(s.lesson->id, c.language);
+  const int width = c.terminal.width;
+  out << "\n";
+  printWrapped("== " + std::to_string(k + 1) + " of " + std::to_string(stops.size()) + ": " +
+                   (doc ? doc->title : s.lesson->title),
+               "", "   ", width, out);
+  printWrapped(s.stop->why, "   ", "   ", width, out);
+  printTraceText(t, out, colour, width, narrationFor(t.params, t.backend != "gpu", c.language));
+  out.flush();
+}
+
+enum class Move { Next, Back, Quit, Jump };
+
+// What the person at the keyboard asks for after stop k: Enter, b, q or a stop's number.
+// The end of their input quits.
+Move askForMove(std::istream& keys, size_t k, size_t total, int width, size_t& jumpTo,
+                std::ostream& out) {
+  const bool last = k + 1 == total;
+  const std::string where = std::to_string(k + 1) + " of " + std::to_string(total);
+  const std::string prompt =
+      "-- " + where + " -- Enter: " + (last ? "finish" : "next") + ", b: back, q: quit > ";
+  const std::string shortPrompt = where + " (Enter, b, q) > ";
+  out << "\n" << (visibleColumns(prompt) <= width ? prompt : shortPrompt) << std::flush;
+  for (std::string line; std::getline(keys, line);) {
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+    while (!line.empty() && line.front() == ' ') line.erase(0, 1);
+    if (line.empty() || line == "n") return Move::Next;
+    if (line == "b") return Move::Back;
+    if (line == "q") return Move::Quit;
+    const bool digits =
+        !line.empty() && line.size() <= 3 &&
+        std::all_of(line.begin(), line.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    if (digits && std::stoul(line) >= 1 && std::stoul(line) <= total) {
+      jumpTo = std::stoul(line) - 1;
+      return Move::Jump;
     }
-  out << "\nThat was every lesson. `rlab lesson ID` reads a chapter of the course; `rlab run "
-         "LESSON "
-         "--help` shows what you can change.\n";
+    printWrapped(std::string("Press Enter for ") + (last ? "the end" : "the next stop") +
+                     ", b to go back, q to quit, or type a stop's number from 1 to " +
+                     std::to_string(total) + ".",
+                 "", "", width, out);
+    out << shortPrompt << std::flush;
+  }
+  out << "\n";
+  return Move::Quit;
+}
+
+void pause(const Command& c, double seconds) {
+  if (c.terminal.wait)
+    c.terminal.wait(seconds);
+  else
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+}  // namespace
+
+int tourCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) {
+  const std::vector<Stop> stops = tourStops();
+  // --auto wins; else a person at a terminal is waited for; else there is nobody to wait for.
+  const bool byKeys = c.autoSeconds < 0 && c.terminal.keys;
+  const double seconds = std::max(c.autoSeconds, 0.0);
+  if (byKeys)
+    printWrapped("rlab tour: " + std::to_string(stops.size()) +
+                     " stops, a small run of every lesson with its chapter's narration. After "
+                     "each, Enter goes on, b goes back, q quits, and a number goes to that stop.",
+                 "", "", c.terminal.width, out);
+  for (size_t k = 0; k < stops.size();) {
+    showStop(c, stops, k, out, colour);
+    if (!byKeys) {
+      if (seconds > 0 && k + 1 < stops.size()) pause(c, seconds);
+      ++k;
+      continue;
+    }
+    size_t jumpTo = 0;
+    switch (askForMove(*c.terminal.keys, k, stops.size(), c.terminal.width, jumpTo, out)) {
+      case Move::Next:
+        ++k;
+        break;
+      case Move::Back:
+        k = k > 0 ? k - 1 : 0;
+        break;
+      case Move::Jump:
+        k = jumpTo;
+        break;
+      case Move::Quit:
+        return 0;
+    }
+  }
+  out << "\n";
+  printWrapped(
+      "That was every lesson. `rlab lesson ID` reads a chapter of the course; `rlab run LESSON "
+      "--help` shows what you can change.",
+      "", "", c.terminal.width, out);
   return 0;
 }
 

@@ -9,336 +9,476 @@
 #include <iomanip>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/timeline.hpp"
+#include "app/cli/terminal.hpp"
 #include "app/cli/terminal_style.hpp"
 
 namespace rlab::cli {
 
 namespace {
 
-constexpr size_t kShownValues = 24;  // per row; longer rows show both ends
+// Values a row shows at most, however wide the terminal: both ends of a longer row.
+constexpr size_t kMostHead = 48, kMostTail = 16;
+
+std::string spaces(size_t count) {
+  return std::string(count, ' ');
+}
+
+// What " …  (1000 values)" takes after the first part of an elided row.
+int elisionColumns(size_t count) {
+  return 3 + 3 + int(std::to_string(count).size()) + 8;
+}
+
+// How many of a row's `count` values, each `cell` columns after a space, fit in `columns`: all
+// of them, or as many as leave room for the elision marks (at least one).
+size_t valuesFitting(size_t count, size_t cell, int columns) {
+  if (count <= kMostHead + kMostTail && int(count * (cell + 1)) <= columns) return count;
+  const int fit = (columns - elisionColumns(count)) / int(cell + 1);
+  return std::min(size_t(std::max(fit, 1)), std::min(count - 1, kMostHead + kMostTail));
+}
+
+// The indices a row of `count` values shows when `shown` of them fit: all, or its first ones and
+// its last quarter; SIZE_MAX marks where the elision goes.
+std::vector<size_t> shownIndices(size_t count, size_t shown) {
+  std::vector<size_t> indices;
+  if (shown >= count) {
+    for (size_t i = 0; i < count; ++i) indices.push_back(i);
+    return indices;
+  }
+  const size_t tail = std::min(shown / 4, kMostTail), head = std::min(shown - tail, kMostHead);
+  for (size_t i = 0; i < head; ++i) indices.push_back(i);
+  indices.push_back(SIZE_MAX);
+  for (size_t i = count - tail; i < count; ++i) indices.push_back(i);
+  return indices;
+}
+
+// The widest value among those a row could show (its first and last ones).
+size_t widestValue(const std::vector<double>& values, size_t first, size_t count,
+                   ElementType type) {
+  size_t cell = 1;
+  for (size_t k = 0; k < count; ++k)
+    if (k < kMostHead || count - k <= kMostTail)
+      cell = std::max(cell, formatValue(values[first + k], type).size());
+  return cell;
+}
 
 // allreduce: each step as G rows, one per GPU, its chunks with the ranks each one holds, and
-// the copies of the step.
-void printRanksText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
+// the copies of the step. Every chunk shows the same number of its first values (all where they
+// fit); a GPU's chunks that do not fit on one line go on under it.
+void printRanksText(const Trace& t, std::ostream& out, bool colour, int width,
+                    const text::Block* narration) {
   const Params& p = t.params;
   const size_t n = size_t(p.n);
   const int chunks = int(t.chunkStarts.size()) - 1;
-  size_t cell = 1;
-  for (const auto& s : t.steps)
-    for (size_t i = 0; i < std::min(s.values.size(), kShownValues * 4); ++i)
-      cell = std::max(cell, formatValue(s.values[i], p.type).size());
+  size_t cell = 1, label = 3, longestChunk = 0;
+  for (int c = 0; c < chunks; ++c)
+    longestChunk = std::max(longestChunk, size_t(t.chunkStarts[c + 1] - t.chunkStarts[c]));
+  for (const auto& s : t.steps) {
+    for (int r = 0; r < p.gpus && s.values.size() >= (r + 1) * n; ++r)
+      for (int c = 0; c < chunks; ++c)
+        cell = std::max(cell, widestValue(s.values, r * n + size_t(t.chunkStarts[c]),
+                                          size_t(t.chunkStarts[c + 1] - t.chunkStarts[c]), p.type));
+    for (const auto& rank : s.contains)
+      for (unsigned mask : rank) label = std::max(label, ranksText(mask, p.gpus).size());
+  }
+  const std::string rowStart = "      GPU " + std::to_string(p.gpus - 1) + " ";
+  // A chunk: " |", its values, " [ranks]" padded to the widest.
+  const int labelColumns = 3 + int(label);
+  const int available = width - int(rowStart.size()) - 2;  // the row's closing " |"
+  // Values a chunk shows in `columns`: all, or its first ones and " …" (at least one).
+  auto valuesInChunk = [&](int columns) {
+    if (int(longestChunk * (cell + 1)) <= columns) return longestChunk;
+    return size_t(std::max(1, (columns - 2) / int(cell + 1)));
+  };
+  auto chunkColumns = [&](size_t shown) {
+    return 2 + int(shown * (cell + 1)) + (shown < longestChunk ? 2 : 0) + labelColumns;
+  };
+  // As many values a chunk as let a GPU's chunks share one line; where they cannot share one
+  // even with a value each, as many as the lines they take anyway leave room for.
+  const int count = std::max(chunks, 1);
+  size_t shownPerChunk = valuesInChunk(available / count - 2 - labelColumns);
+  const int perLine = std::max(1, available / chunkColumns(shownPerChunk));
+  if (perLine < count) {
+    const int lines = (count + perLine - 1) / perLine;
+    shownPerChunk = valuesInChunk(available / ((count + lines - 1) / lines) - 2 - labelColumns);
+  }
+
   for (size_t k = 0; k < t.steps.size(); ++k) {
     const StepSnapshot& s = t.steps[k];
     const StepSnapshot* previous = k > 0 ? &t.steps[k - 1] : nullptr;
-    out << std::setw(4) << k << "  " << s.label << "\n";
+    printWrapped(std::to_string(k) + "  " + s.label,
+                 spaces(4 - std::min<size_t>(4, std::to_string(k).size())), spaces(6), width, out);
     for (int r = 0; r < p.gpus && s.values.size() >= (r + 1) * n; ++r) {
-      out << "      GPU " << r << " ";
-      size_t shown = 0;
+      std::string name = "      GPU " + std::to_string(r);
+      std::string line = name + spaces(rowStart.size() - name.size());
+      int column = int(rowStart.size());
       for (int c = 0; c < chunks; ++c) {
         const bool changed =
             previous && !previous->contains.empty() && previous->contains[r][c] != s.contains[r][c];
         const char* style = colour && changed ? kChanged : "";
-        out << " |" << style;
-        for (long long i = t.chunkStarts[c]; i < t.chunkStarts[c + 1]; ++i, ++shown) {
-          if (shown == kShownValues) out << " …";
-          if (shown >= kShownValues) continue;
-          const std::string text = formatValue(s.values[r * n + size_t(i)], p.type);
-          out << ' ' << std::string(cell - std::min(cell, text.size()), ' ') << text;
+        std::string chunk = " |";
+        chunk += style;
+        const size_t first = r * n + size_t(t.chunkStarts[c]);
+        const size_t count = size_t(t.chunkStarts[c + 1] - t.chunkStarts[c]);
+        for (size_t i : shownIndices(count, std::min(shownPerChunk, count))) {
+          if (i == SIZE_MAX) {
+            chunk += " …";
+            break;  // a chunk shows its first values only: the ranks say the rest
+          }
+          const std::string text = formatValue(s.values[first + i], p.type);
+          chunk += ' ' + spaces(cell - std::min(cell, text.size())) + text;
         }
         if (!s.contains.empty()) {
           const std::string held = ranksText(s.contains[r][c], p.gpus);
-          out << " [" << held << "]"
-              << std::string(size_t(std::max(3, 2 * p.gpus - 1)) -
-                                 std::min(held.size(), size_t(std::max(3, 2 * p.gpus - 1))),
-                             ' ');
+          chunk += " [" + held + "]" + spaces(label - std::min(label, held.size()));
         }
-        out << (*style ? kReset : "");
+        chunk += *style ? kReset : "";
+        const int chunkColumns = visibleColumns(chunk);
+        if (c > 0 && column + chunkColumns + 2 > width) {  // on under the GPU's name
+          out << line << " |\n";
+          line = spaces(rowStart.size());
+          column = int(rowStart.size());
+        }
+        line += chunk;
+        column += chunkColumns;
       }
-      out << " |\n";
+      out << line << " |\n";
     }
     for (const Transfer& x : s.transfers)
-      out << "      GPU " << x.from << " -> GPU " << x.to << ": elements " << x.begin << ".."
-          << x.end - 1 << ", " << x.bytes << " B, " << (x.combined ? "combined" : "copied over")
-          << "\n";
-    if (narration && k < narration->items.size()) printNarration(narration->items[k], out);
+      printWrapped("GPU " + std::to_string(x.from) + " -> GPU " + std::to_string(x.to) +
+                       ": elements " + std::to_string(x.begin) + ".." + std::to_string(x.end - 1) +
+                       ", " + std::to_string(x.bytes) + " B, " +
+                       (x.combined ? "combined" : "copied over"),
+                   spaces(6), spaces(8), width, out);
+    if (narration && k < narration->items.size()) printNarration(narration->items[k], out, width);
   }
 }
 
 // What the kernel printed, every line, under a heading that says how many and from where.
-void printKernelOutput(const Trace& t, std::ostream& out) {
+void printKernelOutput(const Trace& t, std::ostream& out, int width) {
   const size_t count = t.kernelOutput.size();
-  out << "kernel output (printf), " << count << (count == 1 ? " line" : " lines") << " from "
-      << (t.backend == "gpu" ? "the GPU" : "the simulator, in the order its schedule ran them")
-      << (count ? ":" : "") << "\n";
-  for (const std::string& line : t.kernelOutput) out << "  " << line << "\n";
+  printWrapped(
+      std::string("kernel output (printf), ") + std::to_string(count) +
+          (count == 1 ? " line" : " lines") + " from " +
+          (t.backend == "gpu" ? "the GPU" : "the simulator, in the order its schedule ran them") +
+          (count ? ":" : ""),
+      "", "  ", width, out);
+  for (const std::string& line : t.kernelOutput) printWrapped(line, "  ", "    ", width, out);
 }
 
 // --op subtract: what each kernel that offers it gave for the same data.
-void printOtherKernels(const Trace& t, std::ostream& out) {
+void printOtherKernels(const Trace& t, std::ostream& out, int width) {
   if (t.otherKernels.empty()) return;
-  out << "the same data through every kernel that offers " << name(t.params.op) << ":\n";
+  printWrapped(
+      "the same data through every kernel that offers " + std::string(name(t.params.op)) + ":", "",
+      "  ", width, out);
   for (const KernelAnswer& a : t.otherKernels) {
     const bool thisRun = a.lesson == t.params.lesson && a.variant == t.params.variant;
-    out << "  " << std::left << std::setw(24) << (a.lesson + " " + a.variant) << std::right
-        << (a.notRun.empty() ? formatValue(a.result, t.params.type) : "not run: " + a.notRun)
-        << (thisRun ? "   <- this run" : "") << "\n";
+    const std::string kernel = a.lesson + " " + a.variant;
+    printWrapped(
+        kernel + spaces(24 - std::min<size_t>(24, kernel.size())) +
+            (a.notRun.empty() ? formatValue(a.result, t.params.type) : "not run: " + a.notRun) +
+            (thisRun ? "   <- this run" : ""),
+        "  ", spaces(26), width, out);
   }
   out << "  " << std::left << std::setw(24) << "host loop" << std::right
       << formatValue(t.expected, t.params.type) << "\n";
 }
 
+std::string percent(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", v);
+  return text;
+}
+
 // The step's global loads and stores (rlab run --memory): a summary, then each warp's request.
-void printMemoryStep(const StepSnapshot& s, std::ostream& out) {
+void printMemoryStep(const StepSnapshot& s, std::ostream& out, int width) {
   const MemoryStepSummary sum = summarizeMemory(s.memory);
   if (sum.requests == 0) {
     out << "        memory: no global loads or stores\n";
     return;
   }
-  out << std::fixed << std::setprecision(1) << "        memory: " << sum.requests
-      << (sum.requests == 1 ? " warp request, " : " warp requests, ") << sum.sectors
-      << " sectors for " << sum.usefulBytes << " useful bytes (" << sum.efficiency
-      << "% efficiency; " << sum.minSectors << " sectors at best)\n";
+  printWrapped("memory: " + std::to_string(sum.requests) +
+                   (sum.requests == 1 ? " warp request, " : " warp requests, ") +
+                   std::to_string(sum.sectors) + " sectors for " + std::to_string(sum.usefulBytes) +
+                   " useful bytes (" + percent(sum.efficiency) + "% efficiency; " +
+                   std::to_string(sum.minSectors) + " sectors at best)",
+               spaces(8), spaces(10), width, out);
   constexpr size_t kShownRequests = 16;
   for (size_t k = 0; k < s.memory.size() && k < kShownRequests; ++k) {
     const WarpMemoryRequest& r = s.memory[k];
-    out << "          block " << r.block << " warp " << r.warp << (r.write ? " store" : " load ")
-        << " arg " << r.buffer << ": " << r.lanes.size()
-        << (r.lanes.size() == 1 ? " lane, " : " lanes, ") << r.sectors
-        << (r.sectors == 1 ? " sector" : " sectors") << " (" << r.minSectors << " at best), "
-        << r.lines << (r.lines == 1 ? " line, " : " lines, ") << r.usefulBytes << " useful bytes, "
-        << sectorEfficiency(r) << "%\n";
+    printWrapped("block " + std::to_string(r.block) + " warp " + std::to_string(r.warp) +
+                     (r.write ? " store" : " load ") + " arg " + std::to_string(r.buffer) + ": " +
+                     std::to_string(r.lanes.size()) +
+                     (r.lanes.size() == 1 ? " lane, " : " lanes, ") + std::to_string(r.sectors) +
+                     (r.sectors == 1 ? " sector" : " sectors") + " (" +
+                     std::to_string(r.minSectors) + " at best), " + std::to_string(r.lines) +
+                     (r.lines == 1 ? " line, " : " lines, ") + std::to_string(r.usefulBytes) +
+                     " useful bytes, " + percent(sectorEfficiency(r)) + "%",
+                 spaces(10), spaces(12), width, out);
   }
   if (s.memory.size() > kShownRequests)
-    out << "          … and " << s.memory.size() - kShownRequests
-        << " more (--format json has all)\n";
-  out << std::defaultfloat;
+    printWrapped("… and " + std::to_string(s.memory.size() - kShownRequests) +
+                     " more (--format json has all)",
+                 spaces(10), spaces(12), width, out);
 }
-
-}  // namespace
-
-namespace {
 
 // The run's first lines: what ran, with which parameters, where.
-void printRunHeader(const Trace& t, std::ostream& out) {
+void printRunHeader(const Trace& t, std::ostream& out, int width) {
   const Params& p = t.params;
+  const std::string device = (t.backend == "gpu" ? "GPU: " : "") + t.device;
   if (t.gpus > 0) {
-    out << p.lesson << " (" << p.variant << ")  gpus=" << p.gpus << "  n=" << p.n << " per GPU  "
-        << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel << "\n"
-        << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
+    printWrapped(p.lesson + " (" + p.variant + ")  gpus=" + std::to_string(p.gpus) +
+                     "  n=" + std::to_string(p.n) + " per GPU  " + name(p.op) + "  " +
+                     name(p.type) + "  data=" + t.dataLabel,
+                 "", "  ", width, out);
+    printWrapped(device, "", "  ", width, out);
     return;
   }
-  if (t.exercise.empty())
-    out << p.lesson << " (" << p.variant << ")";
-  else
-    out << "exercise " << t.exercise << " (your kernel)";
-  out << "  n=" << p.n << "  block=" << p.block << "  " << name(p.op) << "  " << name(p.type)
-      << "  data=" << (t.dataLabel.empty() ? p.data : t.dataLabel);
-  const VariantInfo& variant = *findLesson(p.lesson)->findVariant(p.variant);
+  std::string header = t.exercise.empty() ? p.lesson + " (" + p.variant + ")"
+                                          : "exercise " + t.exercise + " (your kernel)";
+  header += "  n=" + std::to_string(p.n) + "  block=" + std::to_string(p.block) + "  " +
+            name(p.op) + "  " + name(p.type) +
+            "  data=" + (t.dataLabel.empty() ? p.data : t.dataLabel);
   if (t.exercise.empty()) {
-    if (variant.barrierSwitch) out << "  barrier=" << (p.barrier ? "on" : "off");
-    if (variant.syncwarpSwitch) out << "  syncwarp=" << (p.syncwarp ? "on" : "off");
-    out << (p.perturb ? "  perturbed" : "") << (p.printing ? "  printf" : "")
-        << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
+    const VariantInfo& variant = *findLesson(p.lesson)->findVariant(p.variant);
+    if (variant.barrierSwitch) header += std::string("  barrier=") + (p.barrier ? "on" : "off");
+    if (variant.syncwarpSwitch)
+      header += std::string("  syncwarp=") + (p.syncwarp ? "on" : "off");
+    header += std::string(p.perturb ? "  perturbed" : "") + (p.printing ? "  printf" : "") +
+              (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
   }
   if (t.exercise.empty() && p.perThread > 0)
-    out << "  per-thread=" << p.perThread << (p.loadAdd ? "" : "  no load add");
-  out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
+    header += "  per-thread=" + std::to_string(p.perThread) + (p.loadAdd ? "" : "  no load add");
+  printWrapped(header, "", "  ", width, out);
+  printWrapped(device, "", "  ", width, out);
 }
 
-// One line per step: its label, the array (both ends of a long one, changed cells and cells
-// written by working threads coloured), who worked, then its stale reads and narration.
-void printSteps(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
+// Who worked in a step: "   4 threads, 1 warp, 2-way bank conflict"; empty for the input.
+std::string workersText(const StepSnapshot& s, size_t k) {
+  if (k == 0 || s.active.empty()) return "";
+  std::string text =
+      "   " + std::to_string(s.active.size()) + (s.active.size() == 1 ? " thread" : " threads");
+  if (!s.activeWarps.empty())
+    text += ", " + std::to_string(s.activeWarps.size()) +
+            (s.activeWarps.size() == 1 ? " warp" : " warps");
+  if (s.bankConflictDegree > 1)
+    text += ", " + std::to_string(s.bankConflictDegree) + "-way bank conflict";
+  return text;
+}
+
+// One line per step where the terminal is wide enough: its number and label, the array (both
+// ends of a long one; changed cells and cells written by working threads coloured) and who
+// worked. Where it is not, the array goes under the label, and who worked after whichever of
+// the two has room for it. Then the step's stale reads and narration.
+void printSteps(const Trace& t, std::ostream& out, bool colour, int width,
+                const text::Block* narration) {
   const Params& p = t.params;
-  size_t widestLabel = 5;
-  for (const auto& s : t.steps) widestLabel = std::max(widestLabel, s.label.size());
-  size_t cell = 1;
+  size_t widestLabel = 5, widestWorkers = 0, cell = 1;
+  for (size_t k = 0; k < t.steps.size(); ++k) {
+    const StepSnapshot& s = t.steps[k];
+    widestLabel = std::max(widestLabel, size_t(visibleColumns(s.label)));
+    widestWorkers = std::max(widestWorkers, workersText(s, k).size());
+    cell = std::max(cell, widestValue(s.values, 0, s.values.size(), p.type));
+  }
+  // One line a step where every row shows all its values, or at least 8 of them.
+  const int oneLineColumns = width - int(6 + widestLabel + 2 + widestWorkers);
+  const int underColumns = width - 5;  // the array under the label, from column 6
+  bool oneLine = true;
   for (const auto& s : t.steps)
-    for (size_t i = 0; i < std::min(s.values.size(), kShownValues); ++i)
-      cell = std::max(cell, formatValue(s.values[i], p.type).size());
+    oneLine &= valuesFitting(s.values.size(), cell, oneLineColumns) >=
+               std::min<size_t>(s.values.size(), 8);
+
   const std::vector<double>* previous = nullptr;
   for (size_t k = 0; k < t.steps.size(); ++k) {
     const StepSnapshot& s = t.steps[k];
     std::set<int> written;
     for (const auto& pair : s.pairs) written.insert(pair.second);
-    out << std::setw(4) << k << "  " << s.label
-        << std::string(widestLabel - s.label.size() + 2, ' ');
-    auto printCell = [&](size_t i) {
+    std::string row;
+    const size_t shown =
+        valuesFitting(s.values.size(), cell, oneLine ? oneLineColumns : underColumns);
+    for (size_t i : shownIndices(s.values.size(), shown)) {
+      if (i == SIZE_MAX) {
+        row += "  …";
+        continue;
+      }
       const std::string text = formatValue(s.values[i], p.type);
       const bool changed = previous && i < previous->size() && (*previous)[i] != s.values[i];
       const char* style = !colour ? "" : changed ? kChanged : written.count(int(i)) ? kWorked : "";
-      out << ' ' << std::string(cell - std::min(cell, text.size()), ' ') << style << text
-          << (*style ? kReset : "");
-    };
-    if (s.values.size() <= kShownValues) {
-      for (size_t i = 0; i < s.values.size(); ++i) printCell(i);
+      row +=
+          ' ' + spaces(cell - std::min(cell, text.size())) + style + text + (*style ? kReset : "");
+    }
+    if (shown < s.values.size()) row += "  (" + std::to_string(s.values.size()) + " values)";
+    const std::string number = std::to_string(k);
+    const std::string start = spaces(4 - std::min<size_t>(4, number.size())) + number + "  ";
+    const std::string workers = workersText(s, k);
+    if (oneLine) {
+      out << start << s.label << spaces(widestLabel - size_t(visibleColumns(s.label)) + 2) << row
+          << workers << "\n";
+    } else if (visibleColumns(start + s.label + workers) <= width) {
+      out << start << s.label << workers << "\n" << spaces(5) << row << "\n";
     } else {
-      for (size_t i = 0; i < 16; ++i) printCell(i);
-      out << "  …";
-      for (size_t i = s.values.size() - 6; i < s.values.size(); ++i) printCell(i);
-      out << "  (" << s.values.size() << " values)";
+      printWrapped(s.label, start, spaces(6), width, out);
+      if (5 + visibleColumns(row + workers) <= width)
+        out << spaces(5) << row << workers << "\n";
+      else
+        out << spaces(5) << row << "\n" << spaces(6) << workers.substr(3) << "\n";
     }
-    if (k > 0 && !s.active.empty()) {
-      out << "   " << s.active.size() << (s.active.size() == 1 ? " thread" : " threads");
-      if (!s.activeWarps.empty())
-        out << ", " << s.activeWarps.size() << (s.activeWarps.size() == 1 ? " warp" : " warps");
-      if (s.bankConflictDegree > 1) out << ", " << s.bankConflictDegree << "-way bank conflict";
-    }
-    out << "\n";
-    if (k > 0 && t.memoryRecorded) printMemoryStep(s, out);
+    if (k > 0 && t.memoryRecorded) printMemoryStep(s, out, width);
     for (const std::string& stale : staleReads(s, p.type))
-      out << "        " << (colour ? kWrong : "") << "stale read: " << stale
-          << (colour ? kReset : "") << "\n";
-    if (narration && k < narration->items.size()) printNarration(narration->items[k], out);
+      printWrapped(
+          std::string(colour ? kWrong : "") + "stale read: " + stale + (colour ? kReset : ""),
+          spaces(8), spaces(10), width, out);
+    if (narration && k < narration->items.size()) printNarration(narration->items[k], out, width);
     previous = &s.values;
   }
 }
 
 // The result against the expected value, or, for an operator with no single answer, every
 // kernel's answer beside the host's loop.
-void printResult(const Trace& t, std::ostream& out, bool colour) {
+void printResult(const Trace& t, std::ostream& out, bool colour, int width) {
   const Params& p = t.params;
   if (!t.singleAnswer) {
-    printOtherKernels(t, out);
-    out << "result " << formatValue(t.result, p.type) << "   host loop, left to right "
-        << formatValue(t.expected, p.type) << "   no single right answer (" << name(p.op)
-        << " is not associative)\n";
+    printOtherKernels(t, out, width);
+    printWrapped("result " + formatValue(t.result, p.type) + "   host loop, left to right " +
+                     formatValue(t.expected, p.type) + "   no single right answer (" + name(p.op) +
+                     " is not associative)",
+                 "", "  ", width, out);
     return;
   }
   const char* verdictStyle = colour ? (t.correct ? kRight : kWrong) : "";
-  out << "result " << formatValue(t.result, p.type) << "   expected "
-      << formatValue(t.expected, p.type);
-  if (t.tolerance > 0) out << " (± " << std::setprecision(3) << t.tolerance << ")";
-  out << "   " << verdictStyle << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
-  if (!howFarOff(t).empty()) out << " (" << howFarOff(t) << ")";
-  out << "\n";
+  std::ostringstream line;
+  line << "result " << formatValue(t.result, p.type) << "   expected "
+       << formatValue(t.expected, p.type);
+  if (t.tolerance > 0) line << " (± " << std::setprecision(3) << t.tolerance << ")";
+  line << "   " << verdictStyle << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
+  if (!howFarOff(t).empty()) line << " (" << howFarOff(t) << ")";
+  printWrapped(line.str(), "", "  ", width, out);
 }
 
 // What the run took: GPU timings, or the simulator's own time, which is no GPU's.
-void printTimings(const Trace& t, std::ostream& out) {
+void printTimings(const Trace& t, std::ostream& out, int width) {
   const Timings& m = t.timings;
+  std::ostringstream line;
+  line << std::setprecision(4);
   if (m.measured && t.gpus > 0) {
-    out << std::setprecision(4) << "all-reduce " << m.kernelMs << " ms (median of " << m.repetitions
-        << "), algorithm bandwidth " << m.gbPerSecond << " GB/s, bus bandwidth " << m.busGBs
-        << " GB/s = " << m.copyFraction * 100 << "% of a peer copy of the same bytes ("
-        << m.peerCopyGBs << " GB/s)\n";
+    line << "all-reduce " << m.kernelMs << " ms (median of " << m.repetitions
+         << "), algorithm bandwidth " << m.gbPerSecond << " GB/s, bus bandwidth " << m.busGBs
+         << " GB/s = " << m.copyFraction * 100 << "% of a peer copy of the same bytes ("
+         << m.peerCopyGBs << " GB/s)";
   } else if (m.measured) {
-    out << std::setprecision(4) << "kernel " << m.kernelMs << " ms (median of " << m.repetitions
-        << "), with copies " << m.withCopiesMs << " ms, " << m.gbPerSecond
-        << " GB/s = " << m.copyFraction * 100 << "% of copy bandwidth, CPU loop " << m.cpuMs
-        << " ms, CUB " << m.cubMs << " ms (" << m.cubRatio << "x CUB)\n";
+    line << "kernel " << m.kernelMs << " ms (median of " << m.repetitions << "), with copies "
+         << m.withCopiesMs << " ms, " << m.gbPerSecond << " GB/s = " << m.copyFraction * 100
+         << "% of copy bandwidth, CPU loop " << m.cpuMs << " ms, CUB " << m.cubMs << " ms ("
+         << m.cubRatio << "x CUB)";
   } else if (t.backend == "sim") {
-    out << std::setprecision(3) << "simulated in " << m.simSeconds
-        << " s (CPU time of the simulator, not a GPU time)\n";
+    line << std::setprecision(3) << "simulated in " << m.simSeconds
+         << " s (CPU time of the simulator, not a GPU time)";
+  } else {
+    return;
   }
+  printWrapped(line.str(), "", "  ", width, out);
+}
+
+// A list of numbers after its name, wrapped under itself: "atomics landed in this order: 7 6 2".
+template <typename Each>
+void printNumberList(const std::string& name, size_t count, Each each, std::ostream& out,
+                     int width) {
+  std::string text = name;
+  for (size_t i = 0; i < count; ++i) text += " " + each(i);
+  printWrapped(text, "", "  ", width, out);
 }
 
 }  // namespace
 
-void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
+void printTraceText(const Trace& t, std::ostream& out, bool colour, int width,
+                    const text::Block* narration) {
   const Params& p = t.params;
-  printRunHeader(t, out);
-  if (t.gpus > 0) printRanksText(t, out, colour, narration);
-  if (!t.steps.empty() && t.gpus == 0) printSteps(t, out, colour, narration);
-  if (!t.atomicOrder.empty() && t.atomicOrder.size() <= 64) {
-    out << "atomics landed in this order:";
-    for (const auto& a : t.atomicOrder) out << ' ' << a.thread;
-    out << "\n";
-  }
-  if (!t.blockPartials.empty() && t.blockPartials.size() <= 64) {
-    out << "block partials:";
-    for (double v : t.blockPartials) out << ' ' << formatValue(v, p.type);
-    out << "\n";
-  }
-  if (p.printing || !t.kernelOutput.empty()) printKernelOutput(t, out);
-  for (const auto& note : t.notes) out << "note: " << note << "\n";
-  printResult(t, out, colour);
-  printTimings(t, out);
+  printRunHeader(t, out, width);
+  if (t.gpus > 0) printRanksText(t, out, colour, width, narration);
+  if (!t.steps.empty() && t.gpus == 0) printSteps(t, out, colour, width, narration);
+  if (!t.atomicOrder.empty() && t.atomicOrder.size() <= 64)
+    printNumberList(
+        "atomics landed in this order:", t.atomicOrder.size(),
+        [&](size_t i) { return std::to_string(t.atomicOrder[i].thread); }, out, width);
+  if (!t.blockPartials.empty() && t.blockPartials.size() <= 64)
+    printNumberList(
+        "block partials:", t.blockPartials.size(),
+        [&](size_t i) { return formatValue(t.blockPartials[i], p.type); }, out, width);
+  if (p.printing || !t.kernelOutput.empty()) printKernelOutput(t, out, width);
+  for (const auto& note : t.notes) printWrapped("note: " + note, "", "      ", width, out);
+  printResult(t, out, colour, width);
+  printTimings(t, out, width);
 }
 
-void printLaunchesText(const Trace& t, std::ostream& out) {
-  const LaunchTable table = launchTable(t);
-  out << "\n"
-      << table.rows.size() << (table.rows.size() == 1 ? " launch" : " launches") << " from "
-      << lessonOrThrow(t.params.lesson).hostFile << ":\n";
-  std::vector<size_t> width(table.columns.size());
-  for (size_t c = 0; c < width.size(); ++c) {
-    width[c] = table.columns[c].size();
-    for (const auto& row : table.rows) width[c] = std::max(width[c], row[c].size());
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    out << " ";
-    for (size_t c = 0; c < cells.size(); ++c)
-      out << " " << std::string(width[c] - cells[c].size(), ' ') << cells[c];
-    out << "\n";
-  };
-  line(table.columns);
-  for (const auto& row : table.rows) line(row);
+void printLaunchesText(const Trace& t, std::ostream& out, int width) {
+  const LaunchTable launches = launchTable(t);
+  out << "\n";
+  printWrapped(std::to_string(launches.rows.size()) +
+                   (launches.rows.size() == 1 ? " launch" : " launches") + " from " +
+                   lessonOrThrow(t.params.lesson).hostFile + ":",
+               "", "  ", width, out);
+  Table table{launches.columns, launches.rows, true};
+  table.gap = " ";
+  printTable(table, "  ", width, out);
 }
 
-void printTimelineText(const Trace& t, std::ostream& out, bool colour) {
+void printTimelineText(const Trace& t, std::ostream& out, bool colour, int width) {
   const Timeline tl = buildTimeline(t);
-  out << "\ntimeline";
+  out << "\n";
   if (!tl.available) {
-    out << ": " << tl.why << "\n";
+    printWrapped("timeline: " + tl.why, "", "  ", width, out);
     return;
   }
-  out << (tl.measured ? " (measured on the GPU)"
-                      : " (simulator, schedule " + t.params.schedule + ")")
-      << ": one row per thread, the levels as columns; #R-W: the tick it read at and the tick it "
-         "wrote at, counting every read and write in order\n";
-  out << "  " << tl.clockText << "\n";
+  printWrapped(std::string("timeline") +
+                   (tl.measured ? " (measured on the GPU)"
+                                : " (simulator, schedule " + t.params.schedule + ")") +
+                   ": one row per thread, the levels as columns; #R-W: the tick it read at and "
+                   "the tick it wrote at, counting every read and write in order",
+               "", "  ", width, out);
+  printWrapped(tl.clockText, "  ", "  ", width, out);
   const Params& p = t.params;
-  // Each column as wide as its widest cell; a late cell says so, and its row's gap is dots.
-  std::vector<std::vector<std::string>> text(tl.rows.size(),
-                                             std::vector<std::string>(tl.columns.size()));
-  std::vector<size_t> width(tl.columns.size());
-  for (size_t c = 0; c < tl.columns.size(); ++c) width[c] = tl.columns[c].size();
-  for (size_t r = 0; r < tl.rows.size(); ++r)
-    for (const TimelineCell& cell : tl.rows[r].cells) {
-      std::string& s = text[r][size_t(cell.column)];
+  // Each level a column; a late cell says so, and its row's gap is dots.
+  Table table;
+  table.header.push_back("");
+  for (const std::string& column : tl.columns) table.header.push_back(column);
+  for (const TimelineRow& row : tl.rows) {
+    std::vector<std::string> cells(tl.columns.size() + 1);
+    cells[0] = "thread " + std::to_string(row.thread);
+    for (const TimelineCell& cell : row.cells) {
+      std::string& s = cells[size_t(cell.column) + 1];
       if (!s.empty()) s += "; ";
       s += "#" + std::to_string(cell.readTick) + "-" + std::to_string(cell.writeTick) + " " +
            cellText(cell, p.op, p.type);
       if (cell.late) s += " (level " + std::to_string(cell.level) + ", late)";
       if (cell.staleRead) s += " !";
       for (int gap = cell.level - 1; gap < cell.column; ++gap)
-        if (text[r][size_t(gap)].empty()) text[r][size_t(gap)] = "...waiting...";
+        if (cells[size_t(gap) + 1].empty()) cells[size_t(gap) + 1] = "...waiting...";
     }
-  for (size_t r = 0; r < tl.rows.size(); ++r)
-    for (size_t c = 0; c < tl.columns.size(); ++c) width[c] = std::max(width[c], text[r][c].size());
-  const std::string rowName = "thread " + std::to_string(tl.rows.back().thread);
-  out << "  " << std::string(rowName.size(), ' ');
-  for (size_t c = 0; c < tl.columns.size(); ++c)
-    out << "  " << tl.columns[c]
-        << std::string(c + 1 < tl.columns.size() ? width[c] - tl.columns[c].size() : 0, ' ');
-  out << "\n";
-  for (size_t r = 0; r < tl.rows.size(); ++r) {
-    const std::string name = "thread " + std::to_string(tl.rows[r].thread);
-    out << "  " << name << std::string(rowName.size() - name.size(), ' ');
-    size_t used = tl.columns.size();  // no padding after the last cell of the row
-    while (used > 0 && text[r][used - 1].empty()) --used;
-    for (size_t c = 0; c < used; ++c) {
-      const std::string& s = text[r][c];
-      const bool marked = colour && s.find(" !") != std::string::npos;
-      out << "  " << (marked ? kWrong : "") << s << (marked ? kReset : "")
-          << std::string(c + 1 < used ? width[c] - s.size() : 0, ' ');
-    }
-    out << "\n";
+    if (colour)
+      for (std::string& s : cells)
+        if (s.find(" !") != std::string::npos) s = kWrong + s + kReset;
+    table.rows.push_back(cells);
   }
+  printTable(table, "  ", width, out);
   for (const TimelineEarlyRead& e : tl.earlyReads)
-    out << "  " << (colour ? kWrong : "") << "#" << e.readTick << " " << e.text << " (#"
-        << e.writeTick << ")" << (colour ? kReset : "") << ": " << e.sentence << "\n";
+    printWrapped(std::string(colour ? kWrong : "") + "#" + std::to_string(e.readTick) + " " +
+                     e.text + " (#" + std::to_string(e.writeTick) + ")" + (colour ? kReset : "") +
+                     ": " + e.sentence,
+                 "  ", "    ", width, out);
   const int needed = tl.readsAfterTheirWrite + tl.readsBeforeTheirWrite;
   if (tl.readsBeforeTheirWrite == 0)
-    out << "  every read of a value written at an earlier level (" << needed
-        << ") came after that write\n";
+    printWrapped("every read of a value written at an earlier level (" + std::to_string(needed) +
+                     ") came after that write",
+                 "  ", "    ", width, out);
   else
-    out << "  " << tl.readsBeforeTheirWrite << " of " << needed
-        << " reads of a value written at an earlier level came before that write\n";
+    printWrapped(std::to_string(tl.readsBeforeTheirWrite) + " of " + std::to_string(needed) +
+                     " reads of a value written at an earlier level came before that write",
+                 "  ", "    ", width, out);
 }
 
 }  // namespace rlab::cli

@@ -25,18 +25,21 @@ struct BenchTable {
   std::vector<BenchRow> rows;
 };
 
-// Text.
+// Text, in lines of at most `width` columns (terminal.hpp).
 // With `narration` (a Steps block of the texts), each step's sentence is printed under it.
-void printTraceText(const Trace& t, std::ostream& out, bool colour,
+void printTraceText(const Trace& t, std::ostream& out, bool colour, int width,
                     const text::Block* narration = nullptr);
 // One row per thread, the levels as columns, when each read and wrote (rlab run --timeline).
-void printTimelineText(const Trace& t, std::ostream& out, bool colour);
+void printTimelineText(const Trace& t, std::ostream& out, bool colour, int width);
 // The run's launches, one row each (rlab run --launches).
-void printLaunchesText(const Trace& t, std::ostream& out);
-void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out);
-void printNarration(const text::Inline& item, std::ostream& out);
+void printLaunchesText(const Trace& t, std::ostream& out, int width);
+// A chapter's prose wrapped to `width` columns, 80 at most (code blocks as they are written).
+void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out,
+                      int width);
+// One step's sentence of a narration, under the step.
+void printNarration(const text::Inline& item, std::ostream& out, int width);
 void printLessonList(std::ostream& out);
-void printRaceText(const RaceResult& race, std::ostream& out, bool colour);
+void printRaceText(const RaceResult& race, std::ostream& out, bool colour, int width);
 void printWitnessText(const Witness& w, std::ostream& out, bool colour);
 void printBenchText(const BenchTable& bench, std::ostream& out);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);

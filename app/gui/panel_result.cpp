@@ -64,9 +64,13 @@ void drawResultPanel(App& app) {
     for (const auto& note : t.notes) wrappedText(note);
     return;
   }
-  drawVerdict(app, 1.8f);
-  ImGui::Text(tr("result %s   expected %s"), formatValue(t.result, t.params.type).c_str(),
-              formatValue(t.expected, t.params.type).c_str());
+  if (t.gpus > 0) {  // a vector on every GPU: a verdict for each (panel_ranks.cpp)
+    drawRankVerdicts(app);
+  } else {
+    drawVerdict(app, 1.8f);
+    ImGui::Text(tr("result %s   expected %s"), formatValue(t.result, t.params.type).c_str(),
+                formatValue(t.expected, t.params.type).c_str());
+  }
   wrappedText(t.device, true);
   const Timings& m = t.timings;
   if (m.measured) {

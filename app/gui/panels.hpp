@@ -75,6 +75,9 @@ float narrationHeight(App& app, float width);  // ... and how tall it is at that
 // GPU moved so far (in the lesson view).
 void drawRanks(App& app);
 void drawRanksDetails(App& app);
+// The verdict of an all-reduce run for the result panel: the run's, then each GPU's (right, or
+// how many of its elements are wrong).
+void drawRankVerdicts(App& app);
 
 // The race explorer's parts (panel_race_witness.cpp, panel_race_charts.cpp).
 struct Palette;

@@ -318,11 +318,19 @@ Resolved resolve(const Params& in) {
                        ", but this tree has levels 1 to " + std::to_string(levels) + ".");
   }
 
+  sim::Schedule schedule;
   try {
-    sim::Schedule::parse(p.schedule);
+    schedule = sim::Schedule::parse(p.schedule);
   } catch (const std::invalid_argument& e) {
     throw ParamError(std::string("--schedule: ") + e.what());
   }
+  // A stall schedule names a thread of each block; one the blocks do not have would never be
+  // late, and the run would look like lockstep while claiming to be something else.
+  if (schedule.kind == sim::Schedule::Kind::Stall && int64_t(schedule.stallThread) >= p.block)
+    throw ParamError("--schedule " + p.schedule + " stalls thread " +
+                     std::to_string(schedule.stallThread) + ", but " +
+                     (lesson->oneBlock ? "the block has" : "each block has") + " threads 0 to " +
+                     std::to_string(p.block - 1) + ".");
   return r;
 }
 

@@ -1,5 +1,6 @@
 #include "lessons/engine/race.hpp"
 
+#include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 
 namespace rlab {

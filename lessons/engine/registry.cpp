@@ -76,7 +76,7 @@ std::vector<LessonInfo> describeLessons() {
   atomic.traceLimit = 4096;  // one step per atomic
   atomic.kernelFile = "kernels/atomic.cuh";
   atomic.picture = LessonPicture::AtomicQueue;
-  atomic.tour = {{"default", 8, 0, true, "random:4", "Eight threads queue at one address."}};
+  atomic.tour = {{"default", 8, 0, true, "random:3", "Eight threads queue at one address."}};
   all.push_back(atomic);
 
   LessonInfo folding;
@@ -180,8 +180,9 @@ std::vector<LessonInfo> describeLessons() {
   shared.defaultN = 1000;
   shared.kernelFile = "kernels/shared.cuh";
   shared.picture = LessonPicture::BlockPartials;
-  shared.tour = {
-      {"multiblock", 1000, 0, true, "lockstep", "Shared memory, many blocks, one atomic each."}};
+  shared.tour = {{"shared", 12, 4, true, "lockstep",
+                  "Each block adds its part in shared memory; a second launch adds the blocks' "
+                  "partials."}};
   all.push_back(shared);
 
   LessonInfo lastwarp;

@@ -267,7 +267,8 @@ struct LaunchTable {
 LaunchTable launchTable(const Trace& t);
 
 // allreduce: the ranks a chunk-contains bitmask names, "0+1+2", or "all" when it holds every one
-// of `gpus` ranks' inputs.
+// of `gpus` ranks' inputs; with more than 4 GPUs runs of three or more as "0-4" ("0-2+6+7"), so
+// that eight GPUs' labels stay short.
 std::string ranksText(unsigned mask, int gpus);
 
 }  // namespace rlab
