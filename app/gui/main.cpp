@@ -16,6 +16,7 @@
 #include "app/gui/theme.hpp"
 #include "lessons/engine/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/recording.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/texts.hpp"
 
@@ -70,9 +71,10 @@ int main(int argc, char** argv) {
   cli.add_option("--view", view,
                  "screenshot: the lesson's text or view, the per-thread timeline, or a finished "
                  "timing chart, race, race witness, wrong share by block size, float sums in "
-                 "ulps, the kernel's printf output, or the memory view (sectors per warp)")
+                 "ulps, the kernel's printf output, the memory view (sectors per warp), or the "
+                 "profile (the GPU's counters under Nsight Compute, or a GPU's recording)")
       ->check(CLI::IsMember({"text", "lesson", "timing", "race", "witness", "by-block",
-                             "float-sums", "timeline", "output", "memory"}));
+                             "float-sums", "timeline", "output", "memory", "profile"}));
   std::string code = "kernel";
   cli.add_option("--code", code, "screenshot: the kernel source or the host code that launched it")
       ->check(CLI::IsMember({"kernel", "host"}));
@@ -230,7 +232,10 @@ int main(int argc, char** argv) {
       if (view == "witness") app.startWitness();
       if (view == "by-block") app.startRateByBlock();
       if (view == "float-sums") app.startFloatSums();
-      if (view == "timing") app.startBench();
+      // Without a GPU the chart shows a GPU's recording where one is built in, as it opens.
+      if (view == "timing" && (app.ui.gpuUsable || rlab::recordings().empty())) app.startBench();
+      if (view == "profile" && app.ui.gpuUsable && !rlab::findCudaTool("ncu").empty())
+        app.startProfile();
       if (exerciseAction == "check") app.startExerciseCheck();
       if (exerciseAction == "run") app.startExerciseRun();
       app.waitForWork();
@@ -240,7 +245,7 @@ int main(int argc, char** argv) {
       }
       // The job refused or failed: say why.
       if (app.ui.statusIsError && view != "lesson" && view != "text" && view != "timeline" &&
-          view != "output" && view != "memory") {
+          view != "output" && view != "memory" && view != "profile") {
         std::cerr << "reduction-lab: " << app.ui.status << "\n";
         return 2;
       }
