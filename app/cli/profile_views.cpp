@@ -29,6 +29,23 @@ void printStalls(const std::vector<StallReason>& stalls, std::ostream& out) {
   }
 }
 
+// A sentence in lines of at most 96 columns, the first indented by 2, the rest by 4.
+void printWrapped(const std::string& text, std::ostream& out) {
+  std::string line = "  ";
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t space = std::min(text.find(' ', start), text.size());
+    const std::string word = text.substr(start, space - start);
+    if (line.size() + word.size() > 96 && line.find_first_not_of(' ') != std::string::npos) {
+      out << line << "\n";
+      line = "    ";
+    }
+    line += (line.back() == ' ' ? "" : " ") + word;
+    start = space + 1;
+  }
+  out << line << "\n";
+}
+
 }  // namespace
 
 void printProfileText(const ProfileReport& report, std::ostream& out) {
@@ -62,9 +79,13 @@ void printProfileText(const ProfileReport& report, std::ostream& out) {
     const auto measured = total.counters.find(c);
     const auto predicted = report.predicted.find(c);
     const bool proves = std::find(proof.begin(), proof.end(), c) != proof.end();
+    const std::string gpu =
+        measured != total.counters.end() ? formatCounter(c, measured->second) : "-";
     out << (proves ? "* " : "  ") << padded(info(c).label, 36)
-        << padded(measured != total.counters.end() ? formatCounter(c, measured->second) : "-", 14)
-        << (predicted != report.predicted.end() ? formatCounter(c, predicted->second) : "") << "\n";
+        << (predicted != report.predicted.end()
+                ? padded(gpu, 14) + formatCounter(c, predicted->second)
+                : gpu)
+        << "\n";
   }
   printStalls(total.stalls, out);
   for (const ProfiledKernel& k : report.kernels) {
@@ -78,7 +99,7 @@ void printProfileText(const ProfileReport& report, std::ostream& out) {
         << "\n";
   }
   out << "\n* proves the lesson's point:\n";
-  for (Counter c : proof) out << "  " << info(c).label << ": " << info(c).meaning << "\n";
+  for (Counter c : proof) printWrapped(std::string(info(c).label) + ": " + info(c).meaning, out);
   if (!report.predictionNote.empty()) out << report.predictionNote << "\n";
   for (const auto& note : report.notes) out << "note: " << note << "\n";
 }
