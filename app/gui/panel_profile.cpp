@@ -10,6 +10,7 @@
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/engine/recording.hpp"
+#include "lessons/engine/registry.hpp"
 #include "lessons/engine/sanitizer.hpp"  // findCudaTool
 
 namespace rlab::gui {
@@ -187,8 +188,11 @@ void drawCounters(App& app, const ProfileReport& report) {
   for (const std::string& note : report.notes) wrappedText(note, true);
 }
 
-// Why this machine cannot profile, in one sentence; empty where it can.
+// Why this machine cannot profile the run on screen, in one sentence; empty where it can.
 std::string whyNoProfile(const UiState& ui) {
+  const LessonInfo* lesson = findLesson(ui.params.lesson);
+  if (lesson && lesson->defaultGpus > 0)
+    return tr("Profiling reads the counters of one GPU; this lesson runs across GPUs.");
   if (!ui.gpuUsable)
     return printed(tr("%s Profiling reads an NVIDIA GPU's own counters with Nsight Compute."),
                    ui.gpuName.c_str());
