@@ -166,6 +166,10 @@ TEST_CASE("parseNcuOutput: no permission for the counters; a metric this ncu doe
   CHECK(unknown.unknownMetrics ==
         std::vector<std::string>{"smsp__sass_average_branch_targets_threads_uniform.pct"});
   CHECK(unknown.errors.empty());
+  // A name without its rollup, as ncu writes it for a name it looked up with every rollup.
+  const NcuOutput base = parseNcuOutput(
+      "==ERROR== Failed to find metric regex:^sm__cycles_active\\.(sum|min|max|avg)$\n");
+  CHECK(base.unknownMetrics == std::vector<std::string>{"sm__cycles_active"});
   CHECK(counterPermissionSentence().find("NVreg_RestrictProfilingToAdminUsers=0") !=
         std::string::npos);
 }

@@ -205,11 +205,18 @@ const std::regex& metricName() {
   return name;
 }
 
-void noteErrorLine(const std::string& text, NcuOutput& out) {
-  if (text.find("ERR_NVGPUCTRPERM") != std::string::npos) {
+// ncu names a metric it lacks as the regular expression it looked for: "Failed to find metric
+// regex:^dram__bytes_read\.sum$", or for a name without its rollup
+// "regex:^sm__cycles_active\.(sum|min|max|avg|pct|ratio|max_rate)$": the name is what is left
+// without the escapes, the anchors and the rollups.
+void noteErrorLine(const std::string& line, NcuOutput& out) {
+  if (line.find("ERR_NVGPUCTRPERM") != std::string::npos) {
     out.permissionDenied = true;
     return;
   }
+  std::string text;
+  for (char c : line)
+    if (c != '\\') text += c;
   std::string lower = text;
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return char(std::tolower(c)); });
@@ -218,7 +225,8 @@ void noteErrorLine(const std::string& text, NcuOutput& out) {
        lower.find("invalid") != std::string::npos || lower.find("unknown") != std::string::npos)) {
     bool named = false;
     for (std::sregex_iterator it(text.begin(), text.end(), metricName()), end; it != end; ++it) {
-      const std::string metric = it->str();
+      std::string metric = it->str();
+      while (!metric.empty() && metric.back() == '.') metric.pop_back();
       if (std::find(out.unknownMetrics.begin(), out.unknownMetrics.end(), metric) ==
           out.unknownMetrics.end())
         out.unknownMetrics.push_back(metric);
@@ -226,7 +234,7 @@ void noteErrorLine(const std::string& text, NcuOutput& out) {
     }
     if (named) return;
   }
-  out.errors.push_back(text);
+  out.errors.push_back(line);
 }
 
 struct Columns {
@@ -597,15 +605,18 @@ ProfileReport runProfile(const Params& params, const ProfileOptions& options) {
     done = runChild(report.command, child);
     ncuOutput = parseNcuOutput(done.output);
     if (done.cancelled || ncuOutput.unknownMetrics.empty() || !ncuOutput.launches.empty()) break;
-    for (const std::string& missing : ncuOutput.unknownMetrics) {
-      metrics.erase(std::remove(metrics.begin(), metrics.end(), missing), metrics.end());
-      report.unknownMetrics.push_back(missing);
-    }
+    // The metric itself, or every metric of a name ncu lacks ("sm__x" for "sm__x.sum").
+    const size_t asked = metrics.size();
+    for (const std::string& missing : ncuOutput.unknownMetrics)
+      metrics.erase(std::remove_if(metrics.begin(), metrics.end(),
+                                   [&](const std::string& m) {
+                                     const bool gone = m == missing || m.rfind(missing + ".", 0) == 0;
+                                     if (gone) report.unknownMetrics.push_back(m);
+                                     return gone;
+                                   }),
+                    metrics.end());
+    if (metrics.size() == asked) break;  // named nothing asked for: asking again would not help
   }
-  for (const std::string& missing : ncuOutput.unknownMetrics)
-    if (std::find(report.unknownMetrics.begin(), report.unknownMetrics.end(), missing) ==
-        report.unknownMetrics.end())
-      report.unknownMetrics.push_back(missing);
   report.exitCode = done.exitCode;
   readRun(done.output, report);
   if (!report.unknownMetrics.empty())
