@@ -24,7 +24,8 @@ struct Entry {
 constexpr Entry kSubcommands[] = {
     {"list", listCommand, false},     {"run", runCommand, false},
     {"race", raceCommand, false},     {"bench", benchCommand, true},
-    {"check", checkCommand, true},    {"tour", tourCommand, true},
+    {"check", checkCommand, true},    {"profile", profileCommand, true},
+    {"record", recordCommand, true},  {"tour", tourCommand, true},
     {"lesson", lessonCommand, false}, {"exercise", exerciseCommand, false},
 };
 

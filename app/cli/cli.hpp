@@ -10,6 +10,7 @@
 
 #include "app/cli/terminal.hpp"
 #include "lessons/engine/params.hpp"
+#include "lessons/engine/recording.hpp"
 #include "lessons/engine/sanitizer.hpp"
 #include "lessons/engine/texts.hpp"
 
@@ -34,10 +35,10 @@ struct Terminal {
 };
 
 struct Command {
-  std::string name;  // list, run, race, bench, check, tour, lesson, exercise
-  Params params;     // run, race, check; bench: its type and backend
+  std::string name;  // list, run, race, bench, check, profile, record, tour, lesson, exercise
+  Params params;     // run, race, check, profile; bench: its type and backend
   Format format = Format::Text;
-  int runs = 100;                                 // race
+  int runs = 100;                                 // race; record: runs of each race setting
   bool scheduleGiven = false;                     // race: repeat --schedule instead of varying
   bool witness = false;                           // race: find the smallest failing schedule
   bool timeline = false;                          // run: the per-thread timeline too
@@ -46,11 +47,14 @@ struct Command {
   std::vector<long long> benchSizes;              // bench: empty: the default sweep
   std::vector<int> benchPerThread;                // bench: shared coarsened's K; empty: its own
   bool benchLoadAdd = true;                       // bench: shared coarsened adds while loading
-  int reps = 20;                                  // bench
+  int reps = 20;                                  // bench, record
   SanitizerTool tool = SanitizerTool::Racecheck;  // check
   // tour: seconds between stops without waiting for a key (--auto); negative: wait for a key
   // where there is a person at a terminal, else do not pause at all
   double autoSeconds = -1;
+  std::string clockControl = "none";               // profile: ncu's --clock-control
+  std::vector<RecordPart> recordParts;             // record: what to measure (its --only)
+  std::string recordFolder = "assets/recordings";  // record: where the card's file goes
   Language language = Language::En;  // run, tour, lesson, exercise: the texts' language
   std::string chapter;               // lesson: which chapter to print (an id or a file)
   bool chapterIsFile = false;        // lesson: a teacher's own chapter, a Markdown file

@@ -80,20 +80,6 @@ json timelineJson(const Trace& t) {
           {"reads_before_their_write", tl.readsBeforeTheirWrite}};
 }
 
-static const char* benchRoleName(BenchRole role) {
-  switch (role) {
-    case BenchRole::CpuLoop:
-      return "cpu_loop";
-    case BenchRole::Cub:
-      return "cub";
-    case BenchRole::Roofline:
-      return "roofline";
-    case BenchRole::Lesson:
-      break;
-  }
-  return "lesson";
-}
-
 json traceJson(const Trace& t) {
   const Params& p = t.params;
   json j;
@@ -404,7 +390,7 @@ json benchJson(const BenchTable& bench) {
         {"gb_per_s", jsonNumber(r.gbPerSecond)},
         {"copy_fraction", jsonNumber(r.copyFraction)},
         {"cub_ratio", jsonNumber(r.cubRatio)},
-        {"role", benchRoleName(r.role)},
+        {"role", name(r.role)},
         // the speed-up table (GPU times only; null where nothing was measured)
         {"cpu_ratio", r.cpuRatio > 0 ? jsonNumber(r.cpuRatio) : json(nullptr)},
         {"previous_ratio", r.previousRatio > 0 ? jsonNumber(r.previousRatio) : json(nullptr)}};

@@ -303,6 +303,10 @@ Command parseOrDescribe(const std::vector<std::string>& args,
   run->add_flag("--memory", memory,
                 "global-memory variants, simulator: per step, the 32-byte sectors each warp's "
                 "load or store touched and the share of them it used");
+  bool noSteps = false;
+  run->add_flag("--no-steps", noSteps,
+                "record no steps: the kernels run as they are timed, without the trace buffer "
+                "(rlab profile runs them so)");
 
   LessonOptions raceOptions;
   std::string runs = "100";
@@ -336,6 +340,25 @@ Command parseOrDescribe(const std::vector<std::string>& args,
   auto* check = app.add_subcommand("check", "run a lesson once on the GPU under compute-sanitizer");
   checkOptions.addTo(check);
   check->add_option("--tool", tool, "racecheck, memcheck, synccheck or initcheck")->required();
+
+  LessonOptions profileOptions;
+  std::string clockControl = "none";
+  auto* profile = app.add_subcommand(
+      "profile", "run a lesson once on the GPU under Nsight Compute: its counters per kernel");
+  profileOptions.addTo(profile);
+  profile->add_option("--clock-control", clockControl,
+                      "none (default: the clocks as they are) or base (ncu locks them to base)");
+
+  std::string recordOnly, recordSizes, recordReps = "20", recordRuns = "200",
+                                       recordFolder = "assets/recordings";
+  auto* record = app.add_subcommand(
+      "record", "measure this GPU once (bench, profiles, race rates) into a recording");
+  record->add_option("--only", recordOnly, "parts to measure: bench, profile, race (default: all)");
+  record->add_option("--sizes", recordSizes, "bench sizes (default 2^10 to 2^28, x4)");
+  record->add_option("--reps", recordReps, "bench repetitions per measurement, 1 to 1000");
+  record->add_option("--runs", recordRuns, "runs of each race setting, 1 to 100000");
+  record->add_option("--out", recordFolder,
+                     "folder of the card's file (default assets/recordings)");
 
   std::string autoSeconds, tourLanguage;
   auto* tour = app.add_subcommand(
@@ -407,6 +430,10 @@ Command parseOrDescribe(const std::vector<std::string>& args,
             "--memory counts the sectors from the addresses the simulator sees; use it with "
             "--backend sim or auto, not gpu.");
       if (memory) c.params.backend = BackendChoice::Sim;
+      if (noSteps && (memory || timeline))
+        throw UsageError(std::string(memory ? "--memory" : "--timeline") +
+                         " shows recorded steps; --no-steps records none.");
+      c.params.trace = !noSteps;
       if (timeline && !lessonOrThrow(c.params.lesson).timeline)
         throw UsageError(
             "--timeline is only for lessons whose kernels stamp when each thread "
@@ -425,6 +452,42 @@ Command parseOrDescribe(const std::vector<std::string>& args,
       checkOptions.backend = "gpu";  // the sanitizer checks GPU code
       c.params = checkOptions.params();
       c.format = parseFormat(checkOptions.format, false);
+    } else if (profile->parsed()) {
+      c.name = "profile";
+      profileOptions.backend = "gpu";  // ncu counts GPU work
+      c.params = profileOptions.params();
+      c.format = parseFormat(profileOptions.format, false);
+      if (clockControl != "none" && clockControl != "base")
+        throw UsageError("--clock-control '" + clockControl +
+                         "' is not allowed; use none (the clocks as they are) or base (locked to "
+                         "the base clock).");
+      c.clockControl = clockControl;
+      if (lessonOrThrow(c.params.lesson).defaultGpus > 0)
+        throw UsageError("rlab profile reads the counters of one GPU; the " + c.params.lesson +
+                         " lesson runs across GPUs.");
+    } else if (record->parsed()) {
+      c.name = "record";
+      for (const auto& item : splitList(recordOnly)) {
+        bool known = false;
+        for (RecordPart part : {RecordPart::Bench, RecordPart::Profile, RecordPart::Race})
+          if (item == name(part)) {
+            known = true;
+            if (std::find(c.recordParts.begin(), c.recordParts.end(), part) == c.recordParts.end())
+              c.recordParts.push_back(part);
+          }
+        if (!known)
+          throw UsageError("--only names '" + item + "'; choose from bench, profile and race.");
+      }
+      for (const auto& item : splitList(recordSizes))
+        c.benchSizes.push_back(parseInteger("--sizes", item, 1, kMaxN,
+                                            "give sizes from 1 to 268435456, separated by commas"));
+      c.reps =
+          int(parseInteger("--reps", recordReps, 1, 1000, "give a whole number from 1 to 1000"));
+      c.runs = int(
+          parseInteger("--runs", recordRuns, 1, 100000, "give a whole number from 1 to 100000"));
+      if (recordFolder.empty())
+        throw UsageError("--out needs a folder; the card's recording is written into it.");
+      c.recordFolder = recordFolder;
     } else if (bench->parsed()) {
       c.name = "bench";
       c.params.type = parseType(benchType);

@@ -9,7 +9,9 @@
 
 #include "lessons/engine/bench.hpp"
 #include "lessons/engine/exercise/check.hpp"
+#include "lessons/engine/profile.hpp"
 #include "lessons/engine/race.hpp"
+#include "lessons/engine/recording.hpp"
 #include "lessons/engine/sanitizer.hpp"
 #include "lessons/engine/texts.hpp"
 #include "lessons/engine/trace.hpp"
@@ -44,6 +46,11 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour);
 void printBenchText(const BenchTable& bench, std::ostream& out);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
 void printSanitizerText(const SanitizerReport& report, std::ostream& out);
+// A profile: the lesson's kernels' counters beside the simulator's prediction, the counters that
+// prove the lesson's point first (profile_views.cpp). Its JSON is the core's profileJson.
+void printProfileText(const ProfileReport& report, std::ostream& out);
+// What rlab record wrote, and where.
+void printRecordText(const RecordingJson& recording, const std::string& file, std::ostream& out);
 // The exercises lesson by lesson, their titles in `language` (English where a file is missing).
 void printExerciseList(std::ostream& out, Language language);
 // The statement as `rlab lesson` prints a chapter, then how to start and where the hints are.

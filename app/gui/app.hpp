@@ -29,6 +29,9 @@ class App {
   void startFloatSums();    // the run's float sums in ulps, beside fastest's
   void startBench();
   void startRacecheck();  // GPU only: one run under compute-sanitizer's racecheck
+  // GPU only: the run on screen under Nsight Compute (app_profile.cpp), its counters into the
+  // Profile tab; progress by launches counted, Cancel kills ncu and the run.
+  void startProfile();
   // GPU only: times both runs of a "faster" prediction and answers it.
   void startFasterPrediction(const text::Block* prediction, const std::string& chapter);
   void cancelLongWork() { longWork_.cancel(); }

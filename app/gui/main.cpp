@@ -20,6 +20,8 @@
 #include "lessons/engine/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/installation.hpp"
+#include "lessons/engine/recording.hpp"
+#include "lessons/engine/sanitizer.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/texts.hpp"
 
@@ -193,7 +195,10 @@ int main(int argc, char** argv) {
       if (o.view == "witness") app.startWitness();
       if (o.view == "by-block") app.startRateByBlock();
       if (o.view == "float-sums") app.startFloatSums();
-      if (o.view == "timing") app.startBench();
+      // Without a GPU the chart shows a GPU's recording where one is built in, as it opens.
+      if (o.view == "timing" && (app.ui.gpuUsable || rlab::recordings().empty())) app.startBench();
+      if (o.view == "profile" && app.ui.gpuUsable && !rlab::findCudaTool("ncu").empty())
+        app.startProfile();
       if (o.exerciseAction == "check") app.startExerciseCheck();
       if (o.exerciseAction == "run") app.startExerciseRun();
       app.waitForWork();
@@ -203,7 +208,7 @@ int main(int argc, char** argv) {
       }
       // The job refused or failed: say why.
       if (app.ui.statusIsError && o.view != "lesson" && o.view != "text" && o.view != "timeline" &&
-          o.view != "output" && o.view != "memory") {
+          o.view != "output" && o.view != "memory" && o.view != "profile") {
         std::cerr << "reduction-lab: " << app.ui.status << "\n";
         return 2;
       }

@@ -60,13 +60,20 @@ void drawHostCodePanel(App& app);  // the host code that launched it, and the ru
 std::vector<std::string> hostFiles(const LessonInfo& lesson);
 void drawTimingPanel(App& app);  // log-log chart from rlab bench's engine
 // Under the chart (panel_speedups.cpp): each kernel's time x the CPU loop, the previous kernel
-// and CUB, at one measured n; its height, so that the chart leaves room for it.
-void drawSpeedUpTable(App& app);
+// and CUB, at one measured n, in `height` pixels (its rows scroll within them); the height it
+// would take whole, so that the chart leaves room for it.
+void drawSpeedUpTable(App& app, float height);
 float speedUpTableHeight(const UiState& ui);
 void drawRacePanel(App& app);          // run K times, histogram, open a wrong run
 void drawTimelinePanel(App& app);      // one row per thread: when each read and wrote
 void drawKernelOutputPanel(App& app);  // what the kernel printed (printf), line by line
 void drawMemoryPanel(App& app);        // one warp's global loads and stores: sectors, efficiency
+// The GPU's own counters for the run on screen (Nsight Compute), the simulator's prediction
+// beside them; a recording of a GPU where this machine has none.
+void drawProfilePanel(App& app);
+// "measured on NVIDIA H100 80GB HBM3, 2026-11-03, not on this machine": how every view labels
+// what a recording holds (the recording at `path`, or `path` itself where none is built in).
+std::string recordedOnText(const std::string& path);
 void drawTextPanel(App& app);          // the lesson's text: links, narration, predictions
 void drawNarration(App& app);          // the text's sentence for the step on screen
 float narrationHeight(App& app, float width);  // ... and how tall it is at that width

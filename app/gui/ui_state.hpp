@@ -15,6 +15,7 @@
 #include "lessons/engine/distribution.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/params.hpp"
+#include "lessons/engine/profile.hpp"
 #include "lessons/engine/race.hpp"
 #include "lessons/engine/sanitizer.hpp"
 #include "lessons/engine/texts.hpp"
@@ -34,7 +35,16 @@ struct RaceOutcome {
 
 // The views under the array, in the order of their tabs (app/gui/tabs.cpp names and draws
 // them).
-enum class ViewTab { LessonText, LessonView, Timing, Race, Timeline, KernelOutput, Memory };
+enum class ViewTab {
+  LessonText,
+  LessonView,
+  Timing,
+  Race,
+  Timeline,
+  KernelOutput,
+  Memory,
+  Profile
+};
 // The code beside the controls.
 enum class CodeTab { Kernel, Host };
 // The race explorer's views, in the order of its tabs.
@@ -45,6 +55,16 @@ struct BenchOutcome {
   std::string device;
   bool gpuTimes = false;
   ElementType type = ElementType::Int;
+  // Rows read from a recording (lessons/engine/recording.hpp), not measured here: its path, and
+  // the views label them with its card and date. Empty: measured here.
+  std::string recording;
+};
+
+// The Profile tab: the last profile made here (rlab profile's, on the worker), or why it could
+// not be made; recordings are looked up as it draws.
+struct ProfileOutcome {
+  std::optional<ProfileReport> report;
+  std::string error;  // one sentence: no ncu, no permission, the run failed
 };
 
 // The exercise open in the editor: the learner's text, the file it lives in, and the last
@@ -86,6 +106,9 @@ struct ExerciseState {
 struct ViewOptions {
   bool presenter = false;      // large type, thick lines, high contrast; the stage layout
   bool chartShowsGBs = false;  // timing chart: GB/s instead of time
+  // Timing chart: every lesson's kernels, not only those of the lesson on screen (and the
+  // yardsticks: CUB, the CPU loop, the copy roofline).
+  bool chartAllKernels = false;
   long long speedUpN = 0;      // the speed-up table's n; 0 (or one not measured): the largest
   float textScale = 1;         // Ctrl+= / Ctrl+-
   // The stage (presenter mode, small windows): the picture and the narration fill the screen;
@@ -156,7 +179,9 @@ struct UiState {
   BenchOutcome bench;
   int memoryBlock = 0, memoryWarp = 0;  // the warp the memory view shows
   ArrayWindow arrayWindow;
-  bool allStaleReadsShown = false;        // the array view lists every stale read, not the first
+  bool allStaleReadsShown = false;  // the array view lists every stale read, not the first
+  ProfileOutcome profile;
+  int recording = 0;  // the recording the timing chart and the Profile tab offer (recordings())
   std::optional<ViewTab> requestTab;      // a view to bring to the front on the next frame
   std::optional<CodeTab> requestCodeTab;  // the same beside the controls
   std::optional<RaceTab> requestRaceTab;  // the same, in the race explorer

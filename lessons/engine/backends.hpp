@@ -31,6 +31,10 @@ struct GpuProbe {
   std::string device;  // "NVIDIA H100 80GB HBM3, compute capability 9.0, 79.1 GiB"
   std::string why;     // when not usable: one sentence
   int devices = 0;     // CUDA devices the driver sees
+  std::string name{};  // the card alone: "NVIDIA H100 80GB HBM3"
+  // The CUDA version the driver supports and the one this build's runtime is, as CUDA numbers
+  // them (13000: 13.0); 0 where unknown.
+  int cudaDriver = 0, cudaRuntime = 0;
 };
 // Asks the driver once per call; cheap enough for start-up, not for every frame.
 GpuProbe probeGpu();

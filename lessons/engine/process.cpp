@@ -114,6 +114,7 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
         continue;
       }
       if (k == 0) {
+        if (options.onOutput) options.onOutput(std::string(buffer, size_t(got)));
         const size_t room =
             options.outputLimit - std::min(options.outputLimit, result.output.size());
         result.output.append(buffer, std::min(room, size_t(got)));

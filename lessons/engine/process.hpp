@@ -21,6 +21,9 @@ struct ChildOptions {
   // there comes here as it arrives (without the newline): a report kept apart from whatever
   // the child's own code prints.
   std::function<void(const std::string&)> onReportLine;
+  // When set, every piece of stdout and stderr as it arrives (a line may come in pieces), also
+  // past outputLimit: a tool's progress lines.
+  std::function<void(const std::string&)> onOutput;
   size_t outputLimit = size_t(1) << 20;  // bytes of stdout and stderr kept
   // "NAME=value" entries that replace or add to this process's environment for the child.
   std::vector<std::string> environment;

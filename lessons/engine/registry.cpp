@@ -61,14 +61,32 @@ int64_t gridStride(int64_t n, int block) {
   return blocks(n, block) + 2 + 2 * levels(block) + blocks(n, int64_t(block) * 16) + 10;
 }
 
+// The counters the lessons' points rest on, named once.
+using C = Counter;
+const std::vector<Counter> kGlobalAccesses = {C::GlobalLoadSectorsPerRequest,
+                                              C::GlobalStoreSectorsPerRequest,
+                                              C::GlobalLoadRequests, C::DurationUs};
+const std::vector<Counter> kDivergence = {C::BranchEfficiencyPct, C::WarpEfficiencyPct,
+                                          C::SharedBankConflicts, C::SharedWavefrontsPerRequest,
+                                          C::DurationUs};
+const std::vector<Counter> kSharedTree = {C::SharedBankConflicts, C::SharedWavefrontsPerRequest,
+                                          C::DramReadBytes, C::DurationUs};
+// The last warp: how many shared-memory accesses its steps make (none kept in registers by
+// volatile, some by plain), and whether its lanes idle.
+const std::vector<Counter> kLastWarp = {C::SharedRequests, C::WarpEfficiencyPct, C::DurationUs};
+const std::vector<Counter> kBandwidth = {C::DramReadPct, C::DramThroughputPct, C::DramGBs,
+                                         C::OccupancyPct, C::DurationUs};
+
 std::vector<LessonInfo> describeLessons() {
   std::vector<LessonInfo> all;
 
   LessonInfo atomic;
   atomic.id = "atomic";
   atomic.title = "Atomic baseline";
-  atomic.variants = {
-      {.id = "default", .kernelFunction = "atomicReduce", .longestChain = oneAddress}};
+  atomic.variants = {{.id = "default",
+                      .kernelFunction = "atomicReduce",
+                      .longestChain = oneAddress,
+                      .proofCounters = {C::DurationUs, C::DramGBs, C::L2HitPct}}};
   atomic.gpuStepsRepeat = false;  // the atomics land in another order on every GPU run
   atomic.defaultFloatData = "mixed:1";  // the lesson is the order: a float sum that shows it
   atomic.maxN = kLargest;
@@ -86,12 +104,14 @@ std::vector<LessonInfo> describeLessons() {
                        .kernelFunction = "foldStep",
                        .inPlace = true,
                        .longestChain = halving,
-                       .globalMemorySteps = true},
+                       .globalMemorySteps = true,
+                       .proofCounters = kGlobalAccesses},
                       {.id = "double-buffer",
                        .kernelFunction = "foldInto",
                        .inPlace = true,
                        .longestChain = halving,
-                       .globalMemorySteps = true}};
+                       .globalMemorySteps = true,
+                       .proofCounters = kGlobalAccesses}};
   folding.maxN = kLargest;
   folding.defaultN = 9;
   folding.kernelFile = "kernels/folding.cuh";
@@ -110,14 +130,17 @@ std::vector<LessonInfo> describeLessons() {
                        .barrierSwitch = true,
                        .perturbs = true,
                        .delays = true,
-                       .globalMemorySteps = true},
+                       .globalMemorySteps = true,
+                       .proofCounters = kGlobalAccesses},
                       {.id = "shared",
                        .kernelFunction = "treeShared",
                        .inPlace = true,
                        .longestChain = blockTree,
                        .barrierSwitch = true,
                        .perturbs = true,
-                       .delays = true}};
+                       .delays = true,
+                       .proofCounters = kSharedTree,
+                       .sharedTree = true}};
   barrier.maxN = 1024;
   barrier.defaultN = 8;
   barrier.switchableBarrier = true;
@@ -135,20 +158,30 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo divergence;
   divergence.id = "divergence";
   divergence.title = "Divergence, bank conflicts";
-  divergence.variants = {
-      {.id = "interleaved",
-       .kernelFunction = "interleaved",
-       .minBlock = 2,
-       .longestChain = treePasses},
-      {.id = "interleaved-mask",
-       .kernelFunction = "interleavedMask",
-       .minBlock = 2,
-       .longestChain = treePasses},
-      {.id = "strided", .kernelFunction = "strided", .minBlock = 2, .longestChain = treePasses},
-      {.id = "sequential",
-       .kernelFunction = "sequential",
-       .minBlock = 2,
-       .longestChain = treePasses}};
+  divergence.variants = {{.id = "interleaved",
+                          .kernelFunction = "interleaved",
+                          .minBlock = 2,
+                          .longestChain = treePasses,
+                          .proofCounters = kDivergence,
+                          .sharedTree = true},
+                         {.id = "interleaved-mask",
+                          .kernelFunction = "interleavedMask",
+                          .minBlock = 2,
+                          .longestChain = treePasses,
+                          .proofCounters = kDivergence,
+                          .sharedTree = true},
+                         {.id = "strided",
+                          .kernelFunction = "strided",
+                          .minBlock = 2,
+                          .longestChain = treePasses,
+                          .proofCounters = kDivergence,
+                          .sharedTree = true},
+                         {.id = "sequential",
+                          .kernelFunction = "sequential",
+                          .minBlock = 2,
+                          .longestChain = treePasses,
+                          .proofCounters = kDivergence,
+                          .sharedTree = true}};
   divergence.maxN = kLargest;
   divergence.defaultN = 64;
   divergence.kernelFile = "kernels/divergence.cuh";
@@ -168,14 +201,25 @@ std::vector<LessonInfo> describeLessons() {
        .minBlock = 2,
        .inPlace = true,
        .longestChain = treePasses,
-       .globalMemorySteps = true},
-      {.id = "shared", .kernelFunction = "treeInShared", .minBlock = 2, .longestChain = treePasses},
-      {.id = "multiblock", .kernelFunction = "multiBlock", .longestChain = treeThenAtomics},
+       .globalMemorySteps = true,
+       .proofCounters = kGlobalAccesses},
+      {.id = "shared",
+       .kernelFunction = "treeInShared",
+       .minBlock = 2,
+       .longestChain = treePasses,
+       .proofCounters = kSharedTree,
+       .sharedTree = true},
+      {.id = "multiblock",
+       .kernelFunction = "multiBlock",
+       .longestChain = treeThenAtomics,
+       .proofCounters = {C::DurationUs, C::DramReadBytes, C::SharedBankConflicts, C::OccupancyPct},
+       .sharedTree = true},
       {.id = "coarsened",
        .kernelFunction = "coarsened",
        .longestChain = coarsenedChain,
        .defaultPerThread = 8,  // kCoarsening in kernels/shared.cuh
-       .noLoadAddKernelFunction = "coarsenedNoLoadAdd"}};
+       .noLoadAddKernelFunction = "coarsenedNoLoadAdd",
+       .proofCounters = kBandwidth}};
   shared.maxN = kLargest;
   shared.defaultN = 1000;
   shared.kernelFile = "kernels/shared.cuh";
@@ -196,14 +240,16 @@ std::vector<LessonInfo> describeLessons() {
                         .longestChain = treePasses,
                         .warpSynchronous = true,
                         .perturbs = true,
-                        .delays = true},
+                        .delays = true,
+                        .proofCounters = kLastWarp},
                        {.id = "plain",
                         .kernelFunction = "lastWarpPlain",
                         .minBlock = 64,
                         .longestChain = treePasses,
                         .warpSynchronous = true,
                         .perturbs = true,
-                        .delays = true},
+                        .delays = true,
+                        .proofCounters = kLastWarp},
                        {.id = "syncwarp",
                         .kernelFunction = "lastWarpSyncwarp",
                         .minBlock = 64,
@@ -211,13 +257,15 @@ std::vector<LessonInfo> describeLessons() {
                         .syncwarpSwitch = true,
                         .warpSynchronous = true,
                         .perturbs = true,
-                        .delays = true},
+                        .delays = true,
+                        .proofCounters = kLastWarp},
                        {.id = "shuffle",
                         .kernelFunction = "lastWarpShuffle",
                         .minBlock = 64,
                         .longestChain = treePasses,
                         .perturbs = true,
-                        .delays = true}};
+                        .delays = true,
+                        .proofCounters = kLastWarp}};
   lastwarp.maxN = kLargest;
   lastwarp.defaultN = 64;
   lastwarp.timeline = true;
@@ -235,15 +283,19 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo butterfly;
   butterfly.id = "butterfly";
   butterfly.title = "Butterfly all-reduce";
-  butterfly.variants = {{.id = "shared",
-                         .kernelFunction = "butterflyShared",
-                         .longestChain = treeThenAtomics,
-                         .barrierSwitch = true,  // the barrier between reads and writes
-                         .perturbs = true},
-                        {.id = "shuffle",
-                         .kernelFunction = "butterflyShuffle",
-                         .minBlock = 32,
-                         .longestChain = treeThenAtomics}};
+  butterfly.variants = {
+      {.id = "shared",
+       .kernelFunction = "butterflyShared",
+       .longestChain = treeThenAtomics,
+       .barrierSwitch = true,  // the barrier between reads and writes
+       .perturbs = true,
+       .proofCounters = {C::DurationUs, C::SharedRequests, C::SharedBankConflicts,
+                         C::WarpEfficiencyPct}},
+      {.id = "shuffle",
+       .kernelFunction = "butterflyShuffle",
+       .minBlock = 32,
+       .longestChain = treeThenAtomics,
+       .proofCounters = {C::DurationUs, C::SharedRequests, C::WarpEfficiencyPct}}};
   butterfly.maxN = kLargest;
   butterfly.defaultN = 8;
   butterfly.kernelFile = "kernels/butterfly.cuh";
@@ -258,7 +310,8 @@ std::vector<LessonInfo> describeLessons() {
   fastest.variants = {{.id = "default",
                        .kernelFunction = "fastestReduce",
                        .minBlock = 32,
-                       .longestChain = gridStride}};
+                       .longestChain = gridStride,
+                       .proofCounters = kBandwidth}};
   fastest.maxN = kLargest;
   fastest.defaultN = 1000;
   fastest.kernelFile = "kernels/fastest.cuh";

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "lessons/engine/counters.hpp"
+
 namespace rlab {
 
 struct Params;
@@ -73,6 +75,13 @@ struct VariantInfo {
   // Warp-synchronous code with no __syncwarp() (Harris's last warp): right only while the
   // lanes of each warp run in step, as before Volta; a race wherever they need not.
   bool needsLanesInStep() const { return warpSynchronous && !syncwarpSwitch; }
+  // The hardware counters that prove the lesson's point for this kernel (rlab profile and the
+  // Profile tab lead with them; the texts quote them).
+  std::vector<Counter> proofCounters{};
+  // Its tree combines in shared memory at the word of each element's place in its block
+  // (s[element mod block]): two loads and a store a combine, all at words the trace records, so
+  // the simulator's run predicts the hardware's bank conflicts.
+  bool sharedTree = false;
 };
 
 // The variants that run --op subtract: a few kernels with different orders of operations, so

@@ -222,16 +222,19 @@ SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& outp
 // [SECTION] Finding the programs
 // ============================================================================================
 
-std::string findComputeSanitizer() {
+std::string findCudaTool(const std::string& program) {
   std::vector<std::string> folders = {RLAB_CUDA_BIN_DIR, "/usr/local/cuda/bin"};
   if (const char* path = std::getenv("PATH")) {
     std::istringstream entries(path);
     for (std::string folder; std::getline(entries, folder, ':');) folders.push_back(folder);
   }
   for (const auto& folder : folders)
-    if (!folder.empty() && isExecutableFile(folder + "/compute-sanitizer"))
-      return folder + "/compute-sanitizer";
+    if (!folder.empty() && isExecutableFile(folder + "/" + program)) return folder + "/" + program;
   return "";
+}
+
+std::string findComputeSanitizer() {
+  return findCudaTool("compute-sanitizer");
 }
 
 std::string findRlabExecutable() {

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "lessons/engine/embedded.hpp"
+#include "lessons/engine/recording.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run_parameters.hpp"
 
@@ -28,8 +29,15 @@ const Document* chapter(const std::string& id, Language language) {
   auto found = parsed.find(path);
   if (found == parsed.end()) {
     const std::string* markdown = embeddedFile(path);
-    found = parsed.emplace(path, markdown ? std::make_unique<Document>(parse(*markdown)) : nullptr)
-                .first;
+    std::unique_ptr<Document> doc;
+    if (markdown) {
+      // Figures measured on a GPU come from the recordings ({{rec:CARD:PATH}}).
+      std::vector<std::string> unfilled;
+      doc = std::make_unique<Document>(parse(fillRecordingLinks(*markdown, &unfilled)));
+      for (const std::string& link : unfilled)
+        doc->problems.push_back("A figure's recording link names nothing recorded: " + link + ".");
+    }
+    found = parsed.emplace(path, std::move(doc)).first;
   }
   return found->second.get();
 }

@@ -103,6 +103,10 @@ struct StepSnapshot {
   std::vector<Transfer> transfers;  // the copies of this step
   // coalescing (--memory, simulator): every warp's global loads and stores in this step
   std::vector<WarpMemoryRequest> memory;
+  // ... and, on a launch's last step, those its threads made after their last combine (a
+  // block's total written out, an element copied across): in no step, but the launch's
+  // (the profile's prediction counts them)
+  std::vector<WarpMemoryRequest> memoryAfter;
 };
 
 // One kernel launch of a run, as the host code made it: the grid and block it asked for, and

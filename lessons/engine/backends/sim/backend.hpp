@@ -179,8 +179,9 @@ class SimBackend {
 
   // Memory is recorded (the constructor's recordMemory, on a machine that can).
   bool recordsMemory() const { return recordMemory_; }
-  // The last launch's loads and stores as warp requests, per step of that launch; then forgets
-  // them. Empty unless memory is recorded.
+  // The last launch's loads and stores as warp requests, per step of that launch and then those
+  // after the threads' last steps (warpRequests); then forgets them. Empty unless memory is
+  // recorded.
   std::vector<std::vector<WarpMemoryRequest>> takeWarpRequests(int steps) {
     if (!recordMemory_) return {};
     auto requests = warpRequests(memory_, steps);
