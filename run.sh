@@ -7,8 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# libseccomp-dev: the box a learner's exercise kernel runs in (rlab-exercise-runner's filter).
 packages=(cmake ninja-build g++ pkg-config
-  libboost-context-dev libcli11-dev nlohmann-json3-dev doctest-dev libmd4c-dev libmd4c-html0-dev)
+  libboost-context-dev libcli11-dev nlohmann-json3-dev doctest-dev libmd4c-dev libmd4c-html0-dev
+  libseccomp-dev)
 # The desktop app's: where a distribution lacks one, the app is not built and rlab still is.
 gui_packages=(libglfw3-dev libimgui-dev libstb-dev python3-glad libgl1-mesa-dri
   fonts-dejavu-core fonts-noto-cjk xvfb xauth)

@@ -125,8 +125,13 @@ bool BlockRun::releaseWaiters() {
         spans.push_back({r.begin, size_t(r.end - r.begin), r.name});
     options_.onBarrier(blockLinear_, spans);
   }
-  for (State& s : state_)
-    if (s == State::AtBarrier) s = State::Runnable;
+  barrierArrived_ = barrierTrue_ = 0;
+  for (unsigned i = 0; i < total_; ++i) {
+    if (state_[i] != State::AtBarrier) continue;
+    ++barrierArrived_;
+    barrierTrue_ += waiting_[i].barrierPredicate;
+    state_[i] = State::Runnable;
+  }
   count_[static_cast<int>(State::Runnable)] += count(State::AtBarrier);
   count_[static_cast<int>(State::AtBarrier)] = 0;
   return true;

@@ -41,10 +41,12 @@ struct Site {  // a barrier's place in the source
   int line = 0;
 };
 
-// The warp operation a waiting thread waits at, and what it gets when the warp meets.
+// The warp operation a waiting thread waits at, and what it gets when the warp meets; the
+// predicate it brought to a barrier (__syncthreads_count, _and, _or).
 struct Waiting {
   WarpRequest warp;
   uint64_t warpResult = 0;
+  bool barrierPredicate = false;
 };
 
 // Thrown inside a fiber to end a thread that failed an assertion; caught at the fiber's top.
@@ -77,14 +79,15 @@ class BlockRun {
       : body_(body), options_(options), fibers_(fibers), stats_(stats), shared_(shared) {}
 
   void run(unsigned blockLinear);
-  void runThread();  // on fiber current(): the thread's whole life
+  void runThread();                              // on fiber current(): the thread's whole life
   unsigned current() const { return current_; }  // kNoThread between threads
   unsigned blockLinear() const { return blockLinear_; }
 
   // In the header: every thread of every block calls it at every barrier.
-  void arriveAtBarrier(const char* file, int line) {
+  void arriveAtBarrier(const char* file, int line, bool predicate = false) {
     moveTo(current_, State::AtBarrier);
     barrierSite_[current_] = {file, line};
+    waiting_[current_].barrierPredicate = predicate;
     if (count(State::AtBarrier) == 1) {
       barrierFile_ = file;
       barrierLine_ = line;
@@ -94,6 +97,20 @@ class BlockRun {
   }
   void arriveAtWarpOp(const WarpRequest& request);  // warp_ops.cpp
   uint64_t warpResult() const { return waiting_[current_].warpResult; }
+  // What the last barrier to open hands back: __syncthreads_count, _and, _or.
+  int barrierVoteResult(BarrierVote vote) const {
+    switch (vote) {
+      case BarrierVote::Count:
+        return int(barrierTrue_);
+      case BarrierVote::And:
+        return barrierTrue_ == barrierArrived_;
+      case BarrierVote::Or:
+        return barrierTrue_ > 0;
+      case BarrierVote::None:
+        break;
+    }
+    return 0;
+  }
 
   // Called from the running fiber at a yield point: in a round, hand control straight to the
   // next thread of the round; else, or at the round's end, to the scheduler.
@@ -153,6 +170,8 @@ class BlockRun {
   std::string blockName() const;
   using WarpLanes = std::array<Waiting*, 32>;
   static uint64_t computeWarpResult(const WarpLanes& lanes, unsigned lane, unsigned groupMask);
+  static uint64_t reduceLanes(const WarpLanes& lanes, WarpOp op, bool isSigned, unsigned groupMask);
+  bool releaseActiveMasks(unsigned warpStart, unsigned lanesHere);
 
   const std::function<void()>& body_;
   const LaunchOptions& options_;
@@ -171,7 +190,8 @@ class BlockRun {
   std::array<unsigned, 4> count_{};  // threads in each State
   const char* barrierFile_ = "";     // where the first thread to wait at the barrier waits
   int barrierLine_ = 0;
-  bool barrierSplit_ = false;  // a waiting thread waits at another barrier
+  bool barrierSplit_ = false;                      // a waiting thread waits at another barrier
+  unsigned barrierArrived_ = 0, barrierTrue_ = 0;  // the last barrier to open: its predicates
   unsigned current_ = kNoThread;
   bool inRound_ = false;             // lockstep and stall: threads hand over to each other
   unsigned roundSkips_ = kNoThread;  // the stalled thread, while it sits out

@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "kernels/sim/runtime.hpp"
+#include "lessons/engine/exercise/box.hpp"
 #include "lessons/engine/process.hpp"
 
 // Set by lessons/CMakeLists.txt: where this build puts the runner.
@@ -116,19 +118,9 @@ std::string learnerLine(const std::string& library, const std::string& source,
     addresses.push_back(text);
   }
   if (addresses.empty()) return "";
-  std::vector<std::string> argv = {"/usr/bin/addr2line", "-e", library, "-i"};
-  if (!isExecutableFile(argv[0])) argv[0] = "/bin/addr2line";
-  if (!isExecutableFile(argv[0])) return "";
-  argv.insert(argv.end(), addresses.begin(), addresses.end());
-  ChildResult done;
-  try {
-    ChildOptions options;
-    options.timeLimitSeconds = 20;
-    done = runChild(argv, options);
-  } catch (const std::exception&) {
-    return "";
-  }
-  std::istringstream lines(done.output);
+  std::vector<std::string> arguments = {"-e", library, "-i"};
+  arguments.insert(arguments.end(), addresses.begin(), addresses.end());
+  std::istringstream lines(runAddr2line(arguments));
   for (std::string line; std::getline(lines, line);) {
     const size_t colon = line.rfind(':');
     if (colon == std::string::npos || line.substr(0, colon) != source) continue;
@@ -149,12 +141,19 @@ std::string plural(long long count, const char* word) {
   return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
 }
 
-// @crash SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE FENCE NAME INDEX COUNT PCS
+// @crash SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE FENCE NAME INDEX COUNT HEAP PCS
 std::string crashText(const std::vector<std::string>& f, const std::string& where) {
   const int signal = std::atoi(f[1].c_str());
   std::string who = whoRan(f, 3);
   if (who.empty()) who = "code outside any simulated thread";
   const std::string at = where.empty() ? "" : " at " + where;
+  if (signal == SIGSYS || signal == SIGXFSZ)
+    return who + " tried to " + boxDeed(signal == SIGSYS ? f[9] : "write") + at +
+           ", and was stopped: " + kBoxWhy;
+  if (signal == SIGXCPU)
+    return "the runner used more than " + std::to_string(kBoxCpuSeconds) +
+           " s of CPU time, the box's limit, and was stopped (" + who + " was running" + at + ")";
+  const bool heapFull = std::atoll(f[12].c_str()) > 0;
   if (signal == SIGSEGV && f[8] == "1") {
     const std::string name = f[9];
     const long long index = std::atoll(f[10].c_str()), count = std::atoll(f[11].c_str());
@@ -166,7 +165,11 @@ std::string crashText(const std::vector<std::string>& f, const std::string& wher
   const unsigned long long address = std::strtoull(f[6].c_str(), nullptr, 16);
   switch (signal) {
     case SIGSEGV:
-      if (address < 65536) return who + " used a null pointer" + at + " (address " + f[6] + ")";
+      if (address < 65536)
+        return who + " used a null pointer" + at + " (address " + f[6] + ")" +
+               (heapFull ? "; a malloc or new in the kernel had got one: CUDA's device heap has " +
+                               std::to_string(sim::kDeviceHeapBytes >> 20) + " MiB"
+                         : "");
       return who + " touched memory that belongs to no buffer" + at + " (address " + f[6] +
              "), or overran its stack (the simulator gives each thread 64 KiB)";
     case SIGFPE:
@@ -260,7 +263,7 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
   }
   if (tag == "@rule" && f.size() > 1) ev.rule = f[1];
   if (tag == "@error" && f.size() > 1) ev.error = f[1];
-  if ((tag == "@crash" && f.size() >= 13) || (tag == "@hang" && f.size() >= 7)) ev.fault = f;
+  if ((tag == "@crash" && f.size() >= 14) || (tag == "@hang" && f.size() >= 7)) ev.fault = f;
   if (tag == "@outcome" && f.size() > 4) {
     ++ev.run;
     ev.hasOutcome = true;
@@ -389,6 +392,9 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
   // that cannot even do that.
   options.silenceLimitSeconds = request.caseSeconds + 10;
   options.outputLimit = 64 * 1024;
+  options.outputStopLimit = kBoxOutputBytes;
+  // A GPU's driver would keep the kernel's machine code in ~/.nv: nothing outside is written.
+  if (onGpu) options.environment = {"CUDA_CACHE_DISABLE=1"};
   options.onReportLine = [&](const std::string& line) { readEvent(line, ev); };
   options.keepGoing = [&] { return progress("checking", ev.run, ev.total); };
   const auto start = std::chrono::steady_clock::now();
@@ -414,7 +420,15 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
 
   for (const auto& [index, sentence] : ev.failures) report.failures.push_back(sentence);
   if (!ev.rule.empty()) report.failures.push_back(ev.rule);
-  if (!ev.fault.empty()) {
+  if (done.outputExceeded) {
+    const VerifyCase* c =
+        ev.current >= 0 && size_t(ev.current) < cases.size() ? &cases[size_t(ev.current)] : nullptr;
+    const std::string limit = std::to_string(kBoxOutputBytes >> 20) + " MiB";
+    report.failures.push_back((c ? describeCase(*c) + ": the" : "The") +
+                              " kernel printed more than " + limit +
+                              ", the box's limit on output, and was stopped" +
+                              (c ? ". Replay: " + replayCommand(*c) : "."));
+  } else if (!ev.fault.empty()) {
     const int k = std::atoi(ev.fault[2].c_str());
     const VerifyCase* c = k >= 0 && size_t(k) < cases.size() ? &cases[size_t(k)] : nullptr;
     report.casesRun += c ? 1 : 0;
@@ -436,6 +450,12 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
     else if (done.timedOut)
       report.failures.push_back("The runner stopped answering" + which + " and was stopped after " +
                                 seconds + " s.");
+    else if (done.signal == SIGSYS && c)  // a forbidden call with every signal blocked
+      report.failures.push_back(describeCase(*c) +
+                                ": the kernel made a system call the box forbids (system() and "
+                                "posix_spawn start a process with every signal blocked, so the "
+                                "call cannot be named) and was stopped: " +
+                                kBoxWhy + ". Replay: " + replayCommand(*c));
     else
       report.failures.push_back("The runner ended" + which + " without a report (" +
                                 (done.signal ? "signal " + std::to_string(done.signal)

@@ -1,6 +1,6 @@
-// Checking a learner's kernel: compile it (lessons/engine/exercise/compile.hpp), then run it through
-// the exercise's cases in a child process, rlab-exercise-runner, which loads it with dlopen.
-// Whatever the kernel does (crash, read past a buffer, never end), the caller gets a report
+// Checking a learner's kernel: compile it (lessons/engine/exercise/compile.hpp), then run it
+// through the exercise's cases in a child process, rlab-exercise-runner, which loads it with
+// dlopen. Whatever the kernel does (crash, read past a buffer, never end), the caller gets a report
 // and goes on: the app and rlab never run the learner's code themselves.
 #pragma once
 

@@ -22,7 +22,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "lessons/engine/exercise/source_check.hpp"
+#include "lessons/engine/exercise_runner/box.hpp"
 #include "lessons/engine/exercise_runner/drivers.hpp"
+#include "lessons/engine/exercise_runner/nvrtc_headers.hpp"
 #include "lessons/engine/run.hpp"
 #include "lessons/engine/verify.hpp"
 
@@ -115,15 +118,17 @@ struct Driver {
 #undef RLAB_DRIVER_FUNCTIONS
 
 struct Nvrtc {
-#define RLAB_NVRTC_FUNCTIONS(X)                                                                  \
-  X(nvrtcCreateProgram)                                                                          \
-  X(nvrtcAddNameExpression)                                                                      \
-  X(nvrtcCompileProgram)                                                                         \
-  X(nvrtcGetProgramLogSize)                                                                      \
-  X(nvrtcGetProgramLog)                                                                          \
-  X(nvrtcGetLoweredName)                                                                         \
-  X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcDestroyProgram) \
-      X(nvrtcGetErrorString) X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
+#define RLAB_NVRTC_FUNCTIONS(X)                                                   \
+  X(nvrtcCreateProgram)                                                           \
+  X(nvrtcAddNameExpression)                                                       \
+  X(nvrtcCompileProgram)                                                          \
+  X(nvrtcGetProgramLogSize)                                                       \
+  X(nvrtcGetProgramLog)                                                           \
+  X(nvrtcGetLoweredName)                                                          \
+  X(nvrtcGetCUBINSize)                                                            \
+  X(nvrtcGetCUBIN)                                                                \
+  X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) \
+      X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
 #define RLAB_DECLARE(name) decltype(&::name) name = nullptr;
   RLAB_NVRTC_FUNCTIONS(RLAB_DECLARE)
 #undef RLAB_DECLARE
@@ -172,6 +177,8 @@ std::string demangledParameters(const Exercise& e) {
       return "(int*, long long)";
     case ExerciseShape::OneBlock:
       return "(int*, int)";
+    case ExerciseShape::Probe:
+      return "(int const*, int, int*)";
     default:
       return "(int const*, long long, int*)";
   }
@@ -205,9 +212,16 @@ Compiled compile(const Nvrtc& nv, const Exercise& e, const std::string& path, in
   Compiled out;
   const std::string source = readFile(path);
   const std::string name = path.substr(path.find_last_of('/') + 1);
+  // The toolkit's headers, and the C headers CUDA offers in device code.
+  const NvrtcHeaders headers = nvrtcHeaders(reinterpret_cast<const void*>(nv.nvrtcCreateProgram));
+  std::vector<const char*> headerTexts, headerNames;
+  for (size_t k = 0; k < headers.names.size(); ++k) {
+    headerTexts.push_back(headers.texts[k].c_str());
+    headerNames.push_back(headers.names[k].c_str());
+  }
   nvrtcProgram program = nullptr;
-  if (nv.nvrtcCreateProgram(&program, source.c_str(), name.c_str(), 0, nullptr, nullptr) !=
-      NVRTC_SUCCESS)
+  if (nv.nvrtcCreateProgram(&program, source.c_str(), name.c_str(), int(headerNames.size()),
+                            headerTexts.data(), headerNames.data()) != NVRTC_SUCCESS)
     throw std::runtime_error("NVRTC could not take the program.");
   const std::string expression = "&" + e.kernel;
   nv.nvrtcAddNameExpression(program, expression.c_str());
@@ -221,13 +235,20 @@ Compiled compile(const Nvrtc& nv, const Exercise& e, const std::string& path, in
   const int target = known || archs.empty() ? arch : archs.back();
   const std::string option =
       std::string("--gpu-architecture=") + (known ? "sm_" : "compute_") + std::to_string(target);
-  const char* options[] = {option.c_str(), "-lineinfo", "-std=c++17"};
-  const nvrtcResult compiled = nv.nvrtcCompileProgram(program, 3, options);
+  std::vector<const char*> options = {option.c_str(), "-lineinfo", "-std=c++17"};
+  for (const std::string& folder : headers.options) options.push_back(folder.c_str());
+  const nvrtcResult compiled = nv.nvrtcCompileProgram(program, int(options.size()), options.data());
   size_t logSize = 0;
   nv.nvrtcGetProgramLogSize(program, &logSize);
   std::string log(logSize, '\0');
   if (logSize) nv.nvrtcGetProgramLog(program, log.data());
   readLog(log, name, e, out);
+  if (compiled != NVRTC_SUCCESS && !headers.searched.empty() &&
+      log.find("cannot open source file") != std::string::npos)
+    out.reportLines.push_back(diagnosticLine(0, "error",
+                                             "NVRTC found no CUDA toolkit headers (looked in " +
+                                                 headers.searched +
+                                                 "); set CUDA_PATH to the toolkit's folder"));
   if (compiled != NVRTC_SUCCESS) {
     if (out.reportLines.empty())
       out.reportLines.push_back(
@@ -272,6 +293,7 @@ Compiled compile(const Nvrtc& nv, const Exercise& e, const std::string& path, in
 struct Gpu {
   Driver& d;
   CUfunction kernel = nullptr;
+  unsigned dynamicSharedPerThread = 0;  // the exercise's extern __shared__ bytes a thread
   long long multiprocessors = 1, threadsPerMultiprocessor = 2048;
   bool broken = false;  // a sticky error: the context is gone, no case can run after it
 };
@@ -317,8 +339,9 @@ bool sticky(CUresult r) {
 template <class... Args>
 void launch(Gpu& gpu, long long grid, int block, Args*... args) {
   void* params[] = {static_cast<void*>(args)...};
-  CUresult r = gpu.d.cuLaunchKernel(gpu.kernel, unsigned(grid), 1, 1, unsigned(block), 1, 1, 0,
-                                    nullptr, params, nullptr);
+  CUresult r =
+      gpu.d.cuLaunchKernel(gpu.kernel, unsigned(grid), 1, 1, unsigned(block), 1, 1,
+                           gpu.dynamicSharedPerThread * unsigned(block), nullptr, params, nullptr);
   if (r == CUDA_SUCCESS) r = gpu.d.cuCtxSynchronize();
   if (r == CUDA_SUCCESS) return;
   gpu.broken = sticky(r);
@@ -375,6 +398,8 @@ double runCase(const Exercise& e, Gpu& gpu, const Params& p) {
       launch(gpu, 1, block, &a.ptr(), &count);
       return a.download(1)[0];
     }
+    case ExerciseShape::Probe:
+      break;  // runProbes
     case ExerciseShape::AllReduce: {
       DeviceInts in(gpu, host.size()), out(gpu, host.size());
       in.upload(host);
@@ -458,6 +483,34 @@ std::string speedLine(const Exercise& e, Gpu& gpu) {
                         : "; the goal is faster than the coarsened kernel (or within 3% of it).");
 }
 
+// The conformance suite's probe: each launch, out[] back as the simulator path gives it.
+void runProbes(Gpu& gpu, const GpuRun& run, const ReportLine& report) {
+  for (size_t k = 0; k < run.probeLaunches.size() && !gpu.broken; ++k) {
+    const ProbeLaunch& l = run.probeLaunches[k];
+    try {
+      DeviceInts in(gpu, run.probeInput.size()), out(gpu, size_t(std::max(l.outCount, 1)));
+      if (!run.probeInput.empty()) in.upload(run.probeInput);
+      out.fill(kProbeUntouched);
+      int n = l.n;
+      void* params[] = {&in.ptr(), &n, &out.ptr()};
+      CUresult r = gpu.d.cuLaunchKernel(gpu.kernel, l.grid, 1, 1, l.block, 1, 1,
+                                        unsigned(l.sharedBytes), nullptr, params, nullptr);
+      if (r == CUDA_SUCCESS) r = gpu.d.cuCtxSynchronize();
+      if (r != CUDA_SUCCESS) {
+        gpu.broken = sticky(r);
+        throw std::runtime_error("the probe failed on the GPU: " + gpu.d.words(r));
+      }
+      std::string values;
+      for (int v : out.download(size_t(l.outCount)))
+        values += (values.empty() ? "" : ",") + std::to_string(v);
+      report("@probe\t" + std::to_string(k) + "\t" + values);
+    } catch (const std::exception& ex) {
+      report("@probe-failed\t" + std::to_string(k) + "\t" + ex.what());
+    }
+  }
+  report("@done");
+}
+
 }  // namespace
 
 // ============================================================================================
@@ -465,7 +518,23 @@ std::string speedLine(const Exercise& e, Gpu& gpu) {
 // ============================================================================================
 
 int runOnGpu(const Exercise& e, const std::string& source, const std::string& replayWith,
-             bool oneRun, const Params& options, const ReportLine& report) {
+             const GpuRun& run, const ReportLine& report) {
+  if (run.compileOnly) {
+    Nvrtc nvrtc;
+    std::string why = nvrtc.open();
+    if (why.empty()) why = enterBox(BoxFor::Gpu);
+    if (!why.empty()) {
+      report("@error\t" + why + ".");
+      return 3;
+    }
+    const Compiled compiled = compile(nvrtc, e, source, 90);
+    for (const std::string& line : compiled.reportLines) report(line);
+    if (!compiled.ok) report("@compile-failed");
+    report("@done");
+    return 0;
+  }
+  const bool oneRun = run.oneRun;
+  const Params& options = run.options;
   Driver driver;
   std::string why = driver.open();
   CUdevice device = 0;
@@ -488,6 +557,8 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
   driver.cuDeviceGetAttribute(&threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device);
   Nvrtc nvrtc;
   why = nvrtc.open();
+  // The driver has opened its devices and started its threads: from here on, the box.
+  if (why.empty()) why = enterBox(BoxFor::Gpu);
   if (!why.empty()) {
     report("@error\t" + why + ".");
     return 3;
@@ -510,6 +581,11 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
   if (r != CUDA_SUCCESS) {
     report("@error\tthe driver could not load the compiled kernel: " + driver.words(r) + ".");
     return 3;
+  }
+  gpu.dynamicSharedPerThread = unsigned(e.dynamicSharedPerThread);
+  if (e.shape == ExerciseShape::Probe) {
+    runProbes(gpu, run, report);
+    return 0;
   }
   const KernelRunner runKernel = [&](const Params& p) { return runCase(e, gpu, p); };
 
@@ -535,7 +611,8 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
 
   int shared = 0;
   driver.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, gpu.kernel);
-  const std::string rule = sharedMemoryRuleBroken(e, size_t(shared));
+  const std::string rule =
+      sharedMemoryRuleBroken(e, size_t(shared), declaresExternShared(readFile(source)));
   if (!rule.empty()) {
     report("@rule\t" + rule + ".");
     report("@done");
