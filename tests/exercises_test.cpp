@@ -15,6 +15,7 @@
 #include "lessons/engine/embedded.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/probe.hpp"
 #include "lessons/engine/registry.hpp"
 #include "tests/temp_folder.hpp"
 
@@ -219,6 +220,35 @@ TEST_CASE("every exercise's solution passes every check on the simulator") {
     CHECK(r.casesTotal > 60);
     CHECK(r.diagnostics.empty());
   }
+}
+
+TEST_CASE("every exercise's solution, written with cooperative groups, passes every check") {
+  for (const Exercise& e : exercises()) {
+    const std::string& text = groupsSolutionFile(e);
+    CHECK_MESSAGE(text.find("#include <cooperative_groups.h>") != std::string::npos, e.id);
+    TextFile file("rlab-groups-" + e.id + ".cu", text);
+    const ExerciseReport r = check(e.id, file.path);
+    CHECK_MESSAGE(r.passed(), e.id << ": " << r.summary() << " " << r.problem << " "
+                                   << (r.failures.empty() ? r.compilerOutput : r.failures.front()));
+    CHECK(r.casesRun == r.casesTotal);
+  }
+}
+
+TEST_CASE(
+    "every solution compiles with NVRTC as the GPU path compiles it, with or without groups") {
+  for (const Exercise& e : exercises())
+    for (const std::string* text : {&solutionFile(e), &groupsSolutionFile(e)}) {
+      TextFile file("rlab-nvrtc-" + e.id + ".cu", *text);
+      const ProbeReport r = compileWithNvrtc(e, file.path);
+      if (r.problem.find("NVRTC (") != std::string::npos ||
+          r.problem.find("no GPU path") != std::string::npos) {
+        MESSAGE("skipped: " << r.problem);
+        return;
+      }
+      std::string errors;
+      for (const auto& d : r.diagnostics) errors += d.text(e.id) + "\n";
+      CHECK_MESSAGE(r.problem.empty(), e.id << ": " << r.problem << "\n" << errors);
+    }
 }
 
 TEST_CASE("every starting file compiles, and fails the check") {

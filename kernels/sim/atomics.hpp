@@ -90,7 +90,10 @@ concept RlabSixteenByteAtomic = sizeof(T) == 16 &&
 template <RlabSixteenByteAtomic T>
 T atomicCAS(T* address, T compare, T value) {
   const T old = *address;
-  if (std::memcmp(&old, &compare, sizeof(T)) == 0) *address = value;
+  uint64_t a[2], b[2];
+  std::memcpy(a, &old, 16);
+  std::memcpy(b, &compare, 16);
+  if (a[0] == b[0] && a[1] == b[1]) *address = value;
   return old;
 }
 template <RlabSixteenByteAtomic T>

@@ -6,6 +6,7 @@
 
 #include "kernels/sim/detail/block_run.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 
@@ -168,26 +169,32 @@ void BlockRun::barrierMismatch() {
 }
 
 void BlockRun::stuck() {
-  std::vector<unsigned> atBarrier, atWarp;
+  std::vector<unsigned> atBarrier;
   const Site* barrierThread = nullptr;
-  const Waiting* warpThread = nullptr;
+  // The warp operations threads wait at, each site with its threads (lanes of one warp that
+  // name each other in different masks wait at two sites).
+  std::vector<std::pair<const WarpRequest*, std::vector<unsigned>>> atWarp;
   for (unsigned i = 0; i < total_; ++i) {
     if (state_[i] == State::AtBarrier) {
       atBarrier.push_back(i);
       barrierThread = &barrierSite_[i];
     } else if (state_[i] == State::AtWarpOp) {
-      atWarp.push_back(i);
-      warpThread = &waiting_[i];
+      const WarpRequest& r = waiting_[i].warp;
+      auto site = std::find_if(atWarp.begin(), atWarp.end(), [&](const auto& s) {
+        return sameSite(s.first->file, s.first->line, r.file, r.line);
+      });
+      if (site == atWarp.end()) site = atWarp.insert(atWarp.end(), {&r, {}});
+      site->second.push_back(i);
     }
   }
   std::string message = "no thread" + blockName() + " can go on: ";
   if (barrierThread)
     message += "threads " + ranges(atBarrier) + " wait at the barrier at " +
                where(barrierThread->file, barrierThread->line);
-  if (warpThread)
-    message += std::string(barrierThread ? ", " : "") + "threads " + ranges(atWarp) +
-               " wait at the warp operation at " +
-               where(warpThread->warp.file, warpThread->warp.line);
+  for (size_t k = 0; k < atWarp.size() && k < 4; ++k)
+    message += std::string(barrierThread || k > 0 ? ", " : "") + "threads " +
+               ranges(atWarp[k].second) + " wait at the warp operation at " +
+               where(atWarp[k].first->file, atWarp[k].first->line);
   message += "; a barrier or warp operation must be reached by every thread it waits for.";
   fail(message);
 }

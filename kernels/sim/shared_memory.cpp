@@ -101,6 +101,7 @@ std::string sourceName(std::string_view rest) {
 
 // "s" of "_ZN2ns1sE" or of a plain "s": what the source calls a variable at namespace scope.
 std::string lastComponent(const std::string& symbol) {
+  if (symbol.rfind("_Z", 0) != 0) return symbol;  // a C name, or one at global scope: as it is
   int status = 0;
   char* readable = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
   std::string name = readable ? readable : symbol;

@@ -114,7 +114,8 @@ uint64_t BlockRun::reduceLanes(const WarpLanes& lanes, WarpOp op, bool isSigned,
 }
 
 // The lanes of one warp (`lanes` of them from `warpStart`) that wait at __activemask: once none
-// of the warp's lanes can run, those waiting at one line get the mask of that line's lanes.
+// of the warp's lanes can run (none is runnable, and no warp operation of theirs has just been
+// released), those waiting at one line get the mask of that line's lanes.
 bool BlockRun::releaseActiveMasks(unsigned warpStart, unsigned lanesHere) {
   const State* state = &state_[warpStart];
   for (unsigned l = 0; l < lanesHere; ++l)
@@ -150,7 +151,6 @@ bool BlockRun::releaseWarps() {
     bool anyWaiting = false;
     for (unsigned l = 0; l < lanesHere; ++l) anyWaiting |= state[l] == State::AtWarpOp;
     if (!anyWaiting) continue;
-    released |= releaseActiveMasks(warpStart, lanesHere);
     WarpLanes lanes{};
     for (unsigned l = 0; l < lanesHere; ++l) lanes[l] = &waiting_[warpStart + l];
     for (unsigned l = 0; l < lanesHere; ++l) {
@@ -170,13 +170,16 @@ bool BlockRun::releaseWarps() {
                std::to_string(m) + " (thread " + std::to_string(warpStart + m) +
                "), which has already exited; every lane in the mask must reach it.");
         }
-        // A lane still running, or waiting at __activemask (which lets it go on): not yet here.
-        if (state[m] != State::AtWarpOp || lanes[m]->warp.op == WarpOp::ActiveMask) {
+        // A lane still running, waiting at __activemask (which lets it go on), or at an
+        // operation of another group of lanes (a smaller tile before this one): not yet here.
+        const WarpRequest& other = lanes[m]->warp;
+        if (state[m] != State::AtWarpOp || other.op == WarpOp::ActiveMask ||
+            other.mask != request.mask) {
           complete = false;
           break;
         }
-        const WarpRequest& other = lanes[m]->warp;
-        if (other.op != request.op || other.mask != request.mask)
+        // The same lanes at another operation: each waits for the other, for ever.
+        if (other.op != request.op)
           fail("lanes of warp " + std::to_string(warpStart / 32) + blockName() +
                " meet at different warp operations (" + site + " and " +
                where(other.file, other.line) + ").");
@@ -188,6 +191,8 @@ bool BlockRun::releaseWarps() {
         if (group >> m & 1u) moveTo(warpStart + m, State::Runnable);
       released = true;
     }
+    // Last: a lane just released by the loop above runs again before __activemask answers.
+    released |= releaseActiveMasks(warpStart, lanesHere);
   }
   return released;
 }

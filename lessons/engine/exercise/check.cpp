@@ -10,10 +10,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/exercise/box.hpp"
+#include "lessons/engine/exercise/source_check.hpp"
 #include "lessons/engine/process.hpp"
 
 // Set by lessons/CMakeLists.txt: where this build puts the runner.
@@ -123,7 +126,9 @@ std::string learnerLine(const std::string& library, const std::string& source,
   std::istringstream lines(runAddr2line(arguments));
   for (std::string line; std::getline(lines, line);) {
     const size_t colon = line.rfind(':');
-    if (colon == std::string::npos || line.substr(0, colon) != source) continue;
+    if (colon == std::string::npos ||
+        fs::path(line.substr(0, colon)).lexically_normal().string() != source)
+      continue;
     std::string number = line.substr(colon + 1);
     number = number.substr(0, number.find_first_not_of("0123456789"));
     if (number.empty() || number == "0") continue;
@@ -200,6 +205,15 @@ std::string hangText(const std::vector<std::string>& f, const std::string& where
 }
 
 }  // namespace
+
+std::string runnerFaultText(const std::string& reportLine, const std::string& library,
+                            const std::string& file) {
+  const std::vector<std::string> f = splitTabs(reportLine);
+  if (!((f[0] == "@crash" && f.size() >= 14) || (f[0] == "@hang" && f.size() >= 7))) return "";
+  const std::string where =
+      learnerLine(library, fs::absolute(file).lexically_normal().string(), f.back());
+  return f[0] == "@hang" ? hangText(f, where) : "the kernel crashed: " + crashText(f, where);
+}
 
 // ============================================================================================
 // [SECTION] The check
@@ -379,6 +393,16 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
         compiled.failure.empty() ? ExerciseVerdict::CompileError : ExerciseVerdict::NotRun;
     report.problem = compiled.failure;
     return report;
+  }
+  if (e.cooperativeGroups && !request.oneRun) {  // a rule on the source, before any case
+    std::ifstream in(request.file);
+    const std::string missing = cooperativeGroupsMissing(
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+    if (!missing.empty()) {
+      report.failures.push_back(missing + ".");
+      report.verdict = ExerciseVerdict::Failed;
+      return report;
+    }
   }
 
   std::vector<std::string> argv = {runner, e.id, compiled.library, replayWith,

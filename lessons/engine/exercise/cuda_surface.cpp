@@ -40,7 +40,8 @@ void appendListed(std::string& list, const char* open, const std::string& item, 
 std::string headerList(bool offered) {
   std::string list;
   for (const CudaHeader& h : cudaSurface().headers)
-    if (h.offered == offered) appendListed(list, "`<", h.name, ">`");
+    if (h.offered == offered)  // a folder: "<cuda/...>"
+      appendListed(list, "`<", h.name + (h.name.back() == '/' ? "..." : ""), ">`");
   return list;
 }
 
@@ -107,9 +108,17 @@ std::string cudaSurfaceMarkdown() {
   flush();
   md += "| Headers | " + headerList(false) + " |\n";
 
-  md += "\n| gone from CUDA | refused with |\n|---|---|\n";
-  for (const CudaRefused& r : s.refused)
-    if (r.removed) md += "| `" + r.name + "` | " + r.sentence + " |\n";
+  md += "\n| gone from CUDA | refused, with what to use |\n|---|---|\n";
+  for (const CudaRefused& r : s.refused) {
+    if (!r.removed) continue;
+    // "…: since CUDA 9 …; use __shfl_sync": the reason, and what to use as code.
+    std::string why = r.sentence.substr(r.sentence.find(": ") + 2);
+    if (const size_t use = why.rfind("use "); use != std::string::npos) {
+      why.insert(use + 4, "`");
+      why += "`";
+    }
+    md += "| `" + r.name + "` | " + why + " |\n";
+  }
   return md;
 }
 

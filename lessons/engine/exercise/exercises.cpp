@@ -57,6 +57,12 @@ std::vector<Exercise> describeExercises() {
   inShared.dynamicSharedPerThread = kIntPerThread;
   all.push_back(inShared);
 
+  Exercise groups = make("groups-tree", "shared", "shared", "reduce", S::BlockPartials);
+  groups.shared = SharedUse::Required;
+  groups.cooperativeGroups = true;
+  groups.dynamicSharedPerThread = kIntPerThread;
+  all.push_back(groups);
+
   Exercise perBlock =
       make("one-atomic-per-block", "shared", "multiblock", "reduce", S::AtomicResult);
   perBlock.atomics = AtomicLimit::OnePerBlock;
@@ -189,6 +195,10 @@ const std::string& startFile(const Exercise& e) {
 
 const std::string& solutionFile(const Exercise& e) {
   return embeddedOrThrow(e.folder + "/solution.cu");
+}
+
+const std::string& groupsSolutionFile(const Exercise& e) {
+  return e.cooperativeGroups ? solutionFile(e) : embeddedOrThrow(e.folder + "/solution-groups.cu");
 }
 
 // <language>.md: "# Title", the statement, then each hint as

@@ -68,7 +68,9 @@ struct Exercise {
   // (<<<grid, block, block * this>>>): a kernel may declare `extern __shared__ int s[];`.
   int dynamicSharedPerThread = 0;
   bool gpuSpeedGoal = false;  // faster than the shared lesson's coarsened kernel at 2^24, on a GPU
-  std::string folder;         // lessons/<lesson>/exercises/<id>
+  // The kernel must be written with cooperative groups: this_thread_block() and cg::reduce.
+  bool cooperativeGroups = false;
+  std::string folder;  // lessons/<lesson>/exercises/<id>
 
   // "__global__ void reduce(const int* in, long long n, int* result)"
   std::string signature() const;
@@ -90,6 +92,9 @@ std::vector<const Exercise*> exercisesOf(const std::string& lesson);
 // The embedded files; ParamError when the build lacks one (a test proves none is missing).
 const std::string& startFile(const Exercise& e);
 const std::string& solutionFile(const Exercise& e);
+// Our solution written with cooperative groups: solution-groups.cu, or solution.cu where the
+// exercise asks for the groups.
+const std::string& groupsSolutionFile(const Exercise& e);
 
 // <language>.md, split: the statement (without the heading) and the hints in order. Where the
 // language's file is missing, the English one, and `language` says so.

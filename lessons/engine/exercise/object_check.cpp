@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -100,6 +101,7 @@ bool startsWith(const std::string& text, const char* prefix) {
 }
 
 std::string demangled(const std::string& symbol) {
+  if (symbol.rfind("_Z", 0) != 0) return symbol;  // a C name ("s" is no mangled "short")
   int status = 0;
   char* readable = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
   std::string name = readable ? readable : symbol;
@@ -126,6 +128,10 @@ Verdict judge(const std::string& symbol, std::string& sentence) {
   if (startsWith(symbol, "_ZTVN10__cxxabiv1")) return Verdict::Allowed;    // classes' vtables
   for (const char* name : kCompilerSupport)
     if (symbol == name) return Verdict::Allowed;
+  // libgcc's helpers for what the machine has no instruction for (__popcountdi2, __divti3):
+  // "__" a lower-case operation, a machine mode and the operand count.
+  static const std::regex libgccHelper("__[a-z]+(qi|hi|si|di|ti|sf|df|xf|tf)[1-4]");
+  if (std::regex_match(symbol, libgccHelper)) return Verdict::Allowed;
   for (const char* name : kMathFunctions)
     if (symbol == name || symbol == std::string(name) + "f") return Verdict::Allowed;
   for (const auto& [name, ours] : kRedirected)
@@ -276,7 +282,9 @@ std::map<std::pair<std::string, uint64_t>, int> learnerLines(
       if (found) continue;
       std::string where = line.substr(0, line.find(" ("));  // " (discriminator 2)", " (inlined by)"
       const size_t colon = where.rfind(':');
-      if (colon == std::string::npos || where.substr(0, colon) != source) continue;
+      if (colon == std::string::npos ||
+          fs::path(where.substr(0, colon)).lexically_normal().string() != source)
+        continue;
       const int number = std::atoi(where.c_str() + colon + 1);
       if (number <= 0) continue;
       lines[{section, current}] = number;
@@ -292,6 +300,7 @@ int declarationLine(const std::string& source, const std::string& variable) {
   int number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
+    line = line.substr(0, line.find("//"));
     const size_t shared = line.find("__shared__");
     if (shared == std::string::npos) continue;
     for (size_t at = line.find(variable, shared); at != std::string::npos;

@@ -71,28 +71,19 @@ std::vector<int> parseProbeInput(const std::string& text) {
   return parseInts(text);
 }
 
-ProbeReport runProbe(const std::string& file, const std::vector<int>& input,
-                     const std::vector<ProbeLaunch>& launches, BackendChoice backend,
-                     bool compileOnly) {
-  ProbeReport report;
+namespace {
+
+// The runner's probe mode on `target` (a library, or on the GPU the source).
+ProbeReport runInRunner(const std::string& exercise, const std::string& target,
+                        const std::string& source, const std::vector<int>& input,
+                        const std::vector<ProbeLaunch>& launches, bool onGpu, bool compileOnly,
+                        ProbeReport report) {
   const std::string runner = findExerciseRunner();
   if (!isExecutableFile(runner)) {
     report.problem = "the exercise runner (rlab-exercise-runner) was not found.";
     return report;
   }
-  const bool onGpu = backend == BackendChoice::Gpu;
-  ScratchFolder scratch;
-  std::string target = std::filesystem::absolute(file).lexically_normal().string();
-  if (!onGpu) {
-    const CompileResult compiled = compileForSimulator(probeExercise(), file, scratch.path());
-    report.diagnostics = compiled.diagnostics;
-    if (!compiled.ok) {
-      report.problem = compiled.failure.empty() ? "the probe did not compile" : compiled.failure;
-      return report;
-    }
-    target = compiled.library;
-  }
-  std::vector<std::string> argv = {runner, "probe", target, "-", "10", "--input", joined(input)};
+  std::vector<std::string> argv = {runner, exercise, target, "-", "10", "--input", joined(input)};
   if (onGpu) argv.push_back("--gpu");
   if (compileOnly) argv.push_back("--compile-only");
   for (const ProbeLaunch& l : launches)
@@ -118,16 +109,15 @@ ProbeReport runProbe(const std::string& file, const std::vector<int>& input,
       else
         report.results[k].failure = value;
     } else if (tag == "@diagnostic") {  // NVRTC's: LINE COLUMN SEVERITY MESSAGE
-      CompileDiagnostic d;
-      size_t at = 0;
       std::vector<std::string> f;
-      while (at <= rest.size()) {
+      for (size_t at = 0;;) {
         const size_t next = rest.find('\t', at);
         f.push_back(rest.substr(at, next == std::string::npos ? std::string::npos : next - at));
         if (next == std::string::npos) break;
         at = next + 1;
       }
       if (f.size() < 4) return;
+      CompileDiagnostic d;
       d.line = std::atoi(f[0].c_str());
       d.column = std::atoi(f[1].c_str());
       d.severity = f[2];
@@ -135,8 +125,10 @@ ProbeReport runProbe(const std::string& file, const std::vector<int>& input,
       report.diagnostics.push_back(d);
     } else if (tag == "@compile-failed") {
       compileFailed = true;
-    } else if (tag == "@error" || tag == "@crash" || tag == "@hang") {
-      fault = line;
+    } else if (tag == "@error") {
+      fault = rest;
+    } else if (tag == "@crash" || tag == "@hang") {
+      fault = runnerFaultText(line, target, source);
     } else if (tag == "@done") {
       done = true;
     }
@@ -146,13 +138,47 @@ ProbeReport runProbe(const std::string& file, const std::vector<int>& input,
     report.problem = "NVRTC did not compile the probe";
   else if (!fault.empty())
     report.problem = "the runner stopped: " + fault;
+  else if (child.outputExceeded)
+    report.problem = "the probe printed more than the box allows";
   else if (!done)
     report.problem = "the runner ended without a report (" +
                      (child.signal ? "signal " + std::to_string(child.signal)
                                    : "exit code " + std::to_string(child.exitCode)) +
-                     "): " + child.output;
+                     ")";
+  report.signal = child.signal;
   if (compileOnly) report.results.clear();
   return report;
+}
+
+}  // namespace
+
+ProbeReport runProbe(const std::string& file, const std::vector<int>& input,
+                     const std::vector<ProbeLaunch>& launches, BackendChoice backend,
+                     bool compileOnly) {
+  ProbeReport report;
+  const bool onGpu = backend == BackendChoice::Gpu;
+  const std::string source = std::filesystem::absolute(file).lexically_normal().string();
+  if (onGpu)
+    return runInRunner("probe", source, source, input, launches, true, compileOnly, report);
+  ScratchFolder scratch;
+  const CompileResult compiled = compileForSimulator(probeExercise(), file, scratch.path());
+  report.diagnostics = compiled.diagnostics;
+  if (!compiled.ok) {
+    report.problem = compiled.failure.empty() ? "the probe did not compile" : compiled.failure;
+    return report;
+  }
+  return runInRunner("probe", compiled.library, source, input, launches, false, false, report);
+}
+
+ProbeReport runCompiledProbe(const std::string& library, const std::string& source,
+                             const std::vector<int>& input,
+                             const std::vector<ProbeLaunch>& launches) {
+  return runInRunner("probe", library, source, input, launches, false, false, {});
+}
+
+ProbeReport compileWithNvrtc(const Exercise& e, const std::string& file) {
+  const std::string source = std::filesystem::absolute(file).lexically_normal().string();
+  return runInRunner(e.id, source, source, {}, {}, true, true, {});
 }
 
 }  // namespace rlab

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lessons/engine/exercise/compile.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/params.hpp"
 
 namespace rlab {
@@ -32,6 +33,7 @@ struct ProbeReport {
   std::vector<CompileDiagnostic> diagnostics;  // the compile's (errors: nothing ran)
   std::string problem;  // the compile or the runner could not run, or the runner ended early
   std::vector<ProbeResult> results;  // one per launch, in order
+  int signal = 0;                    // the signal that ended the runner, if one did
   bool ran() const { return problem.empty() && !results.empty(); }
 };
 
@@ -46,5 +48,15 @@ std::vector<int> parseProbeInput(const std::string& text);  // "3,-1,4"
 ProbeReport runProbe(const std::string& file, const std::vector<int>& input,
                      const std::vector<ProbeLaunch>& launches, BackendChoice backend,
                      bool compileOnly = false);
+
+// NVRTC compiles `file` as the GPU path compiles exercise `e`'s kernel, with no device needed:
+// its diagnostics, and `problem` where it did not compile or NVRTC is not here.
+ProbeReport compileWithNvrtc(const Exercise& e, const std::string& file);
+
+// A probe compiled elsewhere into `library` (with rlab_exercise_kernel handing over `probe`), run
+// by the simulator's runner as a learner's is, in its box; `source` names its lines in a crash.
+ProbeReport runCompiledProbe(const std::string& library, const std::string& source,
+                             const std::vector<int>& input,
+                             const std::vector<ProbeLaunch>& launches);
 
 }  // namespace rlab

@@ -122,8 +122,10 @@ std::vector<CompileDiagnostic> checkKernelSource(const std::string& text, bool o
   return out;
 }
 
-bool declaresExternShared(const std::string& text) {
-  std::string code;  // the text without its comments
+namespace {
+
+std::string withoutComments(const std::string& text) {
+  std::string code;
   for (size_t i = 0; i < text.size(); ++i) {
     if (text.compare(i, 2, "//") == 0) {
       i = text.find('\n', i);
@@ -137,8 +139,30 @@ bool declaresExternShared(const std::string& text) {
     }
     code += text[i];
   }
+  return code;
+}
+
+}  // namespace
+
+bool declaresExternShared(const std::string& text) {
   static const std::regex dynamic(R"(\bextern\s+__shared__\b)");
-  return std::regex_search(code, dynamic);
+  return std::regex_search(withoutComments(text), dynamic);
+}
+
+std::string cooperativeGroupsMissing(const std::string& text) {
+  const std::string code = withoutComments(text);
+  // cg::reduce(group, value, op): a call whose first argument is a name (the kernel, also
+  // called reduce, is declared with a type there).
+  static const std::regex reduceCall(R"(\breduce\s*\(\s*[A-Za-z_]\w*\s*,)");
+  const bool block = code.find("this_thread_block") != std::string::npos;
+  const bool reduce = std::regex_search(code, reduceCall);
+  if (block && reduce) return "";
+  return std::string("the kernel does not use ") +
+         (block    ? "cg::reduce"
+          : reduce ? "cg::this_thread_block()"
+                   : "cg::this_thread_block() or cg::reduce") +
+         "; this exercise writes the tree with cooperative groups (#include "
+         "<cooperative_groups.h> and <cooperative_groups/reduce.h>)";
 }
 
 }  // namespace rlab

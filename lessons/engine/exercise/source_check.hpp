@@ -16,4 +16,8 @@ std::vector<CompileDiagnostic> checkKernelSource(const std::string& text, bool o
 // Whether the file declares an `extern __shared__` array (dynamic shared memory).
 bool declaresExternShared(const std::string& text);
 
+// Empty where the file writes its kernel with cooperative groups (this_thread_block() and
+// cg::reduce over a group), else one sentence saying what is missing.
+std::string cooperativeGroupsMissing(const std::string& text);
+
 }  // namespace rlab
