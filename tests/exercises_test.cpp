@@ -444,6 +444,36 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
     CHECK(r.trace->steps[10].values == std::vector<double>{10, 26, 42});
     CHECK(r.result == 78);
   }
+  SUBCASE("cooperative groups: block.sync() is the barrier a step is taken at") {
+    // groups-tree: each tile's total in tileTotals[], the block's sync, the first tile's sum.
+    const ExerciseReport r = runOnce("groups-tree", solution("groups-tree")->path, p);
+    REQUIRE(r.trace);
+    REQUIRE(r.trace->steps.size() == 3);
+    CHECK(r.trace->steps[1].label ==
+          "launch 1, block 0, barrier 1: __shared__ tileTotals[] of block 0");
+    CHECK(r.trace->steps[1].values == std::vector<double>{36});
+    CHECK(r.result == 36);
+  }
+  SUBCASE("extern __shared__: the launch's dynamic shared memory is a step, by its name") {
+    TextFile dynamic("dynamic.cu",
+                     "__global__ void reduce(const int* in, long long n, int* out) {\n"
+                     "  extern __shared__ int s[];\n"
+                     "  const unsigned t = threadIdx.x;\n"
+                     "  const long long i = (long long)blockIdx.x * blockDim.x + t;\n"
+                     "  s[t] = i < n ? in[i] : 0;\n"
+                     "  __syncthreads();\n"
+                     "  for (unsigned k = blockDim.x / 2; k > 0; k /= 2) {\n"
+                     "    if (t < k) s[t] += s[t + k];\n"
+                     "    __syncthreads();\n"
+                     "  }\n"
+                     "  if (t == 0) out[blockIdx.x] = s[0];\n"
+                     "}\n");
+    const ExerciseReport r = runOnce("tree-in-shared", dynamic.path, p);
+    REQUIRE(r.trace);
+    CHECK(r.trace->steps[1].label == "launch 1, block 0, barrier 1: __shared__ s[] of block 0");
+    CHECK(r.trace->steps[1].values == std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(r.result == 36);
+  }
   SUBCASE("a run over the step limit has a result and no steps") {
     p.n = 4097;
     const ExerciseReport r = runOnce("tree-in-shared", solution("tree-in-shared")->path, p);
