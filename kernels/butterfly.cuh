@@ -51,11 +51,16 @@ __global__ void butterflyShuffle(const T* in, long long n, T* result, unsigned* 
   }
   if (lane == 0) warpTotals[warp] = v;
   __syncthreads();
+  // Lane l takes warp l's total (the one its lane 0 wrote); lanes past the block's warps take
+  // the identity. Then the same butterfly over the lanes: lane l now stands for warp l.
   const unsigned warps = blockDim.x / warpSize;
+  const long long warpStart = i - tid + lane * (long long)warpSize;  // lane 0 of warp `lane`
+  const T own = v;
   v = lane < warps ? warpTotals[lane] : Op::template identity<T>();
+  trace.combine(step++, i, i, lane < warps ? warpStart : i, own, v, v);
   for (int b = warpSize / 2; b > 0; b /= 2, ++step) {
     const T partner = __shfl_xor_sync(0xffffffffu, v, b);
-    trace.combine(step, i, i, i, v, partner, Op::apply(v, partner));  // lanes stand for warps
+    trace.combine(step, i, i, i ^ b, v, partner, Op::apply(v, partner));
     v = Op::apply(v, partner);
   }
   if (tid == 0) {

@@ -67,6 +67,10 @@ const std::vector<FolderRule>& folderRules() {
       // The front ends: the engine below them, never each other.
       {"app/cli/", {"app/cli/", "lessons/engine/", "kernels/"}},
       {"app/gui/", {"app/gui/", "lessons/engine/", "kernels/"}},
+      // The manual pages' generator: both front ends' command lines (the app's options only,
+      // none of its drawing) and the engine's lists.
+      {"app/docs/",
+       {"app/docs/", "app/cli/", "^app/gui/options\\.hpp$", "lessons/engine/", "kernels/"}},
   };
   return rules;
 }

@@ -2,6 +2,7 @@
 // Command; one file per subcommand runs it through the core and prints a view of the result.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,10 @@
 #include "lessons/engine/params.hpp"
 #include "lessons/engine/sanitizer.hpp"
 #include "lessons/engine/texts.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace rlab::cli {
 
@@ -32,7 +37,9 @@ struct Command {
   SanitizerTool tool = SanitizerTool::Racecheck;  // check
   int delayMs = 700;                              // tour: pause between steps
   Language language = Language::En;  // run, tour, lesson, exercise: the texts' language
-  std::string chapter;               // lesson: which chapter to print
+  std::string chapter;               // lesson: which chapter to print (an id or a file)
+  bool chapterIsFile = false;        // lesson: a teacher's own chapter, a Markdown file
+  bool checkChapter = false;         // lesson: check it instead of printing it
   // exercise: the action (list, show, start, check, hint, solution, run) and what it names; run
   // takes its n, block, data or values and schedule from params
   std::string exerciseAction;
@@ -51,6 +58,9 @@ class UsageError : public std::runtime_error {
 
 // Parses without running anything. Throws UsageError.
 Command parseCommandLine(const std::vector<std::string>& args);
+// Builds the command line's options and subcommands and hands them to `describe` instead of
+// parsing: the manual page and the shell completion are generated from them (app/docs).
+void describeCommandLine(const std::function<void(const CLI::App&)>& describe);
 
 // Runs a parsed command; returns the exit code: 0 done (a race with wrong runs and a check that
 // found hazards are done too), 1 a check whose run failed under the sanitizer.

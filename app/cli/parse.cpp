@@ -245,9 +245,9 @@ std::vector<std::string> benchableLessons() {
   return ids;
 }
 
-}  // namespace
-
-Command parseCommandLine(const std::vector<std::string>& args) {
+// With `describe`, the app is handed over once built and nothing is parsed.
+Command parseOrDescribe(const std::vector<std::string>& args,
+                        const std::function<void(const CLI::App&)>& describe) {
   CLI::App app{"Reduction Lab: watch real GPU reduction kernels work, step by step.", "rlab"};
   app.require_subcommand(1);
   app.fallthrough(false);
@@ -311,9 +311,18 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   addLanguageOption(tour, tourLanguage);
 
   std::string chapter, lessonLanguage;
+  bool checkChapter = false;
   auto* lesson = app.add_subcommand("lesson", "print a chapter of the course: its text and runs");
-  lesson->add_option("chapter", chapter, "chapter id: " + chapterList())->required();
+  lesson
+      ->add_option("chapter", chapter,
+                   "chapter id (" + chapterList() +
+                       "), or a teacher's own chapter: a Markdown file (FILE.md)")
+      ->required();
   addLanguageOption(lesson, lessonLanguage);
+  lesson->add_flag("--check", checkChapter,
+                   "check the chapter instead of printing it: its format, every try link and "
+                   "prediction, and each narration against its run; a problem is FILE:LINE: "
+                   "and the reason (exit status 1)");
 
   // exercise list | show ID | start ID [DIR] | check ID FILE | hint ID K | solution ID |
   // run ID FILE
@@ -324,6 +333,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   exerciseOptions.addTo(exercise);
 
   Command c;
+  if (describe) {
+    describe(app);
+    return c;
+  }
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     app.parse(reversed);
@@ -410,9 +423,14 @@ Command parseCommandLine(const std::vector<std::string>& args) {
     } else if (lesson->parsed()) {
       c.name = "lesson";
       const auto& ids = chapterIds();
-      if (std::find(ids.begin(), ids.end(), chapter) == ids.end())
-        throw UsageError("'" + chapter + "' is not a chapter; choose from " + chapterList() + ".");
+      const bool file = chapter.find('/') != std::string::npos ||
+                        (chapter.size() > 3 && chapter.compare(chapter.size() - 3, 3, ".md") == 0);
+      if (!file && std::find(ids.begin(), ids.end(), chapter) == ids.end())
+        throw UsageError("'" + chapter + "' is not a chapter; choose from " + chapterList() +
+                         ", or give a Markdown file (FILE.md).");
       c.chapter = chapter;
+      c.chapterIsFile = file;
+      c.checkChapter = checkChapter;
       c.language = languageOrLocale(lessonLanguage);
     } else if (exercise->parsed()) {
       exerciseOptions.fill(c);
@@ -425,6 +443,16 @@ Command parseCommandLine(const std::vector<std::string>& args) {
     throw UsageError(e.what());
   }
   return c;
+}
+
+}  // namespace
+
+Command parseCommandLine(const std::vector<std::string>& args) {
+  return parseOrDescribe(args, nullptr);
+}
+
+void describeCommandLine(const std::function<void(const CLI::App&)>& describe) {
+  parseOrDescribe({}, describe);
 }
 
 }  // namespace rlab::cli

@@ -1,5 +1,5 @@
-// The race witness, as found by the core (lessons/engine/witness.hpp): the smallest stall schedule that
-// makes the run wrong, the read that came too early, the two kernel lines, how it was shown to
+// The race witness, as found by the core (lessons/engine/witness.hpp): the smallest stall schedule
+// that makes the run wrong, the read that came too early, the two kernel lines, how it was shown to
 // be the smallest, the rlab line that replays it, and the same failure as a pause on a GPU. The
 // witness run itself is in the step player, its cells marked in the array view and its lines in
 // the source panel.
@@ -91,7 +91,8 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
     wrappedText("  " + r.text, pal.wrong);
     std::string lines;
     if (w.combineLine.line)
-      lines += printed(tr("%s:%d the combine that read it"), w.combineLine.file.c_str(), w.combineLine.line);
+      lines += printed(tr("%s:%d the combine that read it"), w.combineLine.file.c_str(),
+                       w.combineLine.line);
     if (w.barrierLine.line)
       lines += std::string(lines.empty() ? "" : ",  ") +
                printed(p.barrier ? tr("line %d the barrier it needed (on)")

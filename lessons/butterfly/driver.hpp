@@ -14,11 +14,18 @@ void runButterfly(B& b, const Params& p, typename B::template Buffer<T>& input, 
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto offTotal = bufferHolding<B, unsigned>(b, 1, 0u);
   Recording<B, T> rec(b, trace, int(labels.size()), 0, blocks * p.block);
-  const auto initial =
-      trace ? downloadAsDoubles<B, T>(b, input, size_t(p.n)) : std::vector<double>{};
+  // Every thread of a block takes part, those past n with the identity: the steps show them all,
+  // so that a partner past n is a cell like any other.
+  auto initial = trace ? downloadAsDoubles<B, T>(b, input, size_t(p.n)) : std::vector<double>{};
+  if (trace) initial.resize(size_t(blocks * p.block), double(Op::template identity<T>()));
   launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), result.get(), offTotal.get(),
          rec.recorder());
   appendSteps(out, rec.snapshots(labels, initial));
+  if (trace && p.n < blocks * p.block) {
+    // The input too: the lanes past n are there from the start, holding the identity.
+    out.steps.front().values.resize(size_t(blocks * p.block), double(Op::template identity<T>()));
+    for (StepSnapshot& step : out.steps) step.paddingFrom = p.n;
+  }
   out.result = double(downloadOne<B, T>(b, result));
   out.threadsOffTotal = downloadOne<B, unsigned>(b, offTotal);
 }
@@ -48,14 +55,17 @@ void driveButterflyShuffle(B& b, const Params& p, typename B::template Buffer<T>
   std::vector<std::string> labels;
   for (int bit = 16; bit > 0; bit /= 2)
     labels.push_back("lanes swap with lane ^ " + std::to_string(bit));
+  labels.push_back("lane l takes warp l's total");
   for (int bit = 16; bit > 0; bit /= 2)
-    labels.push_back("across warps: warp total ^ " + std::to_string(bit));
+    labels.push_back("across warps: lane ^ " + std::to_string(bit) + " (lane l holds warp l's)");
   auto launch = [&](dim3 grid, dim3 block, T* result, unsigned* offTotal,
                     StepRecorder<T> recorder) {
     b.launch(grid, block, butterflyShuffle<T, Op>, (const T*)input.get(), (long long)p.n, result,
              offTotal, recorder);
   };
   runButterfly<B, T, Op>(b, p, input, trace, launch, labels, out);
+  // From the sixth step on, the cells are lanes holding warp totals, not elements.
+  for (size_t k = 6; k < out.steps.size(); ++k) out.steps[k].cells = CellKind::LaneWarpTotals;
 }
 
 }  // namespace rlab

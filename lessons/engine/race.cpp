@@ -1,8 +1,18 @@
 #include "lessons/engine/race.hpp"
 
+#include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 
 namespace rlab {
+
+bool racyByDesign(const Params& params) {
+  const LessonInfo* lesson = findLesson(params.lesson);
+  const VariantInfo* variant =
+      lesson ? lesson->findVariant(params.variant.empty() ? lesson->variants.front().id
+                                                          : params.variant)
+             : nullptr;
+  return variant && variant->barrierSwitch && !params.barrier;
+}
 
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,
                    const std::function<bool(int)>& done, RaceSchedules schedules) {

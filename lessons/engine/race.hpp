@@ -39,6 +39,11 @@ struct RaceResult {
 // A GPU schedules its threads itself.
 enum class RaceSchedules { Vary, VaryWarps, AsGiven };
 
+// Whether the run's result may depend on how its threads happen to be scheduled: a barrier the
+// learner switched off. Such a run that came out right was lucky this time, and every view says
+// so beside its verdict.
+bool racyByDesign(const Params& params);
+
 // `done(k)` is called after run k (1-based); returning false cancels. Throws as runLesson does.
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,
                    const std::function<bool(int)>& done = {},

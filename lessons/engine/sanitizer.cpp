@@ -10,15 +10,13 @@
 #include <sstream>
 
 #include "lessons/engine/backends.hpp"
+#include "lessons/engine/installation.hpp"
 #include "lessons/engine/process.hpp"
 
 // Set by app/cli/CMakeLists.txt, which builds rlab: the CUDA toolkit's bin folder of this build
 // (empty without CUDA) and where rlab itself lands.
 #ifndef RLAB_CUDA_BIN_DIR
 #define RLAB_CUDA_BIN_DIR ""
-#endif
-#ifndef RLAB_BUILT_RLAB
-#define RLAB_BUILT_RLAB ""
 #endif
 
 namespace rlab {
@@ -237,16 +235,7 @@ std::string findComputeSanitizer() {
 
 std::string findRlabExecutable() {
   if (const char* chosen = std::getenv("RLAB_EXECUTABLE"); chosen && *chosen) return chosen;
-  const std::string self = runningExecutable();
-  std::vector<std::string> candidates;
-  if (!self.empty()) {
-    candidates.push_back(folderOf(self) + "/rlab");
-    candidates.push_back(folderOf(self) + "/../cli/rlab");
-  }
-  candidates.push_back(RLAB_BUILT_RLAB);
-  for (const auto& candidate : candidates)
-    if (isExecutableFile(candidate)) return candidate;
-  return "";
+  return siblingProgram("rlab");
 }
 
 // ============================================================================================
@@ -268,7 +257,7 @@ SanitizerReport runSanitizer(const Params& params, SanitizerTool tool,
         chosen && *chosen && programs.rlab.empty()
             ? "RLAB_EXECUTABLE names " + rlab + ", which is not an executable file."
             : "The rlab program to run under the sanitizer was not found beside this program "
-              "or where it was built; set RLAB_EXECUTABLE to its path.");
+              "or in its build folder; set RLAB_EXECUTABLE to its path.");
   }
   Params checked = params;
   checked.backend = BackendChoice::Gpu;  // the sanitizer instruments GPU code only

@@ -67,8 +67,8 @@ SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& outp
 // What runSanitizer would use; empty when there is none.
 // compute-sanitizer: beside the nvcc of this build, in /usr/local/cuda/bin, then on PATH.
 std::string findComputeSanitizer();
-// rlab: $RLAB_EXECUTABLE; beside the running executable, or ../cli/rlab from it (the app in
-// build/app/gui, rlab in build/app/cli); then where this build put it.
+// rlab: $RLAB_EXECUTABLE; beside the running executable (installed: both in PREFIX/bin), else
+// the build folder's app/cli/rlab (installation.hpp).
 std::string findRlabExecutable();
 
 struct SanitizerPrograms {

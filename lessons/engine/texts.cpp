@@ -42,7 +42,7 @@ void collectLinks(const Inline& spans, std::vector<Link>& links) {
       links.back().label += spans[i].text;
       continue;
     }
-    links.push_back({spans[i].text, spans[i].link.substr(4)});
+    links.push_back({spans[i].text, spans[i].link.substr(4), spans[i].line});
   }
 }
 void collectLinks(const std::vector<Block>& blocks, std::vector<Link>& links) {
@@ -146,14 +146,18 @@ const text::Block* findSteps(const std::vector<text::Block>& blocks, const std::
 }
 }  // namespace
 
-const text::Block* narrationFor(const Params& run, bool ranOnSimulator, Language language) {
-  const Resolved resolved = resolve(run);
+const text::Block* narrationIn(const text::Document& doc, const std::string& chapter,
+                               const Params& run, bool ranOnSimulator) {
   // On a GPU a race without its barrier, and some lessons' steps, differ from run to run.
   if (!ranOnSimulator &&
       (!run.barrier || run.perturb || run.printing || !lessonOrThrow(run.lesson).gpuStepsRepeat))
     return nullptr;
+  return findSteps(doc.blocks, chapter, resolve(run));
+}
+
+const text::Block* narrationFor(const Params& run, bool ranOnSimulator, Language language) {
   const text::Document* doc = text::chapter(run.lesson, language);
-  return doc ? findSteps(doc->blocks, run.lesson, resolved) : nullptr;
+  return doc ? narrationIn(*doc, run.lesson, run, ranOnSimulator) : nullptr;
 }
 
 }  // namespace rlab

@@ -55,6 +55,19 @@ std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type) {
   return found;
 }
 
+std::vector<LateWrite> lateWrites(const Trace& t, int step) {
+  std::vector<LateWrite> late;
+  for (size_t s = size_t(step) + 1; s < t.steps.size(); ++s)
+    for (const CombineRead& c : t.steps[s].combines)
+      for (const ValueRead* r : {&c.target, &c.source}) {
+        if (!r->stale || r->missedStep != step || r->missedWriter < 0) continue;
+        bool known = false;
+        for (const LateWrite& w : late) known |= w.element == r->element;
+        if (!known) late.push_back({r->element, r->missedWriter, r->missed, c.thread, int(s)});
+      }
+  return late;
+}
+
 std::string ranksText(unsigned mask, int gpus) {
   if (gpus > 1 && mask == (1u << gpus) - 1) return "all";
   std::string text;

@@ -73,9 +73,23 @@ struct MemoryStepSummary {
 };
 MemoryStepSummary summarizeMemory(const std::vector<WarpMemoryRequest>& requests);
 
+// What the cells of a step stand for: the array's elements, or a phase that holds something
+// else, which the views label as such and never draw as the array.
+enum class CellKind {
+  Elements,        // element i of the array (or of a block's shared copy of it)
+  Threads,         // one value per thread: what thread i holds
+  WarpTotals,      // one per warp, warp w's total
+  BlockTotals,     // one per block
+  LaneWarpTotals,  // per thread, lane l of each warp holding warp l's total (the second butterfly)
+};
+
 struct StepSnapshot {
   std::string label;
-  std::string array = "a";                 // what the kernel calls the array: a, or shared s
+  std::string array = "a";  // what the kernel calls the array: a, or shared s
+  CellKind cells = CellKind::Elements;
+  // Cells from here on hold no input: threads or lanes past n, holding the operator's identity
+  // because a warp or a block works whole. -1: none.
+  long long paddingFrom = -1;
   std::vector<double> values;              // the live part of the array after this step
   std::vector<int> active;                 // threads that did work in this step
   std::vector<std::pair<int, int>> pairs;  // (source, target) elements combined
@@ -206,6 +220,18 @@ std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType 
                           const std::string& array);
 // Every stale read of a step, as such sentences.
 std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type);
+
+// A write that landed after a thread of a later step had already read the element: the step's
+// picture shows the element holding it, but the reader took the value from before it.
+struct LateWrite {
+  int element = -1;
+  int writer = -1;   // the thread that wrote it late
+  double value = 0;  // what it wrote
+  int reader = -1;   // the first thread that read the element before the write landed
+  int readStep = 0;  // the step that thread read it in
+};
+// The late writes of step `step`, one per element, from the stale reads of the steps after it.
+std::vector<LateWrite> lateWrites(const Trace& t, int step);
 
 // How far a wrong sum is from the expected one: "15 short", "3 over"; empty when the run is
 // correct, not a sum, or not finite. Every view says it this way.

@@ -32,12 +32,21 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
     b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
              (long long)p.n, result.get(), trace ? partials.get() : nullptr, rec.recorder());
   std::vector<std::string> labels;
-  if (coarse)
-    labels.push_back("each thread combines " + std::to_string(perThread) +
-                     (perThread == 1 ? " element" : " elements"));
+  if (coarse) {
+    // Thread 0 of block 0 takes the most: every block.x-th element of its block's share, as
+    // far as n reaches.
+    const long long most = std::min<long long>(perThread, blocksFor(p.n, p.block));
+    labels.push_back(
+        most == 1 ? std::string("each thread combines 1 element")
+                  : (most == perThread ? "each thread combines " : "each thread combines up to ") +
+                        std::to_string(most) + " elements, " + std::to_string(p.block) + " apart");
+  }
   for (int stride = p.block / 2; stride > 0; stride /= 2)
     labels.push_back("stride " + std::to_string(stride));
-  appendSteps(out, rec.snapshots(labels, initial));
+  auto steps = rec.snapshots(labels, initial);
+  if (coarse)  // after the load the cells are the threads' partial sums, not elements
+    for (StepSnapshot& step : steps) step.cells = CellKind::Threads;
+  appendSteps(out, std::move(steps));
   if (trace) out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
   out.result = double(downloadOne<B, T>(b, result));
 }

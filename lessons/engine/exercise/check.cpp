@@ -17,12 +17,8 @@
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/exercise/box.hpp"
 #include "lessons/engine/exercise/source_check.hpp"
+#include "lessons/engine/installation.hpp"
 #include "lessons/engine/process.hpp"
-
-// Set by lessons/CMakeLists.txt: where this build puts the runner.
-#ifndef RLAB_BUILT_EXERCISE_RUNNER
-#define RLAB_BUILT_EXERCISE_RUNNER ""
-#endif
 
 namespace rlab {
 
@@ -34,11 +30,11 @@ namespace fs = std::filesystem;
 
 std::string findExerciseRunner() {
   if (const char* chosen = std::getenv("RLAB_EXERCISE_RUNNER"); chosen && *chosen) return chosen;
+  if (std::string installed = helperProgram("rlab-exercise-runner"); !installed.empty())
+    return installed;
   const std::string self = runningExecutable();
   const std::string beside = folderOf(self) + "/rlab-exercise-runner";
-  if (!self.empty() && isExecutableFile(beside)) return beside;
-  if (isExecutableFile(RLAB_BUILT_EXERCISE_RUNNER)) return RLAB_BUILT_EXERCISE_RUNNER;
-  return "";
+  return !self.empty() && isExecutableFile(beside) ? beside : "";
 }
 
 namespace {
@@ -358,8 +354,8 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
   const std::string runner = findExerciseRunner();
   if (!isExecutableFile(runner)) {
     report.problem =
-        "the exercise runner (rlab-exercise-runner) was found neither beside this program nor "
-        "where it was built; set RLAB_EXERCISE_RUNNER to its path.";
+        "the exercise runner (rlab-exercise-runner) was found neither in libexec/reduction-lab "
+        "of this installation nor beside this program; set RLAB_EXERCISE_RUNNER to its path.";
     return report;
   }
 

@@ -38,7 +38,16 @@ namespace fs = std::filesystem;
 
 std::string systemCompiler() {
   if (const char* chosen = std::getenv("RLAB_CXX"); chosen && *chosen) return chosen;
-  return RLAB_CXX_COMPILER;
+  if (isExecutableFile(RLAB_CXX_COMPILER)) return RLAB_CXX_COMPILER;
+  // Installed on another machine than the one that built it (a package): the system's
+  // compiler on PATH. The shim needs C++20, which GCC 10 and Clang 10 and later take.
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream folders(path);
+    for (std::string folder; std::getline(folders, folder, ':');)
+      for (const char* name : {"c++", "g++", "clang++"})
+        if (!folder.empty() && isExecutableFile(folder + "/" + name)) return folder + "/" + name;
+  }
+  return RLAB_CXX_COMPILER;  // not there: the spawn's failure names it
 }
 
 ScratchFolder::ScratchFolder() {
@@ -202,6 +211,12 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
   writeFile(entry, entryText(e, source));
   result.library = folder + "/kernel.so";
 
+  if (std::getenv("RLAB_CXX") == nullptr && !isExecutableFile(systemCompiler())) {
+    result.failure = "No C++ compiler was found (" + systemCompiler() +
+                     " is not there, and PATH has no c++, g++ or clang++); install g++ or set "
+                     "RLAB_CXX to check a kernel on the simulator.";
+    return finish();
+  }
   std::vector<std::string> argv = compilerArguments(folder);
   argv.insert(argv.end(), {"-c", entry, "-o", object});
   const ChildResult compiled = runCompiler(argv, keepGoing);

@@ -32,7 +32,8 @@ struct CompileResult {
   double seconds = 0;
 };
 
-// The compiler: $RLAB_CXX, else the C++ compiler this build was made with.
+// The compiler: $RLAB_CXX, else the C++ compiler this build was made with, else (installed on
+// a machine without that one) c++, g++ or clang++ on PATH.
 std::string systemCompiler();
 
 // A folder of its own under $TMPDIR, removed with everything in it when this goes.
