@@ -60,6 +60,7 @@ void BlockRun::run(unsigned blockLinear) {
   for (unsigned i = 0; i < total_; ++i) idx_[i] = {i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
   count_ = {};
   count_[static_cast<int>(State::Runnable)] = total_;
+  pendingTrue_ = 0;
   rng_ = options_.schedule.seed ^ (0x5851f42d4c957f2dull * (blockLinear_ + 1));
   switches_ = 0;
   try {
@@ -126,13 +127,11 @@ bool BlockRun::releaseWaiters() {
         spans.push_back({r.begin, size_t(r.end - r.begin), r.name});
     options_.onBarrier(blockLinear_, spans);
   }
-  barrierArrived_ = barrierTrue_ = 0;
-  for (unsigned i = 0; i < total_; ++i) {
-    if (state_[i] != State::AtBarrier) continue;
-    ++barrierArrived_;
-    barrierTrue_ += waiting_[i].barrierPredicate;
-    state_[i] = State::Runnable;
-  }
+  barrierArrived_ = count(State::AtBarrier);
+  barrierTrue_ = pendingTrue_;
+  pendingTrue_ = 0;
+  for (State& s : state_)
+    if (s == State::AtBarrier) s = State::Runnable;
   count_[static_cast<int>(State::Runnable)] += count(State::AtBarrier);
   count_[static_cast<int>(State::AtBarrier)] = 0;
   return true;

@@ -41,12 +41,10 @@ struct Site {  // a barrier's place in the source
   int line = 0;
 };
 
-// The warp operation a waiting thread waits at, and what it gets when the warp meets; the
-// predicate it brought to a barrier (__syncthreads_count, _and, _or).
+// The warp operation a waiting thread waits at, and what it gets when the warp meets.
 struct Waiting {
   WarpRequest warp;
   uint64_t warpResult = 0;
-  bool barrierPredicate = false;
 };
 
 // Thrown inside a fiber to end a thread that failed an assertion; caught at the fiber's top.
@@ -87,7 +85,7 @@ class BlockRun {
   void arriveAtBarrier(const char* file, int line, bool predicate = false) {
     moveTo(current_, State::AtBarrier);
     barrierSite_[current_] = {file, line};
-    waiting_[current_].barrierPredicate = predicate;
+    pendingTrue_ += predicate;  // counted as threads arrive: none arrives twice before it opens
     if (count(State::AtBarrier) == 1) {
       barrierFile_ = file;
       barrierLine_ = line;
@@ -192,6 +190,7 @@ class BlockRun {
   int barrierLine_ = 0;
   bool barrierSplit_ = false;                      // a waiting thread waits at another barrier
   unsigned barrierArrived_ = 0, barrierTrue_ = 0;  // the last barrier to open: its predicates
+  unsigned pendingTrue_ = 0;  // threads waiting at the barrier that brought a true predicate
   unsigned current_ = kNoThread;
   bool inRound_ = false;             // lockstep and stall: threads hand over to each other
   unsigned roundSkips_ = kNoThread;  // the stalled thread, while it sits out
