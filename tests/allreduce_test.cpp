@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 // (the shim must come before any kernel source)
 #include "lessons/allreduce/driver.hpp"
 #include "lessons/engine/params.hpp"

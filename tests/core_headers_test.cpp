@@ -154,9 +154,10 @@ TEST_CASE("layout: the files' includes make no circle") {
 }
 
 TEST_CASE("layout: a lesson's folder holds only a lesson") {
-  // Its driver, its chapter in each language, and its exercises (kernels and texts).
+  // Its driver, its chapter in each language, and its exercises (kernels and texts; the
+  // solution also written with cooperative groups).
   const std::regex lessonFile(
-      R"(^lessons/[a-z]+/(driver\.hpp|[a-z]{2}\.md|exercises/[a-z-]+/([a-z]{2}\.md|start\.cu|solution\.cu))$)");
+      R"(^lessons/[a-z]+/(driver\.hpp|[a-z]{2}\.md|exercises/[a-z-]+/([a-z]{2}\.md|start\.cu|solution(-groups)?\.cu))$)");
   int files = 0;
   std::vector<std::string> strangers;
   for (const auto& entry : fs::directory_iterator(kRoot / "lessons")) {

@@ -15,6 +15,7 @@
 #include "lessons/engine/embedded.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/probe.hpp"
 #include "lessons/engine/registry.hpp"
 #include "tests/temp_folder.hpp"
 
@@ -219,6 +220,35 @@ TEST_CASE("every exercise's solution passes every check on the simulator") {
     CHECK(r.casesTotal > 60);
     CHECK(r.diagnostics.empty());
   }
+}
+
+TEST_CASE("every exercise's solution, written with cooperative groups, passes every check") {
+  for (const Exercise& e : exercises()) {
+    const std::string& text = groupsSolutionFile(e);
+    CHECK_MESSAGE(text.find("#include <cooperative_groups.h>") != std::string::npos, e.id);
+    TextFile file("rlab-groups-" + e.id + ".cu", text);
+    const ExerciseReport r = check(e.id, file.path);
+    CHECK_MESSAGE(r.passed(), e.id << ": " << r.summary() << " " << r.problem << " "
+                                   << (r.failures.empty() ? r.compilerOutput : r.failures.front()));
+    CHECK(r.casesRun == r.casesTotal);
+  }
+}
+
+TEST_CASE(
+    "every solution compiles with NVRTC as the GPU path compiles it, with or without groups") {
+  for (const Exercise& e : exercises())
+    for (const std::string* text : {&solutionFile(e), &groupsSolutionFile(e)}) {
+      TextFile file("rlab-nvrtc-" + e.id + ".cu", *text);
+      const ProbeReport r = compileWithNvrtc(e, file.path);
+      if (r.problem.find("NVRTC (") != std::string::npos ||
+          r.problem.find("no GPU path") != std::string::npos) {
+        MESSAGE("skipped: " << r.problem);
+        return;
+      }
+      std::string errors;
+      for (const auto& d : r.diagnostics) errors += d.text(e.id) + "\n";
+      CHECK_MESSAGE(r.problem.empty(), e.id << ": " << r.problem << "\n" << errors);
+    }
 }
 
 TEST_CASE("every starting file compiles, and fails the check") {
@@ -437,6 +467,36 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
     CHECK(r.trace->steps[10].values == std::vector<double>{10, 26, 42});
     CHECK(r.result == 78);
   }
+  SUBCASE("cooperative groups: block.sync() is the barrier a step is taken at") {
+    // groups-tree: each tile's total in tileTotals[], the block's sync, the first tile's sum.
+    const ExerciseReport r = runOnce("groups-tree", solution("groups-tree")->path, p);
+    REQUIRE(r.trace);
+    REQUIRE(r.trace->steps.size() == 3);
+    CHECK(r.trace->steps[1].label ==
+          "launch 1, block 0, barrier 1: __shared__ tileTotals[] of block 0");
+    CHECK(r.trace->steps[1].values == std::vector<double>{36});
+    CHECK(r.result == 36);
+  }
+  SUBCASE("extern __shared__: the launch's dynamic shared memory is a step, by its name") {
+    TextFile dynamic("dynamic.cu",
+                     "__global__ void reduce(const int* in, long long n, int* out) {\n"
+                     "  extern __shared__ int s[];\n"
+                     "  const unsigned t = threadIdx.x;\n"
+                     "  const long long i = (long long)blockIdx.x * blockDim.x + t;\n"
+                     "  s[t] = i < n ? in[i] : 0;\n"
+                     "  __syncthreads();\n"
+                     "  for (unsigned k = blockDim.x / 2; k > 0; k /= 2) {\n"
+                     "    if (t < k) s[t] += s[t + k];\n"
+                     "    __syncthreads();\n"
+                     "  }\n"
+                     "  if (t == 0) out[blockIdx.x] = s[0];\n"
+                     "}\n");
+    const ExerciseReport r = runOnce("tree-in-shared", dynamic.path, p);
+    REQUIRE(r.trace);
+    CHECK(r.trace->steps[1].label == "launch 1, block 0, barrier 1: __shared__ s[] of block 0");
+    CHECK(r.trace->steps[1].values == std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(r.result == 36);
+  }
   SUBCASE("a run over the step limit has a result and no steps") {
     p.n = 4097;
     const ExerciseReport r = runOnce("tree-in-shared", solution("tree-in-shared")->path, p);
@@ -480,8 +540,11 @@ TEST_CASE("the compiler's output is read into the learner's lines") {
   REQUIRE(d.size() == 4);
   CHECK(d[0].line == 3);
   CHECK(d[0].column == 26);
-  CHECK(d[1].line == 9);  // an error in the shim, at the learner's line that required it
-  CHECK(has(d[1].message, "in shim.hpp: static assertion failed"));
+  // A static assertion in the shim (a refusal) is its own sentence, at the learner's line that
+  // required it.
+  CHECK(d[1].line == 9);
+  CHECK(d[1].message == "warp operations move values of at most 8 bytes");
+  CHECK(d[1].refusal);
   CHECK(d[2].severity == "warning");
   CHECK(d[2].line == 4);
   CHECK(d[3].line == 0);

@@ -8,6 +8,7 @@
 
 // The driver includes the kernel, which is CUDA: compiled through the shim, as everywhere.
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 #include "lessons/fastest/driver.hpp"
 
 using rlab::fastestBlocks;

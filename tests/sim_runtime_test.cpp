@@ -8,6 +8,7 @@
 
 // Kernel code below is CUDA, compiled through the shim, exactly as kernels/*.cuh are.
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 
 namespace {
 
@@ -212,6 +213,69 @@ TEST_CASE("a warp operation with lanes missing stops the launch") {
   CHECK_THROWS_AS(rlab::sim::launch(1, 32, {}, waitsForBarrier), LaunchError);
 }
 
+TEST_CASE("lanes that name each other in different masks stop the launch at both sites") {
+  // Lanes 0-15 wait for the whole warp, lanes 16-31 for themselves only and then for lane 0's
+  // half again: neither can go on, and the diagnostic names both lines.
+  auto split = [] {
+    if (threadIdx.x < 16) {
+      (void)__ballot_sync(0xffffffffu, 1);
+    } else {
+      (void)__ballot_sync(0xffff0000u, 1);
+      (void)__ballot_sync(0x0000ffffu | (1u << threadIdx.x), 1);
+    }
+  };
+  try {
+    rlab::sim::launch(1, 32, {}, split);
+    FAIL("no diagnostic");
+  } catch (const LaunchError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("threads 0-15 wait at the warp operation at sim_runtime_test.cpp:") !=
+          std::string::npos);
+    CHECK(what.find("threads 16-31 wait at the warp operation at sim_runtime_test.cpp:") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("__activemask is the lanes a branch sends to its line; a tile's mask is its lanes") {
+  std::vector<unsigned> seen(64, 0);
+  auto branch = [&] {
+    const unsigned t = threadIdx.x;
+    if (t % 3 == 0) seen[t] = __activemask();
+    __syncwarp();
+  };
+  for (const char* schedule : {"lockstep", "reverse", "random:3", "stall:3:1:4"}) {
+    CAPTURE(schedule);
+    std::fill(seen.begin(), seen.end(), 0);
+    LaunchOptions options;
+    options.schedule = Schedule::parse(schedule);
+    rlab::sim::launch(1, 40, options, branch);
+    CHECK(seen[0] == 0x49249249u);   // lanes 0, 3, ..., 30 of warp 0
+    CHECK(seen[33] == 0x00000092u);  // lanes 1, 4, 7 of warp 1 (threads 33, 36, 39), of 8
+  }
+}
+
+TEST_CASE("the block's votes: how many brought a true predicate, whether all, whether any") {
+  std::vector<int> counts(100), alls(100), anys(100);
+  auto votes = [&] {
+    const unsigned t = threadIdx.x;
+    counts[t] = __syncthreads_count(t % 7 == 0);
+    alls[t] = __syncthreads_and(t < 1000);
+    anys[t] = __syncthreads_or(t == 99);
+  };
+  rlab::sim::launch(1, 100, {}, votes);
+  CHECK(counts[0] == 15);  // 0, 7, ..., 98
+  CHECK(counts[99] == 15);
+  CHECK(alls[50] == 1);
+  CHECK(anys[0] == 1);
+  auto split = [] {
+    if (threadIdx.x < 5)
+      (void)__syncthreads_count(1);
+    else
+      __syncthreads();
+  };
+  CHECK_THROWS_AS(rlab::sim::launch(1, 32, {}, split), LaunchError);
+}
+
 TEST_CASE("warp shuffles and votes match a host reference, full and partial masks") {
   const int threads = 64;
   auto valueOf = [](int t) { return t * 7 + 3; };
@@ -276,15 +340,25 @@ TEST_CASE("warp reduction with __shfl_down_sync and __shfl_xor_sync") {
 
 // Which atomics a type has, asked of the shim as a kernel's call would ask.
 template <class T>
-concept HasAtomicAdd = requires(T* p, T v) { atomicAdd(p, v); };
+concept HasAtomicAdd = requires(T* p, T v) {
+  atomicAdd(p, v);
+};
 template <class T>
-concept HasAtomicMax = requires(T* p, T v) { atomicMax(p, v); };
+concept HasAtomicMax = requires(T* p, T v) {
+  atomicMax(p, v);
+};
 template <class T>
-concept HasAtomicMin = requires(T* p, T v) { atomicMin(p, v); };
+concept HasAtomicMin = requires(T* p, T v) {
+  atomicMin(p, v);
+};
 template <class T>
-concept HasAtomicExch = requires(T* p, T v) { atomicExch(p, v); };
+concept HasAtomicExch = requires(T* p, T v) {
+  atomicExch(p, v);
+};
 template <class T>
-concept HasAtomicCAS = requires(T* p, T v) { atomicCAS(p, v, v); };
+concept HasAtomicCAS = requires(T* p, T v) {
+  atomicCAS(p, v, v);
+};
 
 TEST_CASE("the atomics are CUDA's overloads, no more") {
   // CUDA 13's declarations: atomicAdd for int, unsigned, unsigned long long, float, double;
@@ -296,9 +370,11 @@ TEST_CASE("the atomics are CUDA's overloads, no more") {
   CHECK(HasAtomicAdd<float>);
   CHECK(HasAtomicAdd<double>);
   CHECK_FALSE(HasAtomicAdd<long long>);
-  for (bool floating : {HasAtomicMax<float>, HasAtomicMax<double>, HasAtomicMin<float>,
-                        HasAtomicMin<double>, HasAtomicExch<double>, HasAtomicCAS<float>,
-                        HasAtomicCAS<double>})
+  CHECK_FALSE(HasAtomicAdd<short>);  // only CUDA's types; no __half here either
+  CHECK((HasAtomicMax<long long> && HasAtomicMin<long long>));
+  for (bool floating :
+       {HasAtomicMax<float>, HasAtomicMax<double>, HasAtomicMin<float>, HasAtomicMin<double>,
+        HasAtomicExch<double>, HasAtomicCAS<float>, HasAtomicCAS<double>})
     CHECK_FALSE(floating);
   CHECK((HasAtomicMax<int> && HasAtomicMax<unsigned> && HasAtomicMax<unsigned long long>));
   CHECK((HasAtomicMin<int> && HasAtomicMin<unsigned> && HasAtomicMin<unsigned long long>));

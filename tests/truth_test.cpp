@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 // (the shim before any kernel source)
 #include "lessons/atomic/driver.hpp"
 #include "lessons/engine/race.hpp"

@@ -11,6 +11,7 @@
 
 // The fixtures are CUDA, compiled through the shim, as the lesson kernels are.
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 #include "lessons/engine/reference.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/drivers.hpp"

@@ -95,6 +95,9 @@ bool canWatchMemory();
 
 struct LaunchOptions {
   Schedule schedule;
+  // Bytes of dynamic shared memory each block gets, the third value of <<<grid, block, bytes>>>:
+  // the kernel's `extern __shared__` arrays all start there.
+  size_t dynamicSharedBytes = 0;
   bool recordAtomics = false;
   // What the kernel's printf calls write goes into LaunchStats::printed, in the order the
   // schedule ran them, instead of to stdout.
@@ -154,6 +157,16 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, void (*k
 // Bytes of __shared__ variables the kernel declares (in its own body), as the simulator
 // poisons them at each block start.
 size_t sharedMemoryBytes(const void* kernel);
+// Whether the kernel's module declares `extern __shared__` arrays (dynamic shared memory).
+bool usesDynamicSharedMemory(const void* kernel);
+
+// Shared memory a block may have, static and dynamic together: CUDA's 48 KiB, which a kernel
+// may pass only after cudaFuncSetAttribute (a host call no exercise makes).
+inline constexpr size_t kSharedMemoryPerBlock = 48 * 1024;
+// The thread-local buffer behind `extern __shared__` in a module that declares any: the
+// exercise compiler defines it (kSharedMemoryPerBlock bytes) and makes every extern __shared__
+// array an alias of it.
+inline constexpr const char* kDynamicSharedSymbol = "rlab_dynamic_shared";
 
 // The simulated thread that runs on the calling thread at this moment, if any. Plain reads and
 // nothing else, so a signal handler may call it (a crash or a time limit inside a kernel).
@@ -163,6 +176,13 @@ struct RunningThread {
   unsigned thread = 0;  // linear thread index in the block
 };
 RunningThread runningThread() noexcept;
+
+// CUDA's device heap, which malloc, free, new and delete in a kernel use: CUDA's default
+// cudaLimitMallocHeapSize.
+inline constexpr size_t kDeviceHeapBytes = size_t(8) << 20;
+// How many of the kernels' mallocs (and news) got a null pointer because CUDA's device heap was
+// full: a plain read, for a signal handler that explains a null pointer.
+size_t deviceHeapRefusals() noexcept;
 
 // Runs `job` on the thread every kernel runs on (not on a fiber), and waits: for set-up that
 // belongs to that thread, such as a signal stack or a signal mask.

@@ -82,10 +82,11 @@ class BlockRun {
   unsigned blockLinear() const { return blockLinear_; }
 
   // In the header: every thread of every block calls it at every barrier.
-  void arriveAtBarrier(const char* file, int line) {
+  void arriveAtBarrier(const char* file, int line, bool predicate = false) {
     atWarpStep_[current_] = 0;
     moveTo(current_, State::AtBarrier);
     barrierSite_[current_] = {file, line};
+    pendingTrue_ += predicate;  // counted as threads arrive: none arrives twice before it opens
     if (count(State::AtBarrier) == 1) {
       barrierFile_ = file;
       barrierLine_ = line;
@@ -99,6 +100,20 @@ class BlockRun {
   // (warp-synchronous code without its __syncwarp): the lane schedules hold lanes only there.
   void arriveAtYield() { atWarpStep_[current_] = 0; }
   void arriveAtWarpStep() { countWarpStep(current_); }
+  // What the last barrier to open hands back: __syncthreads_count, _and, _or.
+  int barrierVoteResult(BarrierVote vote) const {
+    switch (vote) {
+      case BarrierVote::Count:
+        return int(barrierTrue_);
+      case BarrierVote::And:
+        return barrierTrue_ == barrierArrived_;
+      case BarrierVote::Or:
+        return barrierTrue_ > 0;
+      case BarrierVote::None:
+        break;
+    }
+    return 0;
+  }
 
   // Called from the running fiber at a yield point: in a round, hand control straight to the
   // next thread of the round; else, or at the round's end, to the scheduler.
@@ -177,6 +192,8 @@ class BlockRun {
   std::string blockName() const;
   using WarpLanes = std::array<Waiting*, 32>;
   static uint64_t computeWarpResult(const WarpLanes& lanes, unsigned lane, unsigned groupMask);
+  static uint64_t reduceLanes(const WarpLanes& lanes, WarpOp op, bool isSigned, unsigned groupMask);
+  bool releaseActiveMasks(unsigned warpStart, unsigned lanesHere);
 
   const std::function<void()>& body_;
   const LaunchOptions& options_;
@@ -201,7 +218,9 @@ class BlockRun {
   std::array<unsigned, 4> count_{};  // threads in each State
   const char* barrierFile_ = "";     // where the first thread to wait at the barrier waits
   int barrierLine_ = 0;
-  bool barrierSplit_ = false;  // a waiting thread waits at another barrier
+  bool barrierSplit_ = false;                      // a waiting thread waits at another barrier
+  unsigned barrierArrived_ = 0, barrierTrue_ = 0;  // the last barrier to open: its predicates
+  unsigned pendingTrue_ = 0;  // threads waiting at the barrier that brought a true predicate
   unsigned current_ = kNoThread;
   bool inRound_ = false;             // lockstep and stall: threads hand over to each other
   unsigned roundSkips_ = kNoThread;  // the stalled thread, while it sits out

@@ -10,8 +10,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
+#include "kernels/sim/runtime.hpp"
+#include "lessons/engine/exercise/box.hpp"
+#include "lessons/engine/exercise/source_check.hpp"
 #include "lessons/engine/installation.hpp"
 #include "lessons/engine/process.hpp"
 
@@ -127,22 +132,14 @@ std::string learnerLine(const std::string& library, const std::string& source,
     addresses.push_back(text);
   }
   if (addresses.empty()) return "";
-  std::vector<std::string> argv = {"/usr/bin/addr2line", "-e", library, "-i"};
-  if (!isExecutableFile(argv[0])) argv[0] = "/bin/addr2line";
-  if (!isExecutableFile(argv[0])) return "";
-  argv.insert(argv.end(), addresses.begin(), addresses.end());
-  ChildResult done;
-  try {
-    ChildOptions options;
-    options.timeLimitSeconds = 20;
-    done = runChild(argv, options);
-  } catch (const std::exception&) {
-    return "";
-  }
-  std::istringstream lines(done.output);
+  std::vector<std::string> arguments = {"-e", library, "-i"};
+  arguments.insert(arguments.end(), addresses.begin(), addresses.end());
+  std::istringstream lines(runAddr2line(arguments));
   for (std::string line; std::getline(lines, line);) {
     const size_t colon = line.rfind(':');
-    if (colon == std::string::npos || line.substr(0, colon) != source) continue;
+    if (colon == std::string::npos ||
+        fs::path(line.substr(0, colon)).lexically_normal().string() != source)
+      continue;
     std::string number = line.substr(colon + 1);
     number = number.substr(0, number.find_first_not_of("0123456789"));
     if (number.empty() || number == "0") continue;
@@ -160,12 +157,19 @@ std::string plural(long long count, const char* word) {
   return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
 }
 
-// @crash SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE FENCE NAME INDEX COUNT PCS
+// @crash SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE FENCE NAME INDEX COUNT HEAP PCS
 std::string crashText(const std::vector<std::string>& f, const std::string& where) {
   const int signal = std::atoi(f[1].c_str());
   std::string who = whoRan(f, 3);
   if (who.empty()) who = "code outside any simulated thread";
   const std::string at = where.empty() ? "" : " at " + where;
+  if (signal == SIGSYS || signal == SIGXFSZ)
+    return who + " tried to " + boxDeed(signal == SIGSYS ? f[9] : "write") + at +
+           ", and was stopped: " + kBoxWhy;
+  if (signal == SIGXCPU)
+    return "the runner used more than " + std::to_string(kBoxCpuSeconds) +
+           " s of CPU time, the box's limit, and was stopped (" + who + " was running" + at + ")";
+  const bool heapFull = std::atoll(f[12].c_str()) > 0;
   if (signal == SIGSEGV && f[8] == "1") {
     const std::string name = f[9];
     const long long index = std::atoll(f[10].c_str()), count = std::atoll(f[11].c_str());
@@ -177,7 +181,11 @@ std::string crashText(const std::vector<std::string>& f, const std::string& wher
   const unsigned long long address = std::strtoull(f[6].c_str(), nullptr, 16);
   switch (signal) {
     case SIGSEGV:
-      if (address < 65536) return who + " used a null pointer" + at + " (address " + f[6] + ")";
+      if (address < 65536)
+        return who + " used a null pointer" + at + " (address " + f[6] + ")" +
+               (heapFull ? "; a malloc or new in the kernel had got one: CUDA's device heap has " +
+                               std::to_string(sim::kDeviceHeapBytes >> 20) + " MiB"
+                         : "");
       return who + " touched memory that belongs to no buffer" + at + " (address " + f[6] +
              "), or overran its stack (the simulator gives each thread 64 KiB)";
     case SIGFPE:
@@ -208,6 +216,15 @@ std::string hangText(const std::vector<std::string>& f, const std::string& where
 }
 
 }  // namespace
+
+std::string runnerFaultText(const std::string& reportLine, const std::string& library,
+                            const std::string& file) {
+  const std::vector<std::string> f = splitTabs(reportLine);
+  if (!((f[0] == "@crash" && f.size() >= 14) || (f[0] == "@hang" && f.size() >= 7))) return "";
+  const std::string where =
+      learnerLine(library, fs::absolute(file).lexically_normal().string(), f.back());
+  return f[0] == "@hang" ? hangText(f, where) : "the kernel crashed: " + crashText(f, where);
+}
 
 // ============================================================================================
 // [SECTION] The check
@@ -271,7 +288,7 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
   }
   if (tag == "@rule" && f.size() > 1) ev.rule = f[1];
   if (tag == "@error" && f.size() > 1) ev.error = f[1];
-  if ((tag == "@crash" && f.size() >= 13) || (tag == "@hang" && f.size() >= 7)) ev.fault = f;
+  if ((tag == "@crash" && f.size() >= 14) || (tag == "@hang" && f.size() >= 7)) ev.fault = f;
   if (tag == "@outcome" && f.size() > 4) {
     ++ev.run;
     ev.hasOutcome = true;
@@ -387,6 +404,16 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
     report.problem = compiled.failure;
     return report;
   }
+  if (e.cooperativeGroups && !request.oneRun) {  // a rule on the source, before any case
+    std::ifstream in(request.file);
+    const std::string missing = cooperativeGroupsMissing(
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+    if (!missing.empty()) {
+      report.failures.push_back(missing + ".");
+      report.verdict = ExerciseVerdict::Failed;
+      return report;
+    }
+  }
 
   std::vector<std::string> argv = {runner, e.id, compiled.library, replayWith,
                                    std::to_string(request.caseSeconds)};
@@ -399,6 +426,9 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
   // that cannot even do that.
   options.silenceLimitSeconds = request.caseSeconds + 10;
   options.outputLimit = 64 * 1024;
+  options.outputStopLimit = kBoxOutputBytes;
+  // A GPU's driver would keep the kernel's machine code in ~/.nv: nothing outside is written.
+  if (onGpu) options.environment = {"CUDA_CACHE_DISABLE=1"};
   options.onReportLine = [&](const std::string& line) { readEvent(line, ev); };
   options.keepGoing = [&] { return progress("checking", ev.run, ev.total); };
   const auto start = std::chrono::steady_clock::now();
@@ -424,7 +454,15 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
 
   for (const auto& [index, sentence] : ev.failures) report.failures.push_back(sentence);
   if (!ev.rule.empty()) report.failures.push_back(ev.rule);
-  if (!ev.fault.empty()) {
+  if (done.outputExceeded) {
+    const VerifyCase* c =
+        ev.current >= 0 && size_t(ev.current) < cases.size() ? &cases[size_t(ev.current)] : nullptr;
+    const std::string limit = std::to_string(kBoxOutputBytes >> 20) + " MiB";
+    report.failures.push_back((c ? describeCase(*c) + ": the" : "The") +
+                              " kernel printed more than " + limit +
+                              ", the box's limit on output, and was stopped" +
+                              (c ? ". Replay: " + replayCommand(*c) : "."));
+  } else if (!ev.fault.empty()) {
     const int k = std::atoi(ev.fault[2].c_str());
     const VerifyCase* c = k >= 0 && size_t(k) < cases.size() ? &cases[size_t(k)] : nullptr;
     report.casesRun += c ? 1 : 0;
@@ -446,6 +484,12 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
     else if (done.timedOut)
       report.failures.push_back("The runner stopped answering" + which + " and was stopped after " +
                                 seconds + " s.");
+    else if (done.signal == SIGSYS && c)  // a forbidden call with every signal blocked
+      report.failures.push_back(describeCase(*c) +
+                                ": the kernel made a system call the box forbids (system() and "
+                                "posix_spawn start a process with every signal blocked, so the "
+                                "call cannot be named) and was stopped: " +
+                                kBoxWhy + ". Replay: " + replayCommand(*c));
     else
       report.failures.push_back("The runner ended" + which + " without a report (" +
                                 (done.signal ? "signal " + std::to_string(done.signal)

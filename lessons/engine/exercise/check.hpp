@@ -79,6 +79,11 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request);
 // where it needs it).
 std::string exerciseReplayCommand(const Exercise& e, const std::string& file);
 
+// What a runner's "@crash ..." or "@hang ..." report line says, in words, with the line of `file`
+// (the source of `library`) where the kernel was; "" for another line.
+std::string runnerFaultText(const std::string& reportLine, const std::string& library,
+                            const std::string& file);
+
 // The runner: $RLAB_EXERCISE_RUNNER, beside the running program, then where this build put
 // it; empty when there is none.
 std::string findExerciseRunner();

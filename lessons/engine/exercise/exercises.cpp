@@ -27,6 +27,10 @@ Exercise make(const char* id, const char* lesson, const char* variant, const cha
   return e;
 }
 
+// The exercises that work in shared memory get an int a thread of a block as dynamic shared
+// memory, as CUDA's samples launch such kernels: `extern __shared__ int s[];` is allowed.
+constexpr int kIntPerThread = int(sizeof(int));
+
 std::vector<Exercise> describeExercises() {
   using S = ExerciseShape;
   std::vector<Exercise> all;
@@ -45,20 +49,30 @@ std::vector<Exercise> describeExercises() {
       make("sequential-addressing", "divergence", "sequential", "reduce", S::BlockPartials);
   sequential.shared = SharedUse::Required;
   sequential.sequentialAddressing = true;
+  sequential.dynamicSharedPerThread = kIntPerThread;
   all.push_back(sequential);
 
   Exercise inShared = make("tree-in-shared", "shared", "shared", "reduce", S::BlockPartials);
   inShared.shared = SharedUse::Required;
+  inShared.dynamicSharedPerThread = kIntPerThread;
   all.push_back(inShared);
+
+  Exercise groups = make("groups-tree", "shared", "shared", "reduce", S::BlockPartials);
+  groups.shared = SharedUse::Required;
+  groups.cooperativeGroups = true;
+  groups.dynamicSharedPerThread = kIntPerThread;
+  all.push_back(groups);
 
   Exercise perBlock =
       make("one-atomic-per-block", "shared", "multiblock", "reduce", S::AtomicResult);
   perBlock.atomics = AtomicLimit::OnePerBlock;
+  perBlock.dynamicSharedPerThread = kIntPerThread;
   all.push_back(perBlock);
 
   Exercise coarsen = make("coarsen-by-four", "shared", "coarsened", "reduce", S::AtomicResult);
   coarsen.perThread = 4;
   coarsen.atomics = AtomicLimit::OnePerBlock;
+  coarsen.dynamicSharedPerThread = kIntPerThread;
   all.push_back(coarsen);
 
   Exercise lastWarp = make("fix-the-last-warp", "lastwarp", "volatile", "reduce", S::BlockPartials);
@@ -72,6 +86,7 @@ std::vector<Exercise> describeExercises() {
 
   Exercise butterfly = make("shared-butterfly", "butterfly", "shared", "allReduce", S::AllReduce);
   butterfly.shared = SharedUse::Required;
+  butterfly.dynamicSharedPerThread = kIntPerThread;
   all.push_back(butterfly);
 
   Exercise warps = make("warp-shuffle-reduce", "fastest", "default", "reduce", S::AtomicResult);
@@ -101,6 +116,8 @@ std::string Exercise::signature() const {
       return "__global__ void " + kernel + "(int* a, long long len)";
     case ExerciseShape::OneBlock:
       return "__global__ void " + kernel + "(int* a, int n)";
+    case ExerciseShape::Probe:
+      return "__global__ void " + kernel + "(const int* in, int n, int* out)";
   }
   return "";
 }
@@ -111,6 +128,8 @@ std::string Exercise::pointerType() const {
       return "void (*)(int*, long long)";
     case ExerciseShape::OneBlock:
       return "void (*)(int*, int)";
+    case ExerciseShape::Probe:
+      return "void (*)(const int*, int, int*)";
     default:
       return "void (*)(const int*, long long, int*)";
   }
@@ -119,6 +138,16 @@ std::string Exercise::pointerType() const {
 const std::vector<Exercise>& exercises() {
   static const std::vector<Exercise> all = describeExercises();
   return all;
+}
+
+const Exercise& probeExercise() {
+  static const Exercise probe = [] {
+    Exercise e = make("probe", "shared", "shared", "probe", ExerciseShape::Probe);
+    e.title = "The simulator's conformance suite";
+    e.folder.clear();
+    return e;
+  }();
+  return probe;
 }
 
 const Exercise* findExercise(const std::string& id) {
@@ -170,6 +199,10 @@ const std::string& startFile(const Exercise& e) {
 
 const std::string& solutionFile(const Exercise& e) {
   return embeddedOrThrow(e.folder + "/solution.cu");
+}
+
+const std::string& groupsSolutionFile(const Exercise& e) {
+  return e.cooperativeGroups ? solutionFile(e) : embeddedOrThrow(e.folder + "/solution-groups.cu");
 }
 
 // <language>.md: "# Title", the statement, then each hint as
