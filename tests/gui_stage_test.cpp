@@ -59,7 +59,7 @@ void checkLabels(const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("stage: presenter mode takes the stage; M opens the drawer, Esc closes it") {
+TEST_CASE("stage: presenter mode takes the stage, M opens the drawer, Esc closes it") {
   HeadlessImGui imgui;
   App app;
   app.ui.view.presenter = true;
@@ -82,7 +82,7 @@ TEST_CASE("stage: presenter mode takes the stage; M opens the drawer, Esc closes
 }
 
 TEST_CASE(
-    "stage: a clicker's Page Down and Page Up step; B switches the barrier, W finds a witness") {
+    "stage: a clicker's Page Down and Page Up step, B switches the barrier, W finds a witness") {
   HeadlessImGui imgui;
   App app;
   app.ui.view.presenter = true;
@@ -170,7 +170,7 @@ TEST_CASE("gui: the barrier lesson's suggestion is a button that sets the contro
   CHECK(app.ui.trace->result == 21);
 }
 
-TEST_CASE("gui: butterfly shuffle at n = 8 shows all 32 lanes; the partners of lanes 0-7 hold 0") {
+TEST_CASE("gui: butterfly shuffle at n = 8 shows all 32 lanes, the partners of lanes 0-7 hold 0") {
   rlab::Params p;
   p.lesson = "butterfly";
   p.variant = "shuffle";

@@ -135,7 +135,7 @@ TEST_CASE("gui: ticking printf re-runs with every third thread printing, its tab
 }
 
 TEST_CASE(
-    "gui: the speed-up table draws under the timing chart; on the simulator, what is missing") {
+    "gui: the speed-up table draws under the timing chart, on the simulator, what is missing") {
   HeadlessImGui imgui(ImVec2(1920, 1080));  // room for both (smaller: a tab each)
   App app;
   settle(app);

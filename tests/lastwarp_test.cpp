@@ -160,7 +160,7 @@ TEST_CASE("lastwarp witness: none for __syncwarp or shuffles, and the bound is s
   }
 }
 
-TEST_CASE("lastwarp race explorer: runs under lanes-random; the fixes are never wrong") {
+TEST_CASE("lastwarp race explorer: runs under lanes-random, the fixes are never wrong") {
   const RaceResult classic = runRace(lastWarp("volatile", "lockstep"), 20, 1);
   CHECK(classic.schedules ==
         "Each run had a schedule of its own: lanes-random:1 to "

@@ -157,7 +157,7 @@ TEST_CASE("kernelFunction: the function alone, whatever ncu prints around it") {
   CHECK(kernelFunction("ns::k(int)") == "k");
 }
 
-TEST_CASE("parseNcuOutput: no permission for the counters; a metric this ncu does not have") {
+TEST_CASE("parseNcuOutput: no permission for the counters, a metric this ncu does not have") {
   const NcuOutput denied = parseNcuOutput(fixture("permission.txt"));
   CHECK(denied.permissionDenied);
   CHECK(denied.launches.empty());

@@ -236,7 +236,7 @@ TEST_CASE("lanes that name each other in different masks stop the launch at both
   }
 }
 
-TEST_CASE("__activemask is the lanes a branch sends to its line; a tile's mask is its lanes") {
+TEST_CASE("__activemask is the lanes a branch sends to its line, a tile's mask is its lanes") {
   std::vector<unsigned> seen(64, 0);
   auto branch = [&] {
     const unsigned t = threadIdx.x;

@@ -247,8 +247,7 @@ void printRunHeader(const Trace& t, std::ostream& out, int width) {
   if (t.exercise.empty()) {
     const VariantInfo& variant = *findLesson(p.lesson)->findVariant(p.variant);
     if (variant.barrierSwitch) header += std::string("  barrier=") + (p.barrier ? "on" : "off");
-    if (variant.syncwarpSwitch)
-      header += std::string("  syncwarp=") + (p.syncwarp ? "on" : "off");
+    if (variant.syncwarpSwitch) header += std::string("  syncwarp=") + (p.syncwarp ? "on" : "off");
     header += std::string(p.perturb ? "  perturbed" : "") + (p.printing ? "  printf" : "") +
               (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
   }

@@ -8,7 +8,8 @@ namespace rlab::gui {
 
 void addCommandLineOptions(CLI::App& cli, CommandLine& o) {
   cli.add_option("--screenshot", o.screenshot, "render off-screen and write this PNG, then exit");
-  cli.add_option("--lesson", o.lesson, "lesson to show: basics (the opening chapter), " + lessonIds());
+  cli.add_option("--lesson", o.lesson,
+                 "lesson to show: basics (the opening chapter), " + lessonIds());
   cli.add_option("--variant", o.variant, "the lesson's variant");
   cli.add_option("--n", o.n, "number of elements");
   cli.add_option("--block", o.block, "threads per block (default: the lesson's)");
@@ -27,7 +28,8 @@ void addCommandLineOptions(CLI::App& cli, CommandLine& o) {
   cli.add_option("--size", o.size, "window size, WIDTHxHEIGHT (default 1280x800)");
   cli.add_flag("--presenter", o.presenter,
                "presenter mode: the stage layout, large type and high contrast for a projector");
-  cli.add_flag("--drawer", o.drawer, "screenshot: the stage's drawer open (lessons, controls, code)");
+  cli.add_flag("--drawer", o.drawer,
+               "screenshot: the stage's drawer open (lessons, controls, code)");
   cli.add_flag("--no-barrier", o.noBarrier, "barrier lesson: switch the barrier off");
   cli.add_option("--schedule", o.schedule, "simulator schedule, e.g. stall:4:2:1");
   cli.add_option("--view", o.view,

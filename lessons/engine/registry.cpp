@@ -87,7 +87,7 @@ std::vector<LessonInfo> describeLessons() {
                       .kernelFunction = "atomicReduce",
                       .longestChain = oneAddress,
                       .proofCounters = {C::DurationUs, C::DramGBs, C::L2HitPct}}};
-  atomic.gpuStepsRepeat = false;  // the atomics land in another order on every GPU run
+  atomic.gpuStepsRepeat = false;        // the atomics land in another order on every GPU run
   atomic.defaultFloatData = "mixed:1";  // the lesson is the order: a float sum that shows it
   atomic.maxN = kLargest;
   atomic.defaultN = 16;
@@ -275,9 +275,9 @@ std::vector<LessonInfo> describeLessons() {
   lastwarp.tour = {{"volatile", 64, 0, true, "lockstep",
                     "Harris's last warp, no barrier: right while the lanes of the warp stay in "
                     "step."},
-                   {"volatile", 64, 0, true, "lane:1:1:1",
-                    "Lane 1 one step behind its warp: lane 0 adds a partial lane 1 has not "
-                    "finished."}};
+                   {"volatile", 64, 0, true, "lane:16:1:1",
+                    "Lane 16 a round behind its warp: lane 0 reads s[16] before lane 16 has "
+                    "written it."}};
   all.push_back(lastwarp);
 
   LessonInfo butterfly;

@@ -35,7 +35,8 @@ const Document* chapter(const std::string& id, Language language) {
       std::vector<std::string> unfilled;
       doc = std::make_unique<Document>(parse(fillRecordingLinks(*markdown, &unfilled)));
       for (const std::string& link : unfilled)
-        doc->problems.push_back("A figure's recording link names nothing recorded: " + link + ".");
+        doc->problems.push_back(
+            {0, "A figure's recording link names nothing recorded: " + link + "."});
     }
     found = parsed.emplace(path, std::move(doc)).first;
   }
@@ -136,9 +137,8 @@ bool sameRun(const Resolved& a, const Resolved& b) {
   return x.lesson == y.lesson && x.variant == y.variant && x.n == y.n && x.block == y.block &&
          x.op == y.op && x.type == y.type && a.dataLabel == b.dataLabel && x.values == y.values &&
          x.barrier == y.barrier && x.syncwarp == y.syncwarp && x.perturb == y.perturb &&
-         x.printing == y.printing &&
-         x.schedule == y.schedule && x.gpus == y.gpus && x.perThread == y.perThread &&
-         x.loadAdd == y.loadAdd;
+         x.printing == y.printing && x.schedule == y.schedule && x.gpus == y.gpus &&
+         x.perThread == y.perThread && x.loadAdd == y.loadAdd;
 }
 const text::Block* findSteps(const std::vector<text::Block>& blocks, const std::string& chapter,
                              const Resolved& run) {
