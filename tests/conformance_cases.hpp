@@ -495,7 +495,7 @@ inline std::vector<int> cgPartitions(const std::vector<int>& in, const ProbeLaun
   for (int t = 0; t < th.count(); ++t) {
     int* o = &out[size_t(5 * t)];
     o[0] = th.lane(t) & 7;
-    o[1] = 8;
+    o[1] = std::min(8, int(l.block) - th.local(t) / 8 * 8);  // the block's last tile: what is left
     if (th.value(t) <= 0) continue;
     const unsigned positive =
         th.lanesWhere(t, [&](int lane) { return th.valueOfLane(t, lane) > 0; });

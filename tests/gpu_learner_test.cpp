@@ -44,7 +44,7 @@ TEST_CASE("gpu: the conformance suite, against the host's answers and the simula
     REQUIRE_MESSAGE(sim.ran(), c.name << " on the simulator: " << sim.problem);
     for (size_t k = 0; k < launches.size(); ++k) {
       const ProbeLaunch& l = launches[k];
-      INFO(c.name << " <<<" << l.grid << ", " << l.block << ", " << l.sharedBytes
+      INFO(std::string(c.name) << " <<<" << l.grid << ", " << l.block << ", " << l.sharedBytes
                   << ">>> n = " << l.n);
       CHECK_MESSAGE(gpu.results[k].failure.empty(), gpu.results[k].failure);
       const std::vector<int> expected = c.answer(input, l);
@@ -57,7 +57,7 @@ TEST_CASE("gpu: the conformance suite, against the host's answers and the simula
       const std::string againstSim = firstDifference(gpu.results[k].out, defined, c.columns);
       CHECK_MESSAGE(againstSim.empty(), "GPU against the simulator: " << againstSim);
     }
-    MESSAGE(c.name << ": " << launches.size() << " launches on the GPU");
+    MESSAGE(std::string(c.name) << ": " << launches.size() << " launches on the GPU");
   }
 }
 

@@ -55,7 +55,7 @@ TEST_CASE("gpu: lastwarp, wrong runs of 1000 per variant: as it runs, perturbed,
         p.delayLevel = firstWarpLevel;
         wrong[2] += !runLesson(p).correct;
       }
-      MESSAGE("lastwarp " << s.variant << (s.syncwarp ? "" : " --no-syncwarp") << ", n = " << n
+      MESSAGE("lastwarp " << std::string(s.variant) << std::string(s.syncwarp ? "" : " --no-syncwarp") << ", n = " << n
                           << ", block " << block << ", 1000 runs each: wrong " << wrong[0]
                           << " as it runs (" << results.size() << " distinct results), " << wrong[1]
                           << " perturbed, " << wrong[2] << " with --delay 16:" << firstWarpLevel);
@@ -78,7 +78,7 @@ TEST_CASE("gpu: lastwarp witnesses forced on this GPU, with and without the paus
       const Witness w = findWitness(p, options);
       REQUIRE(w.found);
       CHECK(w.gpu.ran);
-      MESSAGE("lastwarp " << variant << " n=" << n << ": witness " << w.stall.str() << ", --delay "
+      MESSAGE("lastwarp " << std::string(variant) << " n=" << n << ": witness " << w.stall.str() << ", --delay "
                           << delayText(w.delayed) << " (reader thread " << w.read.reader
                           << "): wrong in " << w.gpu.wrongDelayed << " of 200 with the pause, "
                           << w.gpu.wrongPlain << " of 200 without");
@@ -98,8 +98,8 @@ TEST_CASE("gpu: lastwarp under compute-sanitizer: racecheck's and synccheck's ve
       p.syncwarp = s.syncwarp;
       const SanitizerReport r = runSanitizer(p, tool);
       CHECK(r.runError.empty());
-      MESSAGE("lastwarp " << s.variant << (s.syncwarp ? "" : " --no-syncwarp") << ", n = 256, "
-                          << name(tool) << ": " << (r.clean ? "clean" : "hazards") << ", "
+      MESSAGE("lastwarp " << std::string(s.variant) << std::string(s.syncwarp ? "" : " --no-syncwarp") << ", n = 256, "
+                          << std::string(name(tool)) << ": " << std::string(r.clean ? "clean" : "hazards") << ", "
                           << r.summary << (r.hazards.empty() ? "" : "; first: " + r.hazards[0].kind)
                           << (r.hazards.empty() || r.hazards[0].line == 0
                                   ? ""

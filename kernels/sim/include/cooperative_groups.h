@@ -333,9 +333,13 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned tileSiz
         "thread_block, a thread_block_tile or a coalesced_group",
         file, line);
   const unsigned rank = details::threadRankInBlock(), lane = details::laneid();
+  // The block's last tile holds the threads left over: as on a GPU, its size is theirs.
+  const unsigned first = rank / tileSize * tileSize;
+  const unsigned left = unsigned(details::blockThreads()) - first;
+  const unsigned size = left < tileSize ? left : tileSize;
   const unsigned mask =
-      tileSize == 32 ? 0xffffffffu : ((1u << tileSize) - 1) << (lane & ~(tileSize - 1));
-  return thread_group(thread_group::Kind::Tile, mask, tileSize, rank / tileSize,
+      (size == 32 ? 0xffffffffu : (1u << size) - 1) << (lane & ~(tileSize - 1));
+  return thread_group(thread_group::Kind::Tile, mask, size, rank / tileSize,
                       (details::blockThreads() + tileSize - 1) / tileSize);
 }
 inline thread_group tiled_partition(const thread_block& parent, unsigned tileSize,
