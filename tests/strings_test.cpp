@@ -134,3 +134,35 @@ TEST_CASE("strings: every character of the course, the exercises and the app's w
   }
   if (ownContext) ImGui::DestroyContext();
 }
+
+TEST_CASE(
+    "strings: Japanese and Chinese characters are drawn as large as the Latin text beside them") {
+  const bool ownContext = ImGui::GetCurrentContext() == nullptr;
+  if (ownContext) ImGui::CreateContext();
+  const std::string fonts = std::string(RLAB_SOURCE_DIR) + "/assets/fonts.txt";
+  for (Language language : {Language::Ja, Language::Zh}) {
+    CAPTURE(rlab::code(language));
+    if (!rlab::gui::loadFonts(fonts, 32, language, "日本中文")) {
+      MESSAGE("skipped: the fonts assets/fonts.txt lists are not installed");
+      break;
+    }
+    ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
+    const ImFontGlyph* latin = font->FindGlyph('H');
+    const ImFontGlyph* cjk = font->FindGlyph(0x65E5);  // 日
+    REQUIRE(latin);
+    REQUIRE(cjk);
+    REQUIRE(cjk->Codepoint == 0x65E5);  // the CJK font's, not the fallback
+    // Set in one em, an ideograph stands a little taller than a Latin capital (Noto Sans CJK's
+    // 日 against DejaVu Sans's H: 1.1). At the same pixel height instead of the same em the
+    // CJK font's characters came out at 0.88 of the capital, a fifth too small.
+    const float ratio = (cjk->Y1 - cjk->Y0) / (latin->Y1 - latin->Y0);
+    CAPTURE(ratio);
+    CHECK(ratio > 1.0f);
+    CHECK(ratio < 1.3f);
+    // On the same baseline: the ideograph's foot within the Latin descender's reach.
+    CHECK(cjk->Y1 > latin->Y1);
+    CHECK(cjk->Y1 - latin->Y1 < 0.25f * 32);
+  }
+  ImGui::GetIO().Fonts->Clear();
+  if (ownContext) ImGui::DestroyContext();
+}
