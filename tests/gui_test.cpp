@@ -221,7 +221,8 @@ TEST_CASE("gui: elements per thread and the load add: shown for shared coarsened
   settle(app);
   CHECK_FALSE(app.ui.trace->params.loadAdd);
   CHECK(app.ui.trace->correct);
-  CHECK(app.ui.trace->steps.at(1).label.find("stride") == 0);  // the tree adds the loads
+  CHECK(rlab::english(app.ui.trace->steps.at(1).label).find("stride") ==
+        0);                          // the tree adds the loads
   click(app, "variant:multiblock");  // its kernel has no such choice: the run is not refused
   settle(app);
   CHECK(app.ui.trace->params.variant == "multiblock");
@@ -303,8 +304,8 @@ TEST_CASE("gui: the Host code tab shows the driver that ran and the run's launch
     CHECK(files.front() == lesson.hostFile);
   }
   const auto tree = rlab::gui::hostFiles(rlab::lessonOrThrow("divergence"));
-  CHECK(tree ==
-        std::vector<std::string>{"lessons/divergence/driver.hpp", "lessons/engine/tree_passes.hpp"});
+  CHECK(tree == std::vector<std::string>{"lessons/divergence/driver.hpp",
+                                         "lessons/engine/tree_passes.hpp"});
   click(app, "tab:Kernel source");
 }
 
@@ -332,7 +333,7 @@ TEST_CASE("gui: refused values say why at the controls and run nothing") {
   app.ui.params.n = 5000;  // the barrier lesson is one block: at most 1024
   app.ui.rerunWanted = true;
   settle(app);
-  CHECK(app.ui.paramError.find("1 to 1024") != std::string::npos);
+  CHECK(rlab::english(app.ui.paramError).find("1 to 1024") != std::string::npos);
   CHECK(app.ui.trace == before);
 }
 
@@ -396,7 +397,6 @@ TEST_CASE("gui: float sums in ulps, for a float run") {
   CHECK(app.ui.race.floatSums->runs == 6);
   CHECK(app.ui.race.floatSums->fastestSums.size() == 1);
 }
-
 
 namespace {
 // The first block of a kind in a chapter, looking inside folded blocks too.

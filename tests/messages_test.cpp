@@ -88,4 +88,22 @@ TEST_CASE("messages: placeholders, English plurals, sentences and lists") {
   CHECK(rlab::fill("{list}", m, Language::En) == "a, b");
   CHECK(rlab::fill("{list}", m, Language::Ja) == "a、b");
   CHECK(rlab::fill("{{n}} {missing} {n", m, Language::En) == "{n} {missing} {n");
+  CHECK(rlab::fill("failed:{list:lines}", m, Language::Ja) == "failed:\na\nb");
+}
+
+TEST_CASE("messages: one line each way, for the exercise runner's reports") {
+  const Message m(
+      "x.y",
+      {{"text", "a \"quoted\" \\ tab\there\nand a line"},
+       {"n", 3},
+       {"list", std::vector<Message>{Message("a.b", {{"k", "v,(x)"}}), rlab::verbatim("plain")}},
+       {"empty", ""}});
+  const std::string line = rlab::encodeMessage(m);
+  CHECK(line.find('\n') == std::string::npos);
+  CHECK(line.find('\t') == std::string::npos);
+  CHECK(rlab::decodeMessage(line) == m);
+  CHECK(rlab::decodeMessage(rlab::encodeMessage(Message("lone"))) == Message("lone"));
+  // Not a message: the text itself, as it is.
+  for (const char* text : {"the kernel crashed (signal 11)", "x.y(name=\"open", "", "a(b)c"})
+    CHECK(rlab::decodeMessage(text) == rlab::verbatim(text));
 }

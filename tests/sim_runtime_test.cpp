@@ -276,15 +276,25 @@ TEST_CASE("warp reduction with __shfl_down_sync and __shfl_xor_sync") {
 
 // Which atomics a type has, asked of the shim as a kernel's call would ask.
 template <class T>
-concept HasAtomicAdd = requires(T* p, T v) { atomicAdd(p, v); };
+concept HasAtomicAdd = requires(T* p, T v) {
+  atomicAdd(p, v);
+};
 template <class T>
-concept HasAtomicMax = requires(T* p, T v) { atomicMax(p, v); };
+concept HasAtomicMax = requires(T* p, T v) {
+  atomicMax(p, v);
+};
 template <class T>
-concept HasAtomicMin = requires(T* p, T v) { atomicMin(p, v); };
+concept HasAtomicMin = requires(T* p, T v) {
+  atomicMin(p, v);
+};
 template <class T>
-concept HasAtomicExch = requires(T* p, T v) { atomicExch(p, v); };
+concept HasAtomicExch = requires(T* p, T v) {
+  atomicExch(p, v);
+};
 template <class T>
-concept HasAtomicCAS = requires(T* p, T v) { atomicCAS(p, v, v); };
+concept HasAtomicCAS = requires(T* p, T v) {
+  atomicCAS(p, v, v);
+};
 
 TEST_CASE("the atomics are CUDA's overloads, no more") {
   // CUDA 13's declarations: atomicAdd for int, unsigned, unsigned long long, float, double;
@@ -296,9 +306,9 @@ TEST_CASE("the atomics are CUDA's overloads, no more") {
   CHECK(HasAtomicAdd<float>);
   CHECK(HasAtomicAdd<double>);
   CHECK_FALSE(HasAtomicAdd<long long>);
-  for (bool floating : {HasAtomicMax<float>, HasAtomicMax<double>, HasAtomicMin<float>,
-                        HasAtomicMin<double>, HasAtomicExch<double>, HasAtomicCAS<float>,
-                        HasAtomicCAS<double>})
+  for (bool floating :
+       {HasAtomicMax<float>, HasAtomicMax<double>, HasAtomicMin<float>, HasAtomicMin<double>,
+        HasAtomicExch<double>, HasAtomicCAS<float>, HasAtomicCAS<double>})
     CHECK_FALSE(floating);
   CHECK((HasAtomicMax<int> && HasAtomicMax<unsigned> && HasAtomicMax<unsigned long long>));
   CHECK((HasAtomicMin<int> && HasAtomicMin<unsigned> && HasAtomicMin<unsigned long long>));

@@ -289,6 +289,6 @@ TEST_CASE("try links: a switch takes on or off, and off means off") {
   CHECK_THROWS_WITH_AS(rlab::paramsFromQuery("barrier", "colour=red"),
                        "'colour' is not a key of a try link; use lesson, variant, n, block, op, "
                        "type, data, values, barrier, perturb, printf, memory, delay, schedule, "
-                       "gpus, per-thread, load-add, backend or timings.",
+                       "gpus, per-thread, load-add, backend, timings.",
                        rlab::ParamError);
 }

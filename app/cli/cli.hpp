@@ -31,7 +31,7 @@ struct Command {
   int reps = 20;                                  // bench
   SanitizerTool tool = SanitizerTool::Racecheck;  // check
   int delayMs = 700;                              // tour: pause between steps
-  Language language = Language::En;  // run, tour, lesson, exercise: the texts' language
+  Language language = Language::En;  // the language of the texts and of every sentence said
   std::string chapter;               // lesson: which chapter to print
   // exercise: the action (list, show, start, check, hint, solution, run) and what it names; run
   // takes its n, block, data or values and schedule from params
@@ -43,11 +43,17 @@ struct Command {
   std::string helpText;
 };
 
-// Bad command lines: what() is one line for stderr; the exit code is 2.
-class UsageError : public std::runtime_error {
+// Bad command lines: one line for stderr, in the command's language; the exit code is 2.
+class UsageError : public std::runtime_error, public MessageCarrier {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(Message message)
+      : std::runtime_error(english(message)), MessageCarrier(std::move(message)) {}
+  explicit UsageError(const std::string& text) : UsageError(verbatim(text)) {}
 };
+
+// The language a command line asks for (--lang, else the locale): what its errors are said in,
+// also when the command line itself is wrong.
+Language languageOf(const std::vector<std::string>& args);
 
 // Parses without running anything. Throws UsageError.
 Command parseCommandLine(const std::vector<std::string>& args);

@@ -9,12 +9,15 @@ namespace rlab::cli {
 int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool) {
   const text::Document* doc = text::chapter(c.chapter, c.language);
   if (!doc) {  // every chapter has English (a test checks)
-    err << "rlab: chapter '" << c.chapter << "' has no text in " << nativeName(c.language)
-        << " yet; here it is in English.\n";
+    err << "rlab: "
+        << render(Message("view.chapter-in-english",
+                          {{"chapter", c.chapter}, {"language", nativeName(c.language)}}),
+                  c.language)
+        << "\n";
     doc = text::chapter(c.chapter, Language::En);
   }
-  if (!doc) throw UsageError("chapter '" + c.chapter + "' has no text.");
-  printChapterText(*doc, c.chapter, out);
+  if (!doc) throw UsageError(Message("view.chapter-no-text", {{"chapter", c.chapter}}));
+  printChapterText(*doc, c.chapter, out, c.language);
   return 0;
 }
 

@@ -14,9 +14,10 @@ int runCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) 
     if (c.timeline) j["timeline"] = timelineJson(t);
     out << j.dump() << "\n";
   } else
-    printTraceText(t, out, colour, narrationFor(t.params, t.backend != "gpu", c.language));
-  if (c.timeline && c.format != Format::Json) printTimelineText(t, out, colour);
-  if (c.launches && c.format != Format::Json) printLaunchesText(t, out);
+    printTraceText(t, out, colour, c.language,
+                   narrationFor(t.params, t.backend != "gpu", c.language));
+  if (c.timeline && c.format != Format::Json) printTimelineText(t, out, colour, c.language);
+  if (c.launches && c.format != Format::Json) printLaunchesText(t, out, c.language);
   return 0;
 }
 

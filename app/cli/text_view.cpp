@@ -41,7 +41,8 @@ void printWrapped(const std::string& text, const std::string& firstIndent,
 
 class ChapterPrinter {
  public:
-  ChapterPrinter(const std::string& chapter, std::ostream& out) : chapter_(chapter), out_(out) {}
+  ChapterPrinter(const std::string& chapter, std::ostream& out, Language language)
+      : chapter_(chapter), out_(out), language_(language) {}
 
   void blocks(const std::vector<text::Block>& blocks, const std::string& indent) {
     for (const auto& b : blocks) block(b, indent);
@@ -49,7 +50,7 @@ class ChapterPrinter {
 
   void answers() {
     if (answers_.empty()) return;
-    out_ << "\n" << std::string(kWidth, '-') << "\nAnswers\n\n";
+    out_ << "\n" << std::string(kWidth, '-') << "\n" << say(Message("view.answers")) << "\n\n";
     for (size_t k = 0; k < answers_.size(); ++k) {
       printWrapped("[" + std::to_string(k + 1) + "] " + text::plain(answers_[k]->spans), "", "    ",
                    out_);
@@ -145,48 +146,57 @@ class ChapterPrinter {
         break;
       case Kind::Details:
         answers_.push_back(&b);
-        printWrapped("? " + inlineText(b.spans) + "  (answer " + std::to_string(answers_.size()) +
-                         " at the end)",
+        printWrapped("? " + inlineText(b.spans) + "  " +
+                         say(Message("view.answer-at-end", {{"answer", answers_.size()}})),
                      indent, indent + "  ", out_);
         out_ << "\n";
         break;
       case Kind::Steps:
         out_ << indent << commandLineFor(chapter_, b.query) << "\n";
         for (size_t k = 0; k < b.items.size(); ++k)
-          printWrapped(inlineText(b.items[k]), indent + "  step " + std::to_string(k) + ": ",
+          printWrapped(inlineText(b.items[k]),
+                       indent + "  " + say(Message("view.step-number", {{"step", k}})) + " ",
                        indent + "          ", out_);
         out_ << "\n";
         break;
       case Kind::Predict:
-        printWrapped("Predict: " + inlineText(b.spans), indent, indent + "  ", out_);
-        out_ << indent << "  then run: " << predictCommands(b) << "\n";
+        printWrapped(say(Message("view.predict", {{"question", inlineText(b.spans)}})), indent,
+                     indent + "  ", out_);
+        out_ << indent << "  " << say(predictCommands(b)) << "\n";
         for (const auto& reason : b.children) block(reason, indent);
         out_ << "\n";
         break;
     }
   }
 
-  std::string predictCommands(const text::Block& b) {
+  // "then run: rlab run ..." (two commands for a "which is faster" question).
+  Message predictCommands(const text::Block& b) {
     try {
-      std::string commands;
+      std::vector<std::string> commands;
       for (const std::string& query : predictionQueries(b))
-        commands += (commands.empty() ? "" : "  and  ") + commandLineFor(chapter_, query);
-      return commands;
+        commands.push_back(commandLineFor(chapter_, query));
+      if (commands.size() == 2)
+        return Message("view.then-run-both", {{"first", commands[0]}, {"second", commands[1]}});
+      return Message("view.then-run", {{"command", commands.empty() ? "" : commands[0]}});
     } catch (const ParamError& e) {
-      return e.what();
+      return e.message();
     }
   }
 
+  std::string say(const Message& m) const { return render(m, language_); }
+
   const std::string& chapter_;
   std::ostream& out_;
+  Language language_;
   std::vector<const text::Block*> answers_;
 };
 
 }  // namespace
 
-void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out) {
+void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out,
+                      Language language) {
   out << doc.title << "\n" << std::string(kWidth, '=') << "\n";
-  ChapterPrinter printer(chapter, out);
+  ChapterPrinter printer(chapter, out, language);
   printer.blocks(doc.blocks, "");
   printer.answers();
 }

@@ -15,14 +15,14 @@ int tourCommand(const Command& c, std::ostream& out, std::ostream&, bool colour)
     for (const TourStop& stop : lesson.tour) {
       const Trace t = runLesson(tourStopParams(lesson, stop));
       const text::Document* doc = text::chapter(lesson.id, c.language);
-      out << "\n== " << (doc ? doc->title : lesson.title) << " — " << stop.why << "\n";
-      printTraceText(t, out, colour, narrationFor(t.params, t.backend != "gpu", c.language));
+      out << "\n== " << (doc ? doc->title : lesson.title) << " — " << render(stop.why, c.language)
+          << "\n";
+      printTraceText(t, out, colour, c.language,
+                     narrationFor(t.params, t.backend != "gpu", c.language));
       out.flush();
       if (c.delayMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.delayMs * 3));
     }
-  out << "\nThat was every lesson. `rlab lesson ID` reads a chapter of the course; `rlab run "
-         "LESSON "
-         "--help` shows what you can change.\n";
+  out << "\n" << render(Message("view.tour-end"), c.language) << "\n";
   return 0;
 }
 

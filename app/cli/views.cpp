@@ -21,9 +21,15 @@ namespace {
 
 constexpr size_t kShownValues = 24;  // per row; longer rows show both ends
 
+// A view's words are core messages too (lessons/engine/messages), in the command's language.
+std::string say(const Message& m, Language language) {
+  return render(m, language);
+}
+
 // allreduce: each step as G rows, one per GPU, its chunks with the ranks each one holds, and
 // the copies of the step.
-void printRanksText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
+void printRanksText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration,
+                    Language language) {
   const Params& p = t.params;
   const size_t n = size_t(p.n);
   const int chunks = int(t.chunkStarts.size()) - 1;
@@ -34,7 +40,7 @@ void printRanksText(const Trace& t, std::ostream& out, bool colour, const text::
   for (size_t k = 0; k < t.steps.size(); ++k) {
     const StepSnapshot& s = t.steps[k];
     const StepSnapshot* previous = k > 0 ? &t.steps[k - 1] : nullptr;
-    out << std::setw(4) << k << "  " << s.label << "\n";
+    out << std::setw(4) << k << "  " << say(s.label, language) << "\n";
     for (int r = 0; r < p.gpus && s.values.size() >= (r + 1) * n; ++r) {
       out << "      GPU " << r << " ";
       size_t shown = 0;
@@ -61,61 +67,83 @@ void printRanksText(const Trace& t, std::ostream& out, bool colour, const text::
       out << " |\n";
     }
     for (const Transfer& x : s.transfers)
-      out << "      GPU " << x.from << " -> GPU " << x.to << ": elements " << x.begin << ".."
-          << x.end - 1 << ", " << x.bytes << " B, " << (x.combined ? "combined" : "copied over")
+      out << "      "
+          << say(Message(x.combined ? "view.transfer-combined" : "view.transfer-copied",
+                         {{"from", x.from},
+                          {"to", x.to},
+                          {"first", x.begin},
+                          {"last", x.end - 1},
+                          {"bytes", x.bytes}}),
+                 language)
           << "\n";
     if (narration && k < narration->items.size()) printNarration(narration->items[k], out);
   }
 }
 
 // What the kernel printed, every line, under a heading that says how many and from where.
-void printKernelOutput(const Trace& t, std::ostream& out) {
+void printKernelOutput(const Trace& t, std::ostream& out, Language language) {
   const size_t count = t.kernelOutput.size();
-  out << "kernel output (printf), " << count << (count == 1 ? " line" : " lines") << " from "
-      << (t.backend == "gpu" ? "the GPU" : "the simulator, in the order its schedule ran them")
-      << (count ? ":" : "") << "\n";
+  out << say(Message(t.backend == "gpu" ? "view.kernel-output-gpu" : "view.kernel-output-sim",
+                     {{"lines", count}}),
+             language)
+      << "\n";
   for (const std::string& line : t.kernelOutput) out << "  " << line << "\n";
 }
 
 // --op subtract: what each kernel that offers it gave for the same data.
-void printOtherKernels(const Trace& t, std::ostream& out) {
+void printOtherKernels(const Trace& t, std::ostream& out, Language language) {
   if (t.otherKernels.empty()) return;
-  out << "the same data through every kernel that offers " << name(t.params.op) << ":\n";
+  out << say(Message("view.same-data", {{"op", name(t.params.op)}}), language) << "\n";
+  auto padded = [](const std::string& name) {
+    return name + std::string(size_t(std::max(1, 24 - text::columns(name))), ' ');
+  };
   for (const KernelAnswer& a : t.otherKernels) {
     const bool thisRun = a.lesson == t.params.lesson && a.variant == t.params.variant;
-    out << "  " << std::left << std::setw(24) << (a.lesson + " " + a.variant) << std::right
-        << (a.notRun.empty() ? formatValue(a.result, t.params.type) : "not run: " + a.notRun)
-        << (thisRun ? "   <- this run" : "") << "\n";
+    out << "  " << padded(a.lesson + " " + a.variant)
+        << (a.notRun.empty() ? formatValue(a.result, t.params.type)
+                             : say(Message("view.not-run", {{"why", a.notRun}}), language))
+        << (thisRun ? "   " + say(Message("view.this-run"), language) : "") << "\n";
   }
-  out << "  " << std::left << std::setw(24) << "host loop" << std::right
+  out << "  " << padded(say(Message("view.host-loop"), language))
       << formatValue(t.expected, t.params.type) << "\n";
 }
 
 // The step's global loads and stores (rlab run --memory): a summary, then each warp's request.
-void printMemoryStep(const StepSnapshot& s, std::ostream& out) {
+void printMemoryStep(const StepSnapshot& s, std::ostream& out, Language language) {
   const MemoryStepSummary sum = summarizeMemory(s.memory);
   if (sum.requests == 0) {
-    out << "        memory: no global loads or stores\n";
+    out << "        " << say(Message("view.memory-none"), language) << "\n";
     return;
   }
-  out << std::fixed << std::setprecision(1) << "        memory: " << sum.requests
-      << (sum.requests == 1 ? " warp request, " : " warp requests, ") << sum.sectors
-      << " sectors for " << sum.usefulBytes << " useful bytes (" << sum.efficiency
-      << "% efficiency; " << sum.minSectors << " sectors at best)\n";
+  out << "        "
+      << say(Message("view.memory-step", {{"requests", sum.requests},
+                                          {"sectors", sum.sectors},
+                                          {"useful", sum.usefulBytes},
+                                          {"efficiency", printedNumber("%.1f", sum.efficiency)},
+                                          {"fewest", sum.minSectors}}),
+             language)
+      << "\n";
   constexpr size_t kShownRequests = 16;
   for (size_t k = 0; k < s.memory.size() && k < kShownRequests; ++k) {
     const WarpMemoryRequest& r = s.memory[k];
-    out << "          block " << r.block << " warp " << r.warp << (r.write ? " store" : " load ")
-        << " arg " << r.buffer << ": " << r.lanes.size()
-        << (r.lanes.size() == 1 ? " lane, " : " lanes, ") << r.sectors
-        << (r.sectors == 1 ? " sector" : " sectors") << " (" << r.minSectors << " at best), "
-        << r.lines << (r.lines == 1 ? " line, " : " lines, ") << r.usefulBytes << " useful bytes, "
-        << sectorEfficiency(r) << "%\n";
+    out << "          "
+        << say(Message(r.write ? "view.memory-store" : "view.memory-load",
+                       {{"block", r.block},
+                        {"warp", r.warp},
+                        {"arg", r.buffer},
+                        {"lanes", r.lanes.size()},
+                        {"sectors", r.sectors},
+                        {"fewest", r.minSectors},
+                        {"lines", r.lines},
+                        {"useful", r.usefulBytes},
+                        {"efficiency", printedNumber("%.1f", sectorEfficiency(r))}}),
+               language)
+        << "\n";
   }
   if (s.memory.size() > kShownRequests)
-    out << "          … and " << s.memory.size() - kShownRequests
-        << " more (--format json has all)\n";
-  out << std::defaultfloat;
+    out << "          "
+        << say(Message("view.memory-more", {{"more", s.memory.size() - kShownRequests}}), language)
+        << "\n";
 }
 
 }  // namespace
@@ -123,36 +151,42 @@ void printMemoryStep(const StepSnapshot& s, std::ostream& out) {
 namespace {
 
 // The run's first lines: what ran, with which parameters, where.
-void printRunHeader(const Trace& t, std::ostream& out) {
+void printRunHeader(const Trace& t, std::ostream& out, Language language) {
   const Params& p = t.params;
   if (t.gpus > 0) {
-    out << p.lesson << " (" << p.variant << ")  gpus=" << p.gpus << "  n=" << p.n << " per GPU  "
-        << name(p.op) << "  " << name(p.type) << "  data=" << t.dataLabel << "\n"
-        << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
+    out << p.lesson << " (" << p.variant << ")  gpus=" << p.gpus << "  "
+        << say(Message("view.n-per-gpu", {{"n", p.n}}), language) << "  " << name(p.op) << "  "
+        << name(p.type) << "  data=" << t.dataLabel << "\n"
+        << (t.backend == "gpu" ? "GPU: " : "") << say(t.device, language) << "\n";
     return;
   }
   if (t.exercise.empty())
     out << p.lesson << " (" << p.variant << ")";
   else
-    out << "exercise " << t.exercise << " (your kernel)";
+    out << say(Message("view.exercise-kernel", {{"exercise", t.exercise}}), language);
   out << "  n=" << p.n << "  block=" << p.block << "  " << name(p.op) << "  " << name(p.type)
       << "  data=" << (t.dataLabel.empty() ? p.data : t.dataLabel);
   const LessonInfo& lesson = *findLesson(p.lesson);
   if (t.exercise.empty() &&
       (lesson.switchableBarrier || lesson.findVariant(p.variant)->barrierSwitch))
-    out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturbed" : "")
+    out << "  barrier=" << (p.barrier ? "on" : "off") << (p.perturb ? "  perturb" : "")
         << (p.printing ? "  printf" : "") << (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
   if (t.exercise.empty() && p.perThread > 0)
-    out << "  per-thread=" << p.perThread << (p.loadAdd ? "" : "  no load add");
-  out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << t.device << "\n";
+    out << "  per-thread=" << p.perThread << (p.loadAdd ? "" : "  no-load-add");
+  out << "\n" << (t.backend == "gpu" ? "GPU: " : "") << say(t.device, language) << "\n";
 }
 
 // One line per step: its label, the array (both ends of a long one, changed cells and cells
 // written by working threads coloured), who worked, then its stale reads and narration.
-void printSteps(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
+void printSteps(const Trace& t, std::ostream& out, bool colour, const text::Block* narration,
+                Language language) {
   const Params& p = t.params;
+  std::vector<std::string> labels;
   size_t widestLabel = 5;
-  for (const auto& s : t.steps) widestLabel = std::max(widestLabel, s.label.size());
+  for (const auto& s : t.steps) {
+    labels.push_back(say(s.label, language));
+    widestLabel = std::max(widestLabel, size_t(text::columns(labels.back())));
+  }
   size_t cell = 1;
   for (const auto& s : t.steps)
     for (size_t i = 0; i < std::min(s.values.size(), kShownValues); ++i)
@@ -162,8 +196,8 @@ void printSteps(const Trace& t, std::ostream& out, bool colour, const text::Bloc
     const StepSnapshot& s = t.steps[k];
     std::set<int> written;
     for (const auto& pair : s.pairs) written.insert(pair.second);
-    out << std::setw(4) << k << "  " << s.label
-        << std::string(widestLabel - s.label.size() + 2, ' ');
+    out << std::setw(4) << k << "  " << labels[k]
+        << std::string(widestLabel - size_t(text::columns(labels[k])) + 2, ' ');
     auto printCell = [&](size_t i) {
       const std::string text = formatValue(s.values[i], p.type);
       const bool changed = previous && i < previous->size() && (*previous)[i] != s.values[i];
@@ -177,19 +211,22 @@ void printSteps(const Trace& t, std::ostream& out, bool colour, const text::Bloc
       for (size_t i = 0; i < 16; ++i) printCell(i);
       out << "  …";
       for (size_t i = s.values.size() - 6; i < s.values.size(); ++i) printCell(i);
-      out << "  (" << s.values.size() << " values)";
+      out << "  " << say(Message("view.values", {{"values", s.values.size()}}), language);
     }
     if (k > 0 && !s.active.empty()) {
-      out << "   " << s.active.size() << (s.active.size() == 1 ? " thread" : " threads");
+      std::vector<Message> worked = {Message("view.threads", {{"threads", s.active.size()}})};
       if (!s.activeWarps.empty())
-        out << ", " << s.activeWarps.size() << (s.activeWarps.size() == 1 ? " warp" : " warps");
-      if (s.bankConflictDegree > 1) out << ", " << s.bankConflictDegree << "-way bank conflict";
+        worked.push_back(Message("view.warps", {{"warps", s.activeWarps.size()}}));
+      if (s.bankConflictDegree > 1)
+        worked.push_back(Message("view.bank-conflict", {{"ways", s.bankConflictDegree}}));
+      out << "   " << say(Message("view.list", {{"items", worked}}), language);
     }
     out << "\n";
-    if (k > 0 && t.memoryRecorded) printMemoryStep(s, out);
-    for (const std::string& stale : staleReads(s, p.type))
-      out << "        " << (colour ? kWrong : "") << "stale read: " << stale
-          << (colour ? kReset : "") << "\n";
+    if (k > 0 && t.memoryRecorded) printMemoryStep(s, out, language);
+    for (const Message& stale : staleReads(s, p.type))
+      out << "        " << (colour ? kWrong : "")
+          << say(Message("view.stale-read", {{"read", stale}}), language) << (colour ? kReset : "")
+          << "\n";
     if (narration && k < narration->items.size()) printNarration(narration->items[k], out);
     previous = &s.values;
   }
@@ -197,146 +234,151 @@ void printSteps(const Trace& t, std::ostream& out, bool colour, const text::Bloc
 
 // The result against the expected value, or, for an operator with no single answer, every
 // kernel's answer beside the host's loop.
-void printResult(const Trace& t, std::ostream& out, bool colour) {
-  const Params& p = t.params;
+void printResult(const Trace& t, std::ostream& out, bool colour, Language language) {
   if (!t.singleAnswer) {
-    printOtherKernels(t, out);
-    out << "result " << formatValue(t.result, p.type) << "   host loop, left to right "
-        << formatValue(t.expected, p.type) << "   no single right answer (" << name(p.op)
-        << " is not associative)\n";
+    printOtherKernels(t, out, language);
+    out << say(resultLine(t), language) << "   " << say(verdictWord(t), language) << "\n";
     return;
   }
   const char* verdictStyle = colour ? (t.correct ? kRight : kWrong) : "";
-  out << "result " << formatValue(t.result, p.type) << "   expected "
-      << formatValue(t.expected, p.type);
-  if (t.tolerance > 0) out << " (± " << std::setprecision(3) << t.tolerance << ")";
-  out << "   " << verdictStyle << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
-  if (!howFarOff(t).empty()) out << " (" << howFarOff(t) << ")";
-  out << "\n";
+  const std::string verdict = verdictStyle + say(verdictWord(t), language) + (colour ? kReset : "");
+  const Message off = howFarOff(t);
+  out << say(resultLine(t), language) << "   "
+      << (off.empty()
+              ? verdict
+              : say(Message("view.verdict-off", {{"verdict", verdict}, {"off", off}}), language))
+      << "\n";
 }
 
 // What the run took: GPU timings, or the simulator's own time, which is no GPU's.
-void printTimings(const Trace& t, std::ostream& out) {
-  const Timings& m = t.timings;
-  if (m.measured && t.gpus > 0) {
-    out << std::setprecision(4) << "all-reduce " << m.kernelMs << " ms (median of " << m.repetitions
-        << "), algorithm bandwidth " << m.gbPerSecond << " GB/s, bus bandwidth " << m.busGBs
-        << " GB/s = " << m.copyFraction * 100 << "% of a peer copy of the same bytes ("
-        << m.peerCopyGBs << " GB/s)\n";
-  } else if (m.measured) {
-    out << std::setprecision(4) << "kernel " << m.kernelMs << " ms (median of " << m.repetitions
-        << "), with copies " << m.withCopiesMs << " ms, " << m.gbPerSecond
-        << " GB/s = " << m.copyFraction * 100 << "% of copy bandwidth, CPU loop " << m.cpuMs
-        << " ms, CUB " << m.cubMs << " ms (" << m.cubRatio << "x CUB)\n";
-  } else if (t.backend == "sim") {
-    out << std::setprecision(3) << "simulated in " << m.simSeconds
-        << " s (CPU time of the simulator, not a GPU time)\n";
-  }
+void printTimings(const Trace& t, std::ostream& out, Language language) {
+  for (const Message& line : timingLines(t)) out << say(line, language) << "\n";
 }
 
 }  // namespace
 
-void printTraceText(const Trace& t, std::ostream& out, bool colour, const text::Block* narration) {
+void printTraceText(const Trace& t, std::ostream& out, bool colour, Language language,
+                    const text::Block* narration) {
   const Params& p = t.params;
-  printRunHeader(t, out);
-  if (t.gpus > 0) printRanksText(t, out, colour, narration);
-  if (!t.steps.empty() && t.gpus == 0) printSteps(t, out, colour, narration);
+  printRunHeader(t, out, language);
+  if (t.gpus > 0) printRanksText(t, out, colour, narration, language);
+  if (!t.steps.empty() && t.gpus == 0) printSteps(t, out, colour, narration, language);
   if (!t.atomicOrder.empty() && t.atomicOrder.size() <= 64) {
-    out << "atomics landed in this order:";
-    for (const auto& a : t.atomicOrder) out << ' ' << a.thread;
-    out << "\n";
+    std::string threads;
+    for (const auto& a : t.atomicOrder)
+      threads += (threads.empty() ? "" : " ") + std::to_string(a.thread);
+    out << say(Message("view.atomic-order", {{"threads", threads}}), language) << "\n";
   }
   if (!t.blockPartials.empty() && t.blockPartials.size() <= 64) {
-    out << "block partials:";
-    for (double v : t.blockPartials) out << ' ' << formatValue(v, p.type);
-    out << "\n";
+    std::string partials;
+    for (double v : t.blockPartials)
+      partials += (partials.empty() ? "" : " ") + formatValue(v, p.type);
+    out << say(Message("view.block-partials", {{"partials", partials}}), language) << "\n";
   }
-  if (p.printing || !t.kernelOutput.empty()) printKernelOutput(t, out);
-  for (const auto& note : t.notes) out << "note: " << note << "\n";
-  printResult(t, out, colour);
-  printTimings(t, out);
+  if (p.printing || !t.kernelOutput.empty()) printKernelOutput(t, out, language);
+  for (const auto& note : t.notes)
+    out << say(Message("view.note", {{"note", note}}), language) << "\n";
+  printResult(t, out, colour, language);
+  printTimings(t, out, language);
 }
 
-void printLaunchesText(const Trace& t, std::ostream& out) {
+void printLaunchesText(const Trace& t, std::ostream& out, Language language) {
   const LaunchTable table = launchTable(t);
   out << "\n"
-      << table.rows.size() << (table.rows.size() == 1 ? " launch" : " launches") << " from "
-      << lessonOrThrow(t.params.lesson).hostFile << ":\n";
-  std::vector<size_t> width(table.columns.size());
+      << say(Message("view.launches", {{"launches", table.rows.size()},
+                                       {"file", lessonOrThrow(t.params.lesson).hostFile}}),
+             language)
+      << "\n";
+  std::vector<std::string> columns;
+  for (const Message& column : table.columns) columns.push_back(say(column, language));
+  std::vector<size_t> width(columns.size());
   for (size_t c = 0; c < width.size(); ++c) {
-    width[c] = table.columns[c].size();
+    width[c] = size_t(text::columns(columns[c]));
     for (const auto& row : table.rows) width[c] = std::max(width[c], row[c].size());
   }
   auto line = [&](const std::vector<std::string>& cells) {
     out << " ";
     for (size_t c = 0; c < cells.size(); ++c)
-      out << " " << std::string(width[c] - cells[c].size(), ' ') << cells[c];
+      out << " " << std::string(width[c] - size_t(text::columns(cells[c])), ' ') << cells[c];
     out << "\n";
   };
-  line(table.columns);
+  line(columns);
   for (const auto& row : table.rows) line(row);
 }
 
-void printTimelineText(const Trace& t, std::ostream& out, bool colour) {
+void printTimelineText(const Trace& t, std::ostream& out, bool colour, Language language) {
   const Timeline tl = buildTimeline(t);
-  out << "\ntimeline";
   if (!tl.available) {
-    out << ": " << tl.why << "\n";
+    out << "\n" << say(Message("view.timeline-none", {{"why", tl.why}}), language) << "\n";
     return;
   }
-  out << (tl.measured ? " (measured on the GPU)"
-                      : " (simulator, schedule " + t.params.schedule + ")")
-      << ": one row per thread, the levels as columns; #R-W: the tick it read at and the tick it "
-         "wrote at, counting every read and write in order\n";
-  out << "  " << tl.clockText << "\n";
+  out << "\n"
+      << say(tl.measured ? Message("view.timeline-measured")
+                         : Message("view.timeline-simulated", {{"schedule", t.params.schedule}}),
+             language)
+      << "\n";
+  out << "  " << say(tl.clockText, language) << "\n";
   const Params& p = t.params;
   // Each column as wide as its widest cell; a late cell says so, and its row's gap is dots.
+  std::vector<std::string> columns;
+  for (const Message& column : tl.columns) columns.push_back(say(column, language));
   std::vector<std::vector<std::string>> text(tl.rows.size(),
-                                             std::vector<std::string>(tl.columns.size()));
-  std::vector<size_t> width(tl.columns.size());
-  for (size_t c = 0; c < tl.columns.size(); ++c) width[c] = tl.columns[c].size();
+                                             std::vector<std::string>(columns.size()));
+  auto width = [](const std::string& s) { return size_t(text::columns(s)); };
+  std::vector<size_t> widths(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c) widths[c] = width(columns[c]);
+  const std::string waiting = say(Message("view.timeline-waiting"), language);
   for (size_t r = 0; r < tl.rows.size(); ++r)
     for (const TimelineCell& cell : tl.rows[r].cells) {
       std::string& s = text[r][size_t(cell.column)];
       if (!s.empty()) s += "; ";
       s += "#" + std::to_string(cell.readTick) + "-" + std::to_string(cell.writeTick) + " " +
            cellText(cell, p.op, p.type);
-      if (cell.late) s += " (level " + std::to_string(cell.level) + ", late)";
+      if (cell.late)
+        s += " " + say(Message("view.timeline-late", {{"level", cell.level}}), language);
       if (cell.staleRead) s += " !";
       for (int gap = cell.level - 1; gap < cell.column; ++gap)
-        if (text[r][size_t(gap)].empty()) text[r][size_t(gap)] = "...waiting...";
+        if (text[r][size_t(gap)].empty()) text[r][size_t(gap)] = waiting;
     }
   for (size_t r = 0; r < tl.rows.size(); ++r)
-    for (size_t c = 0; c < tl.columns.size(); ++c) width[c] = std::max(width[c], text[r][c].size());
-  const std::string rowName = "thread " + std::to_string(tl.rows.back().thread);
-  out << "  " << std::string(rowName.size(), ' ');
-  for (size_t c = 0; c < tl.columns.size(); ++c)
-    out << "  " << tl.columns[c]
-        << std::string(c + 1 < tl.columns.size() ? width[c] - tl.columns[c].size() : 0, ' ');
+    for (size_t c = 0; c < columns.size(); ++c) widths[c] = std::max(widths[c], width(text[r][c]));
+  auto rowName = [&](int thread) {
+    return say(Message("view.timeline-thread", {{"thread", thread}}), language);
+  };
+  const size_t nameWidth = width(rowName(tl.rows.back().thread));
+  out << "  " << std::string(nameWidth, ' ');
+  for (size_t c = 0; c < columns.size(); ++c)
+    out << "  " << columns[c]
+        << std::string(c + 1 < columns.size() ? widths[c] - width(columns[c]) : 0, ' ');
   out << "\n";
   for (size_t r = 0; r < tl.rows.size(); ++r) {
-    const std::string name = "thread " + std::to_string(tl.rows[r].thread);
-    out << "  " << name << std::string(rowName.size() - name.size(), ' ');
-    size_t used = tl.columns.size();  // no padding after the last cell of the row
+    const std::string name = rowName(tl.rows[r].thread);
+    out << "  " << name << std::string(nameWidth - width(name), ' ');
+    size_t used = columns.size();  // no padding after the last cell of the row
     while (used > 0 && text[r][used - 1].empty()) --used;
     for (size_t c = 0; c < used; ++c) {
       const std::string& s = text[r][c];
       const bool marked = colour && s.find(" !") != std::string::npos;
       out << "  " << (marked ? kWrong : "") << s << (marked ? kReset : "")
-          << std::string(c + 1 < used ? width[c] - s.size() : 0, ' ');
+          << std::string(c + 1 < used ? widths[c] - width(s) : 0, ' ');
     }
     out << "\n";
   }
   for (const TimelineEarlyRead& e : tl.earlyReads)
-    out << "  " << (colour ? kWrong : "") << "#" << e.readTick << " " << e.text << " (#"
-        << e.writeTick << ")" << (colour ? kReset : "") << ": " << e.sentence << "\n";
+    out << "  " << (colour ? kWrong : "")
+        << say(Message("view.timeline-early-read",
+                       {{"read", e.readTick}, {"what", e.text}, {"write", e.writeTick}}),
+               language)
+        << (colour ? kReset : "") << say(Message("view.colon", {{"text", e.sentence}}), language)
+        << "\n";
   const int needed = tl.readsAfterTheirWrite + tl.readsBeforeTheirWrite;
-  if (tl.readsBeforeTheirWrite == 0)
-    out << "  every read of a value written at an earlier level (" << needed
-        << ") came after that write\n";
-  else
-    out << "  " << tl.readsBeforeTheirWrite << " of " << needed
-        << " reads of a value written at an earlier level came before that write\n";
+  out << "  "
+      << say(tl.readsBeforeTheirWrite == 0
+                 ? Message("timeline.reads-all-after", {{"reads", needed}})
+                 : Message("timeline.reads-before",
+                           {{"before", tl.readsBeforeTheirWrite}, {"reads", needed}}),
+             language)
+      << "\n";
 }
 
 }  // namespace rlab::cli

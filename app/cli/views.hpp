@@ -15,6 +15,13 @@
 #include "lessons/engine/trace.hpp"
 #include "lessons/engine/witness.hpp"
 
+namespace rlab {
+// JSON is for scripts: a sentence goes into it in English.
+inline void to_json(nlohmann::json& j, const Message& m) {
+  j = english(m);
+}
+}  // namespace rlab
+
 namespace rlab::cli {
 
 // A finished `rlab bench`: its rows and where they were measured.
@@ -25,29 +32,33 @@ struct BenchTable {
   std::vector<BenchRow> rows;
 };
 
-// Text.
-// With `narration` (a Steps block of the texts), each step's sentence is printed under it.
-void printTraceText(const Trace& t, std::ostream& out, bool colour,
+// Text, every sentence in `language` (the core's messages; names, code and the tools' own output
+// as they are). With `narration` (a Steps block of the texts), each step's sentence is printed
+// under it.
+void printTraceText(const Trace& t, std::ostream& out, bool colour, Language language,
                     const text::Block* narration = nullptr);
 // One row per thread, the levels as columns, when each read and wrote (rlab run --timeline).
-void printTimelineText(const Trace& t, std::ostream& out, bool colour);
+void printTimelineText(const Trace& t, std::ostream& out, bool colour, Language language);
 // The run's launches, one row each (rlab run --launches).
-void printLaunchesText(const Trace& t, std::ostream& out);
-void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out);
+void printLaunchesText(const Trace& t, std::ostream& out, Language language);
+void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out,
+                      Language language);
 void printNarration(const text::Inline& item, std::ostream& out);
+// Lessons, bench tables: reference listings for scripts, in English.
 void printLessonList(std::ostream& out);
-void printRaceText(const RaceResult& race, std::ostream& out, bool colour);
-void printWitnessText(const Witness& w, std::ostream& out, bool colour);
+void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Language language);
+void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language language);
 void printBenchText(const BenchTable& bench, std::ostream& out);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
-void printSanitizerText(const SanitizerReport& report, std::ostream& out);
+void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language);
 // The exercises lesson by lesson, their titles in `language` (English where a file is missing).
 void printExerciseList(std::ostream& out, Language language);
 // The statement as `rlab lesson` prints a chapter, then how to start and where the hints are.
-void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out);
+void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out,
+                            Language language);
 // A check or run: compile errors with the line they point at, failures, timings.
 void printExerciseReport(const Exercise& e, const ExerciseReport& report, std::ostream& out,
-                         bool colour);
+                         bool colour, Language language);
 
 // JSON. Numbers JSON cannot hold (infinities, NaN) are the strings "inf", "-inf" and "nan".
 nlohmann::json jsonNumber(double v);

@@ -228,10 +228,10 @@ void drawArrayPanel(App& app) {
     ImGui::SetWindowFontScale(1.0f);
     ImGui::SameLine(0, ImGui::GetFontSize());
     if (ui.step > 0)
-      ImGui::TextDisabled(tr("%s (%d of %zu landed)"), s.label.c_str(), ui.step,
+      ImGui::TextDisabled(tr("%s (%d of %zu landed)"), say(s.label).c_str(), ui.step,
                           t.atomicOrder.size());
     else
-      ImGui::TextDisabled("%s", s.label.c_str());
+      ImGui::TextDisabled("%s", say(s.label).c_str());
     const ArrayPicture input{t.steps[0].values, t.params.type,
                              [current](size_t i) { return int(i) == current; }, landed, noPairs};
     const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
@@ -246,11 +246,11 @@ void drawArrayPanel(App& app) {
   if (ui.step == 0)
     ImGui::Text(tr("the input: %zu values"), s.values.size());
   else if (s.active.empty())
-    ImGui::Text(tr("%s   (%zu values)"), s.label.c_str(), s.values.size());
+    ImGui::Text(tr("%s   (%zu values)"), say(s.label).c_str(), s.values.size());
   else
     ImGui::Text(
         s.active.size() == 1 ? tr("%s   (%zu thread worked)") : tr("%s   (%zu threads worked)"),
-        s.label.c_str(), s.active.size());
+        say(s.label).c_str(), s.active.size());
   // A step that shows another array (the fastest lesson's per-warp totals) changed nothing.
   const bool sameArray = previous && previous->values.size() == s.values.size();
   std::set<int> targets;
@@ -271,8 +271,8 @@ void drawArrayPanel(App& app) {
                       {r.target, atRead ? printed(tr("by thread %d"), r.reader) : ""}};
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.wrong));
-  for (const std::string& stale : staleReads(s, t.params.type))
-    wrappedText(printed(tr("stale read: %s"), stale.c_str()));
+  for (const Message& stale : staleReads(s, t.params.type))
+    wrappedText(printed(tr("stale read: %s"), say(stale).c_str()));
   ImGui::PopStyleColor();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail(ImGui::GetContentRegionAvail().x,

@@ -342,7 +342,7 @@ void drawLessonView(App& app) {
              "block that started last (float, added in a fixed order: the same sum every "
              "run; the last block loads nothing, so it is ready when the last total "
              "lands)."));
-      wrappedText(printed(tr("This step: %s, %zu values"), s.label.c_str(), s.values.size()));
+      wrappedText(printed(tr("This step: %s, %zu values"), say(s.label).c_str(), s.values.size()));
       break;
     case LessonPicture::Ranks:
       if (t.gpus > 0) drawRanksDetails(app);

@@ -1,5 +1,5 @@
-// The race witness, as found by the core (lessons/engine/witness.hpp): the smallest stall schedule that
-// makes the run wrong, the read that came too early, the two kernel lines, how it was shown to
+// The race witness, as found by the core (lessons/engine/witness.hpp): the smallest stall schedule
+// that makes the run wrong, the read that came too early, the two kernel lines, how it was shown to
 // be the smallest, the rlab line that replays it, and the same failure as a pause on a GPU. The
 // witness run itself is in the step player, its cells marked in the array view and its lines in
 // the source panel.
@@ -63,7 +63,8 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
                       runSetup(p).c_str(), w.tried),
               true);
   if (!w.found) {
-    wrappedText(printed(tr("No witness. %s"), w.why.c_str()), w.cancelled ? pal.muted : pal.right);
+    wrappedText(printed(tr("No witness. %s"), say(w.why).c_str()),
+                w.cancelled ? pal.muted : pal.right);
     return;
   }
   const StallSchedule& s = w.stall;
@@ -87,11 +88,12 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
                             ? tr("The read that came too late, after the value was overwritten, "
                                  "in step %d (%s):")
                             : tr("The read that came too early, in step %d (%s):"),
-                        r.step, r.stepLabel.c_str()));
-    wrappedText("  " + r.text, pal.wrong);
+                        r.step, say(r.stepLabel).c_str()));
+    wrappedText("  " + say(r.text), pal.wrong);
     std::string lines;
     if (w.combineLine.line)
-      lines += printed(tr("%s:%d the combine that read it"), w.combineLine.file.c_str(), w.combineLine.line);
+      lines += printed(tr("%s:%d the combine that read it"), w.combineLine.file.c_str(),
+                       w.combineLine.line);
     if (w.barrierLine.line)
       lines += std::string(lines.empty() ? "" : ",  ") +
                printed(p.barrier ? tr("line %d the barrier it needed (on)")
@@ -140,10 +142,10 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
     if (g.ran)
       wrappedText(printed(tr("Forced on this GPU (%s): wrong in %d of %d runs, against %d of %d "
                              "without the delay."),
-                          g.device.c_str(), g.wrongDelayed, g.runs, g.wrongPlain, g.runs),
+                          say(g.device).c_str(), g.wrongDelayed, g.runs, g.wrongPlain, g.runs),
                   g.wrongDelayed ? pal.wrong : pal.right);
     else if (!g.why.empty())
-      wrappedText(printed(tr("Not forced on a GPU: %s"), g.why.c_str()), true);
+      wrappedText(printed(tr("Not forced on a GPU: %s"), say(g.why).c_str()), true);
     else {
       ImGui::TextUnformatted(tr("On a GPU:"));
       ImGui::SameLine();

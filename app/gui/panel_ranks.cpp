@@ -127,7 +127,7 @@ void drawRanks(App& app) {
     ImGui::Text(tr("the input: %d GPUs, %lld values each"), gpus, n);
   else
     ImGui::Text(s.transfers.size() == 1 ? tr("%s   (%zu copy, %s)") : tr("%s   (%zu copies, %s)"),
-                s.label.c_str(), s.transfers.size(), bytesText(moved).c_str());
+                say(s.label).c_str(), s.transfers.size(), bytesText(moved).c_str());
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -104,12 +104,12 @@ struct Prediction {
 struct LiveRaceRate {
   std::shared_ptr<const Trace> forRun;  // shown while this run is on screen
   int runs = 0, wrong = 0;
-  std::string device;
+  Message device;
 };
 
 struct UiState {
   Params params;                       // what the controls say
-  std::string paramError;              // why they are refused, shown at the widgets
+  Message paramError;                  // why they are refused, shown at the widgets
   std::array<char, 512> valuesText{};  // the values box as typed; cleared when n changes
   std::shared_ptr<const Trace> trace;  // the run on screen
   bool rerunWanted = true;             // params changed: run again when the worker is free
@@ -122,8 +122,8 @@ struct UiState {
   double stepClock = 0;
 
   bool gpuUsable = false;
-  std::string gpuName;  // the device's name, capability and memory, or why there is none
-  int gpuCount = 0;     // CUDA devices the driver sees
+  Message gpuName;   // the device's name, capability and memory, or why there is none
+  int gpuCount = 0;  // CUDA devices the driver sees
 
   int raceRuns = 200;
   RaceOutcome race;

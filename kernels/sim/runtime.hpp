@@ -25,7 +25,7 @@ struct Schedule {
   unsigned stallRounds = 0;
 
   // Parses "lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED",
-  // "stall:T:R:K". Throws std::invalid_argument with one sentence saying what is allowed.
+  // "stall:T:R:K". Throws ScheduleError (below) with one sentence saying what is allowed.
   static Schedule parse(std::string_view text);
   std::string str() const;
   // True for schedules that advance threads in rounds (lockstep, stall).
@@ -34,6 +34,16 @@ struct Schedule {
 
 inline constexpr const char* kScheduleHelp =
     "lockstep, sequential, reverse, random:SEED, warps-random:SEED or stall:T:R:K";
+
+// A schedule's name refused: what() in English, and why as a code, which the lessons' engine
+// says in the learner's language.
+struct ScheduleError : std::invalid_argument {
+  enum class Why { NotASchedule, Fields, Malformed, ThreadPast1023, RoundRange, TooManyRounds };
+  ScheduleError(const std::string& sentence, Why why, std::string field)
+      : std::invalid_argument(sentence), why(why), field(std::move(field)) {}
+  Why why;
+  std::string field;  // Malformed: "seed", "thread", "round" or "round count"
+};
 
 // One atomic as it landed: who, where, what it saw.
 struct AtomicEvent {

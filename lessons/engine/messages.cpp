@@ -168,6 +168,8 @@ std::string fill(std::string_view pattern, const Message& m, Language language) 
       out += pattern.substr(at, close - at + 1);  // left as it is: the test finds it
     } else if (colon == std::string::npos) {
       out += argText(*a, language);
+    } else if (spec.substr(colon + 1) == "lines") {  // each sentence on a line of its own
+      for (const Message& s : a->sentences) out += "\n" + render(s, language);
     } else {
       const std::string choices = spec.substr(colon + 1);
       const size_t bar = choices.find('|');
@@ -177,6 +179,104 @@ std::string fill(std::string_view pattern, const Message& m, Language language) 
     at = close;
   }
   return out;
+}
+
+// ---- One line: id(name="text",name=[id(...),...]) with \\, \", \n and \t escaped ----------
+
+namespace {
+
+void encodeInto(const Message& m, std::string& out) {
+  out += m.id + "(";
+  for (size_t k = 0; k < m.args.size(); ++k) {
+    const MessageArg& a = m.args[k];
+    out += (k ? "," : "") + a.name + "=";
+    if (a.sentences.empty()) {
+      out += '"';
+      for (char c : a.text)
+        out += c == '\\'   ? "\\\\"
+               : c == '"'  ? "\\\""
+               : c == '\n' ? "\\n"
+               : c == '\t' ? "\\t"
+                           : std::string(1, c);
+      out += '"';
+      continue;
+    }
+    out += '[';
+    for (size_t s = 0; s < a.sentences.size(); ++s) {
+      if (s) out += ',';
+      encodeInto(a.sentences[s], out);
+    }
+    out += ']';
+  }
+  out += ')';
+}
+
+// Reads a message at `at`; false where the text is not one.
+bool decodeAt(std::string_view text, size_t& at, Message& m) {
+  const size_t open = text.find('(', at);
+  if (open == std::string_view::npos || open == at) return false;
+  m.id = std::string(text.substr(at, open - at));
+  for (char c : m.id)  // ids are lowercase words joined by dots and dashes
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-')) return false;
+  at = open + 1;
+  while (at < text.size() && text[at] != ')') {
+    if (!m.args.empty()) {
+      if (text[at] != ',') return false;
+      ++at;
+    }
+    const size_t equals = text.find('=', at);
+    if (equals == std::string_view::npos) return false;
+    const std::string name(text.substr(at, equals - at));
+    at = equals + 1;
+    if (at < text.size() && text[at] == '"') {
+      std::string value;
+      for (++at; at < text.size() && text[at] != '"'; ++at) {
+        if (text[at] != '\\') {
+          value += text[at];
+          continue;
+        }
+        if (++at >= text.size()) return false;
+        value += text[at] == 'n' ? '\n' : text[at] == 't' ? '\t' : text[at];
+      }
+      if (at >= text.size()) return false;
+      ++at;  // the closing quote
+      m.args.emplace_back(name, std::move(value));
+    } else if (at < text.size() && text[at] == '[') {
+      std::vector<Message> sentences;
+      for (++at; at < text.size() && text[at] != ']';) {
+        if (!sentences.empty()) {
+          if (text[at] != ',') return false;
+          ++at;
+        }
+        Message inner;
+        if (!decodeAt(text, at, inner)) return false;
+        sentences.push_back(std::move(inner));
+      }
+      if (at >= text.size()) return false;
+      ++at;  // ']'
+      m.args.emplace_back(name, std::move(sentences));
+    } else {
+      return false;
+    }
+  }
+  if (at >= text.size()) return false;
+  ++at;  // ')'
+  return true;
+}
+
+}  // namespace
+
+std::string encodeMessage(const Message& message) {
+  std::string out;
+  encodeInto(message, out);
+  return out;
+}
+
+Message decodeMessage(std::string_view line) {
+  Message m;
+  size_t at = 0;
+  if (decodeAt(line, at, m) && at == line.size()) return m;
+  return verbatim(std::string(line));
 }
 
 std::string printedNumber(const std::string& format, double value) {

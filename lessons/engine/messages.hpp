@@ -8,7 +8,8 @@
 // ("step.barrier.level => level {level}: {combine} where tid % {modulus} == 0"), embedded at
 // build time. A placeholder {name} takes the argument of that name; {name:one|other} writes
 // `one` when the argument is 1 and `other` otherwise (English plurals; the number itself is a
-// {name} of its own). {{ and }} are braces. Each language orders the placeholders as its
+// {name} of its own); {name:lines} puts each of the argument's sentences on a line of its own.
+// {{ and }} are braces. Each language orders the placeholders as its
 // grammar wants. Arguments are values, names and code, which read the same in every language
 // (kernel, variant, schedule and parameter names, a[tid + 2], compiler messages), or sentences
 // of their own, rendered in the same language. To add a sentence: construct
@@ -71,6 +72,12 @@ struct Message {
 Message verbatim(std::string text);
 
 std::string render(const Message& message, Language language);
+// A message as one line of text (no line break, no tab) and back: how the exercise runner, a
+// process of its own, sends its sentences. decodeMessage gives the text itself as verbatim where
+// it is no encoded message.
+std::string encodeMessage(const Message& message);
+Message decodeMessage(std::string_view line);
+
 // A number as printf's `format` ("%.4g") writes it: for numbers in a message's arguments.
 std::string printedNumber(const std::string& format, double value);
 
@@ -91,6 +98,13 @@ class MessageCarrier {
 
  private:
   Message message_;
+};
+
+// Any other failure said as a message (a check that could not run, say).
+class MessageError : public std::runtime_error, public MessageCarrier {
+ public:
+  explicit MessageError(Message message)
+      : std::runtime_error(english(message)), MessageCarrier(std::move(message)) {}
 };
 
 // An error's sentence: its message where it carries one, else its what() as it is.

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "lessons/engine/messages.hpp"
+
 namespace rlab {
 
 struct Params;
@@ -18,8 +20,8 @@ struct TourStop {
   int block = 0;  // 0: the default
   bool barrier = true;
   std::string schedule = "lockstep";
-  std::string why;  // one sentence: what this run shows
-  int gpus = 0;     // allreduce: the GPUs; 0: the default
+  Message why;   // one sentence: what this run shows
+  int gpus = 0;  // allreduce: the GPUs; 0: the default
 };
 
 // What the app's lesson view draws for it.

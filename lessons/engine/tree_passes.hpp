@@ -45,11 +45,12 @@ void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input,
     b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, source, len, partials.get(),
              rec.recorder());
     if (rec.on()) {
-      std::vector<std::string> labels;
+      std::vector<Message> labels;
       for (int k = 0; k < levels; ++k) {
         const int stride = order == StrideOrder::Up ? 1 << k : p.block >> (k + 1);
-        labels.push_back((pass > 1 ? "pass " + std::to_string(pass) + ", " : std::string()) +
-                         "stride " + std::to_string(stride));
+        labels.push_back(pass > 1
+                             ? Message("step.pass-stride", {{"pass", pass}, {"stride", stride}})
+                             : Message("step.stride", {{"stride", stride}}));
       }
       std::vector<StepSnapshot> steps = rec.snapshots(labels, initial);
       if (measure)

@@ -283,7 +283,7 @@ void forceOnGpu(const Params& asked, Witness& w, int runs, Runner& run) {
   GpuForcing& g = w.gpu;
   g.runs = runs;
   if (w.delayed.delayThread < 0) {
-    g.why = "There is no late write to force: the witness run has no read that came too early.";
+    g.why = Message("witness.nothing-to-force");
     return;
   }
   if (asked.backend == BackendChoice::Auto) {
@@ -309,7 +309,7 @@ void forceOnGpu(const Params& asked, Witness& w, int runs, Runner& run) {
     g.wrongDelayed = with.wrong;
     g.wrongPlain = without.wrong;
   } catch (const GpuUnavailable& e) {
-    g.why = e.what();
+    g.why = e.message();
   }
 }
 
@@ -385,9 +385,9 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
     }
     if (w.firstWrong.empty()) {
       w.tried = run.tried();
-      w.why = "No schedule of the " + std::to_string(w.searched) +
-              " tried made the run wrong (its own, lockstep and random:1 to random:" +
-              std::to_string(options.searchRuns) + ").";
+      w.why = Message(
+          "witness.none-wrong",
+          {{"tried", w.searched}, {"last", "random:" + std::to_string(options.searchRuns)}});
       return w;
     }
     if (!lockstepRan) lockstepWrong = !run.right("lockstep", 1.f);  // size 0: does it pass?
@@ -427,8 +427,7 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
       }
       if (!haveStart) {
         w.tried = run.tried();
-        w.why = "The run went wrong under " + w.firstWrong +
-                ", but under no schedule where a single thread is late.";
+        w.why = Message("witness.no-single-late", {{"schedule", w.firstWrong}});
         return w;
       }
       w.stall = shrink(start, run);
@@ -446,7 +445,7 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
   } catch (const Cancelled&) {
     w.found = false;
     w.cancelled = true;
-    w.why = "Cancelled after " + std::to_string(run.tried()) + " runs.";
+    w.why = Message("witness.cancelled", {{"runs", run.tried()}});
   }
   w.tried = run.tried();
   return w;

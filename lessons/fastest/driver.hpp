@@ -40,10 +40,9 @@ void driveFastest(B& b, const Params& p, typename B::template Buffer<T>& input, 
   b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), fastestReduce<T, Op>,
            (const T*)input.get(), (long long)p.n, result.get(), blockTotals.get(),
            blocksStarted.get(), rec.recorder());
-  appendSteps(out, rec.snapshots({"each thread: grid-stride loop, 4 accumulators",
-                                  "each warp: 5 shuffles to lane 0",
-                                  std::is_integral<T>::value ? "each block: its warps' totals"
-                                                             : "each block's total; the last adds"},
+  appendSteps(out, rec.snapshots({Message("step.fastest.threads"), Message("step.fastest.warps"),
+                                  std::is_integral<T>::value ? Message("step.fastest.blocks")
+                                                             : Message("step.fastest.blocks-last")},
                                  {}, {threads, threads / 32, blocks}));
   out.result = double(downloadOne<B, T>(b, result));
 }

@@ -31,12 +31,10 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
   else
     b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
              (long long)p.n, result.get(), trace ? partials.get() : nullptr, rec.recorder());
-  std::vector<std::string> labels;
-  if (coarse)
-    labels.push_back("each thread combines " + std::to_string(perThread) +
-                     (perThread == 1 ? " element" : " elements"));
+  std::vector<Message> labels;
+  if (coarse) labels.push_back(Message("step.shared.combine-own", {{"elements", perThread}}));
   for (int stride = p.block / 2; stride > 0; stride /= 2)
-    labels.push_back("stride " + std::to_string(stride));
+    labels.push_back(Message("step.stride", {{"stride", stride}}));
   appendSteps(out, rec.snapshots(labels, initial));
   if (trace) out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
   out.result = double(downloadOne<B, T>(b, result));
@@ -77,11 +75,11 @@ void runNoLoadAdd(B& b, const Params& p, typename B::template Buffer<T>& input, 
   const long long blocks = blocksFor(p.n, int(slots));
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto partials = b.template alloc<T>(trace ? size_t(blocks) : 0);
-  std::vector<std::string> labels;
+  std::vector<Message> labels;
   for (long long len = slots; len > 1; len -= len / 2)
-    labels.push_back(len % 2 == 0 ? "stride " + std::to_string(len / 2)
-                                  : "fold " + std::to_string(len) + " onto " +
-                                        std::to_string(len - len / 2));
+    labels.push_back(
+        len % 2 == 0 ? Message("step.stride", {{"stride", len / 2}})
+                     : Message("step.shared.fold-onto", {{"len", len}, {"remain", len - len / 2}}));
   Recording<B, T> rec(b, trace, int(labels.size()), 0, blocks * slots);
   const auto initial =
       trace ? downloadAsDoubles<B, T>(b, input, size_t(p.n)) : std::vector<double>{};

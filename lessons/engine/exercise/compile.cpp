@@ -138,7 +138,7 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
   std::error_code error;
   const std::string source = fs::absolute(sourceGiven, error).lexically_normal().string();
   if (!fs::is_regular_file(source, error))
-    throw ParamError(sourceGiven + " is not a file that can be read.");
+    throw ParamError(Message("check.unreadable", {{"file", sourceGiven}}));
   for (const char* header : kShimHeaders) {
     const std::string* text = embeddedFile(header);
     if (!text) throw std::runtime_error(std::string(header) + " is not embedded in this build.");
@@ -159,17 +159,18 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
   result.diagnostics = parseCompilerOutput(done.output, source, entry, e);
   result.cancelled = done.cancelled;
   if (done.cancelled) {
-    result.failure = "The compilation was cancelled.";
+    result.failure = Message("compile.cancelled");
   } else if (done.timedOut) {
-    result.failure = "The compiler ran for more than two minutes and was stopped.";
+    result.failure = Message("compile.too-long", {{"minutes", 2}});
   } else if (done.exitCode != 0) {
     bool anyError = false;
     for (const auto& d : result.diagnostics) anyError |= d.severity == "error";
     if (!anyError)
-      result.failure = systemCompiler() + " failed" +
-                       (done.signal ? " (signal " + std::to_string(done.signal) + ")"
-                                    : " with exit code " + std::to_string(done.exitCode)) +
-                       " without naming an error in the file.";
+      result.failure =
+          Message("compile.failed-silently",
+                  {{"compiler", systemCompiler()},
+                   {"how", done.signal ? verbatim("signal " + std::to_string(done.signal))
+                                       : Message("check.exit-code", {{"code", done.exitCode}})}});
   }
   result.ok = done.exitCode == 0 && !done.cancelled && !done.timedOut;
   return result;

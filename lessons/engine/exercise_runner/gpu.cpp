@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "lessons/engine/backends.hpp"
 #include "lessons/engine/exercise_runner/drivers.hpp"
 #include "lessons/engine/run.hpp"
 #include "lessons/engine/verify.hpp"
@@ -77,13 +78,13 @@ struct Driver {
 #undef RLAB_DECLARE
 
   // Empty when every function was found; else why not.
-  std::string open() {
+  Message open() {
     void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library) return "the NVIDIA driver (libcuda.so.1) is not installed";
+    if (!library) return Message("runner.no-driver", {{"library", "libcuda.so.1"}});
     using GetProc =
         CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
     const auto getProc = reinterpret_cast<GetProc>(dlsym(library, "cuGetProcAddress_v2"));
-    if (!getProc) return "the NVIDIA driver is older than CUDA 12";
+    if (!getProc) return Message("runner.driver-before-12");
     std::string missing;
 #define RLAB_FIND(name, version)                                                     \
   {                                                                                  \
@@ -95,8 +96,8 @@ struct Driver {
   }
     RLAB_DRIVER_FUNCTIONS(RLAB_FIND)
 #undef RLAB_FIND
-    if (!missing.empty()) return "the NVIDIA driver lacks " + missing + " (it is too old)";
-    return "";
+    if (!missing.empty()) return Message("runner.driver-lacks", {{"functions", missing}});
+    return {};
   }
 
   std::string words(CUresult r) const {
@@ -109,39 +110,38 @@ struct Driver {
 
   // Throws one sentence naming what failed.
   void check(CUresult r, const char* what) const {
-    if (r != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + words(r));
+    if (r != CUDA_SUCCESS)
+      throw GpuUnavailable(Message("runner.call-failed", {{"call", what}, {"error", words(r)}}));
   }
 };
 #undef RLAB_DRIVER_FUNCTIONS
 
 struct Nvrtc {
-#define RLAB_NVRTC_FUNCTIONS(X)                                                                  \
-  X(nvrtcCreateProgram)                                                                          \
-  X(nvrtcAddNameExpression)                                                                      \
-  X(nvrtcCompileProgram)                                                                         \
-  X(nvrtcGetProgramLogSize)                                                                      \
-  X(nvrtcGetProgramLog)                                                                          \
-  X(nvrtcGetLoweredName)                                                                         \
-  X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcDestroyProgram) \
-      X(nvrtcGetErrorString) X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
+#define RLAB_NVRTC_FUNCTIONS(X)                                                                    \
+  X(nvrtcCreateProgram)                                                                            \
+  X(nvrtcAddNameExpression)                                                                        \
+  X(nvrtcCompileProgram)                                                                           \
+  X(nvrtcGetProgramLogSize)                                                                        \
+  X(nvrtcGetProgramLog)                                                                            \
+  X(nvrtcGetLoweredName)                                                                           \
+  X(nvrtcGetCUBINSize)                                                                             \
+  X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) \
+      X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
 #define RLAB_DECLARE(name) decltype(&::name) name = nullptr;
   RLAB_NVRTC_FUNCTIONS(RLAB_DECLARE)
 #undef RLAB_DECLARE
 
-  std::string open() {
+  Message open() {
     void* library = dlopen(RLAB_NVRTC_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (!library) library = dlopen("libnvrtc.so." RLAB_CUDA_MAJOR, RTLD_NOW | RTLD_LOCAL);
-    if (!library)
-      return std::string("NVRTC (") + RLAB_NVRTC_LIBRARY +
-             ", part of the CUDA toolkit) is not "
-             "installed here";
+    if (!library) return Message("runner.no-nvrtc", {{"library", RLAB_NVRTC_LIBRARY}});
     std::string missing;
 #define RLAB_FIND(name)                                           \
   name = reinterpret_cast<decltype(name)>(dlsym(library, #name)); \
   if (!name) missing += std::string(missing.empty() ? "" : ", ") + #name;
     RLAB_NVRTC_FUNCTIONS(RLAB_FIND)
 #undef RLAB_FIND
-    return missing.empty() ? "" : "NVRTC lacks " + missing;
+    return missing.empty() ? Message() : Message("runner.nvrtc-lacks", {{"functions", missing}});
   }
 };
 #undef RLAB_NVRTC_FUNCTIONS
@@ -159,7 +159,7 @@ struct Compiled {
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ParamError(path + " is not a file that can be read.");
+  if (!in) throw ParamError(Message("check.unreadable", {{"file", path}}));
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -322,11 +322,8 @@ void launch(Gpu& gpu, long long grid, int block, Args*... args) {
   if (r == CUDA_SUCCESS) r = gpu.d.cuCtxSynchronize();
   if (r == CUDA_SUCCESS) return;
   gpu.broken = sticky(r);
-  throw std::runtime_error(
-      "the kernel failed on the GPU: " + gpu.d.words(r) +
-      (gpu.broken ? "; the GPU context is lost, so no case runs after this one (on the "
-                    "simulator a read or write past a buffer is named with its thread and line)"
-                  : ""));
+  throw GpuUnavailable(Message(gpu.broken ? "runner.kernel-failed-lost" : "runner.kernel-failed",
+                               {{"error", gpu.d.words(r)}}));
 }
 
 long long blocksFor(long long threads, long long block) {
@@ -425,7 +422,7 @@ std::string speedLine(const Exercise& e, Gpu& gpu) {
                                      params, nullptr),
                 "cuLaunchKernel");
   gpu.d.cuEventRecord(stop, nullptr);
-  gpu.d.check(gpu.d.cuEventSynchronize(stop), "the timed launches");
+  gpu.d.check(gpu.d.cuEventSynchronize(stop), "cuEventSynchronize");
   float ms = 0;
   gpu.d.cuEventElapsedTime(&ms, start, stop);
   gpu.d.cuEventDestroy(start);
@@ -446,16 +443,16 @@ std::string speedLine(const Exercise& e, Gpu& gpu) {
   // fast as can be told, and meets the goal.
   constexpr double kSpeedNoise = 0.03;
   const bool met = mine < theirs * (1 + kSpeedNoise);
-  char text[400];
-  std::snprintf(text, sizeof text,
-                "At n = 2^24 your kernel takes %.4f ms a launch (blocks of 256, %lld of them; "
-                "%d launches back to back), the shared lesson's coarsened kernel %.4f ms "
-                "(median of its own timing): %.2fx as fast",
-                mine, grid, kLaunches, theirs, theirs / mine);
-  return std::string(met ? "@speed\t1\t" : "@speed\t0\t") + text +
-         (mine < theirs ? "."
-          : met         ? "; within 3% of it, as close as two timings of one kernel are here: met."
-                        : "; the goal is faster than the coarsened kernel (or within 3% of it).");
+  const Message speed(mine < theirs ? "runner.speed-faster"
+                      : met         ? "runner.speed-within"
+                                    : "runner.speed-slower",
+                      {{"mine", printedNumber("%.4f", mine)},
+                       {"grid", grid},
+                       {"launches", kLaunches},
+                       {"theirs", printedNumber("%.4f", theirs)},
+                       {"ratio", printedNumber("%.2f", theirs / mine)},
+                       {"noise", int(kSpeedNoise * 100)}});
+  return std::string(met ? "@speed\t1\t" : "@speed\t0\t") + encodeMessage(speed);
 }
 
 }  // namespace
@@ -467,7 +464,7 @@ std::string speedLine(const Exercise& e, Gpu& gpu) {
 int runOnGpu(const Exercise& e, const std::string& source, const std::string& replayWith,
              bool oneRun, const Params& options, const ReportLine& report) {
   Driver driver;
-  std::string why = driver.open();
+  Message why = driver.open();
   CUdevice device = 0;
   CUcontext context = nullptr;
   int major = 0, minor = 0, multiprocessors = 1, threads = 2048;
@@ -476,10 +473,10 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
     if (r == CUDA_SUCCESS) r = driver.cuDeviceGet(&device, 0);
     if (r == CUDA_SUCCESS) r = driver.cuDevicePrimaryCtxRetain(&context, device);
     if (r == CUDA_SUCCESS) r = driver.cuCtxSetCurrent(context);
-    if (r != CUDA_SUCCESS) why = driver.words(r);
+    if (r != CUDA_SUCCESS) why = verbatim(driver.words(r));
   }
   if (!why.empty()) {
-    report("@error\tno GPU can run the kernel: " + why + ".");
+    report("@error\t" + encodeMessage(Message("runner.no-gpu", {{"why", why}})));
     return 3;
   }
   driver.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
@@ -489,7 +486,7 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
   Nvrtc nvrtc;
   why = nvrtc.open();
   if (!why.empty()) {
-    report("@error\t" + why + ".");
+    report("@error\t" + encodeMessage(why));
     return 3;
   }
 
@@ -508,7 +505,8 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
   if (r == CUDA_SUCCESS)
     r = driver.cuModuleGetFunction(&gpu.kernel, module, compiled.lowered.c_str());
   if (r != CUDA_SUCCESS) {
-    report("@error\tthe driver could not load the compiled kernel: " + driver.words(r) + ".");
+    report("@error\t" +
+           encodeMessage(Message("runner.cannot-load-gpu", {{"error", driver.words(r)}})));
     return 3;
   }
   const KernelRunner runKernel = [&](const Params& p) { return runCase(e, gpu, p); };
@@ -518,26 +516,24 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
     Params p = options;
     p.backend = BackendChoice::Gpu;
     c.params = exerciseRunParams(e, p);
-    c.subject = "exercise " + e.id;
+    c.subject = Message("verify.exercise", {{"exercise", e.id}});
     c.replayWith = replayWith;
     report("@cases\t1");
     report("@case\t0");
     const VerifyOutcome o = verify(c, runKernel);
     char numbers[80];
     std::snprintf(numbers, sizeof numbers, "%.17g\t%.17g", o.result, o.expected);
-    std::string sentence = o.sentence;
-    for (char& ch : sentence)
-      if (ch == '\t' || ch == '\n') ch = ' ';
-    report("@outcome\t" + std::string(o.passed ? "1" : "0") + "\t" + numbers + "\t" + sentence);
+    report("@outcome\t" + std::string(o.passed ? "1" : "0") + "\t" + numbers + "\t" +
+           encodeMessage(o.sentence));
     report("@done");
     return 0;
   }
 
   int shared = 0;
   driver.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, gpu.kernel);
-  const std::string rule = sharedMemoryRuleBroken(e, size_t(shared));
+  const Message rule = sharedMemoryRuleBroken(e, size_t(shared));
   if (!rule.empty()) {
-    report("@rule\t" + rule + ".");
+    report("@rule\t" + encodeMessage(rule));
     report("@done");
     return 0;
   }
@@ -552,16 +548,14 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
       continue;
     }
     ++failed;
-    std::string sentence = o.sentence;
-    for (char& ch : sentence)
-      if (ch == '\t' || ch == '\n') ch = ' ';
-    report("@fail\t" + std::to_string(k) + "\t" + sentence);
+    report("@fail\t" + std::to_string(k) + "\t" + encodeMessage(o.sentence));
   }
   if (failed == 0 && !gpu.broken && e.gpuSpeedGoal) {
     try {
       report(speedLine(e, gpu));
     } catch (const std::exception& ex) {
-      report("@speed\t0\tThe speed could not be measured: " + std::string(ex.what()));
+      report("@speed\t0\t" +
+             encodeMessage(Message("runner.speed-not-measured", {{"why", messageOf(ex)}})));
     }
   }
   report("@done");
