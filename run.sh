@@ -7,11 +7,15 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# libseccomp-dev: the box a learner's exercise kernel runs in (rlab-exercise-runner's filter).
 packages=(cmake ninja-build g++ pkg-config
-  libboost-context-dev libcli11-dev nlohmann-json3-dev doctest-dev libmd4c-dev libmd4c-html0-dev)
+  libboost-context-dev libcli11-dev nlohmann-json3-dev doctest-dev libmd4c-dev libmd4c-html0-dev
+  dpkg-dev  # dpkg-dev: dpkg-shlibdeps, which `cpack -G DEB` asks for the package's dependencies
+  libseccomp-dev)
 # The desktop app's: where a distribution lacks one, the app is not built and rlab still is.
 gui_packages=(libglfw3-dev libimgui-dev libstb-dev python3-glad libgl1-mesa-dri
-  fonts-dejavu-core fonts-noto-cjk xvfb xauth)
+  fonts-dejavu-core fonts-noto-cjk xvfb xauth
+  librsvg2-bin)  # rsvg-convert: the icon's PNG sizes, from its SVG
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 

@@ -10,9 +10,10 @@
 // (barrierOn): then a thread may overwrite its slot before its partner has read the old value
 // (write after read), and the partner adds a total that already holds its own value.
 // The result takes thread 0's total; offTotal counts the threads of the block that ended with
-// another value, so a race that spares thread 0 still makes the run wrong.
+// another value, so a race that spares thread 0 still makes the run wrong. `perturb` makes
+// every third thread pause before its reads, so that its partner may already have written.
 template <class T, class Op>
-__global__ void butterflyShared(const T* in, long long n, T* result, bool barrierOn,
+__global__ void butterflyShared(const T* in, long long n, T* result, bool barrierOn, bool perturb,
                                 unsigned* offTotal, StepRecorder<T> trace) {
   __shared__ T s[1024];
   const unsigned tid = threadIdx.x;
@@ -21,6 +22,7 @@ __global__ void butterflyShared(const T* in, long long n, T* result, bool barrie
   __syncthreads();
   int step = 0;
   for (unsigned b = blockDim.x / 2; b > 0; b /= 2, ++step) {
+    if (perturb && tid % 3 == 0) __nanosleep(2000);
     const T own = s[tid], partner = s[tid ^ b];
     const T mine = Op::apply(own, partner);
     trace.combine(step, i, i, base + (tid ^ b), own, partner, mine);
@@ -51,11 +53,16 @@ __global__ void butterflyShuffle(const T* in, long long n, T* result, unsigned* 
   }
   if (lane == 0) warpTotals[warp] = v;
   __syncthreads();
+  // Lane l takes warp l's total (the one its lane 0 wrote); lanes past the block's warps take
+  // the identity. Then the same butterfly over the lanes: lane l now stands for warp l.
   const unsigned warps = blockDim.x / warpSize;
+  const long long warpStart = i - tid + lane * (long long)warpSize;  // lane 0 of warp `lane`
+  const T own = v;
   v = lane < warps ? warpTotals[lane] : Op::template identity<T>();
+  trace.combine(step++, i, i, lane < warps ? warpStart : i, own, v, v);
   for (int b = warpSize / 2; b > 0; b /= 2, ++step) {
     const T partner = __shfl_xor_sync(0xffffffffu, v, b);
-    trace.combine(step, i, i, i, v, partner, Op::apply(v, partner));  // lanes stand for warps
+    trace.combine(step, i, i, i ^ b, v, partner, Op::apply(v, partner));
     v = Op::apply(v, partner);
   }
   if (tid == 0) {

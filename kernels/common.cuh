@@ -229,3 +229,18 @@ __device__ __forceinline__ void switchableBarrier(bool on) {
   if (on) __syncthreads();
 #endif
 }
+
+// The same for the lanes of one warp: __syncwarp() where warp-synchronous code needs one. On the
+// GPU "off" is nothing at all, as in code written for GPUs before Volta. On the simulator it is
+// a warp step: the lanes may part there, as a Volta or later GPU may let them, and the lane
+// schedules (lane:T:S:K, lanes-random:SEED) decide whether they do.
+__device__ __forceinline__ void switchableSyncwarp(bool on) {
+#ifdef RLAB_SIM
+  if (on)
+    __syncwarp();
+  else
+    ::rlab::sim::detail::warpStep(__FILE__, __LINE__);
+#else
+  if (on) __syncwarp();
+#endif
+}

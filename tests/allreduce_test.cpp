@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 // (the shim must come before any kernel source)
 #include "lessons/allreduce/driver.hpp"
 #include "lessons/engine/params.hpp"
@@ -239,4 +240,14 @@ TEST_CASE("allreduce: --gpus is checked in one sentence") {
   const Trace one = runLesson(allReduce("ring", 1, 5, ElementType::Int, Op::Sum, "iota"));
   CHECK(one.correct);
   CHECK(one.steps.size() == 1);
+}
+
+TEST_CASE("allreduce: a chunk's ranks as the views name them, runs shortened past 4 GPUs") {
+  CHECK(ranksText(0b1111, 4) == "all");
+  CHECK(ranksText(0b0111, 4) == "0+1+2");
+  CHECK(ranksText(0b1001, 4) == "0+3");
+  CHECK(ranksText(0b11000111, 8) == "0-2+6+7");
+  CHECK(ranksText(0b01111100, 8) == "2-6");
+  CHECK(ranksText(0b01010101, 8) == "0+2+4+6");
+  CHECK(ranksText(0b11111111, 8) == "all");
 }

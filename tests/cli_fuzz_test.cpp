@@ -85,14 +85,16 @@ Line lessonLine(std::mt19937_64& rng) {
     const char* ints[] = {"3", "1", "-4", "2147483647", "-2147483648", "0"};
     const char* floats[] = {"0.1", "-3.5e7", "2.5", "1e-30", "3e38", "-0"};
     std::string list;
-    const size_t count = 1 + pick(8);
+    // allreduce: n numbers for each of its GPUs, rank after rank
+    const size_t ranks = size_t(std::max(lesson.defaultGpus, 1));
+    const size_t count = ranks * (1 + pick(8));
     for (size_t i = 0; i < count; ++i) {
       const char* text = p.type == rlab::ElementType::Int ? ints[pick(6)] : floats[pick(6)];
       list += (i ? "," : "") + std::string(text);
       p.values.push_back(std::strtod(text, nullptr));
     }
     set(line, "--values", list);
-    n = int64_t(count);
+    n = int64_t(count / ranks);
     if (chance(20)) set(line, "--n", std::to_string(p.n = n));
   } else {
     if (chance(50)) {
@@ -114,15 +116,22 @@ Line lessonLine(std::mt19937_64& rng) {
     p.block = allowed[pick(allowed.size())];
     set(line, "--block", std::to_string(p.block));
   }
+  const rlab::VariantInfo& chosen =
+      p.variant.empty() ? lesson.variants.front() : *lesson.findVariant(p.variant);
   if (lesson.switchableBarrier && chance(50)) {
     p.barrier = false;
     set(line, "--no-barrier", "");
   }
-  if (lesson.switchableBarrier && chance(30)) {
+  if (chosen.syncwarpSwitch && chance(50)) {
+    p.syncwarp = false;
+    set(line, "--no-syncwarp", "");
+  }
+  if (chosen.perturbs && chance(30)) {
     p.perturb = true;
     set(line, "--perturb", "");
   }
-  if (lesson.switchableBarrier && n >= 2 && chance(20)) {  // level 1 is in every tree of 2 or more
+  // Level 1 is in every tree of 2 or more, and in every block of the last warp's lesson.
+  if (chosen.delays && (n >= 2 || !lesson.oneBlock) && chance(20)) {
     p.delayThread = 0;
     p.delayLevel = 1;
     set(line, "--delay", "0:1");
@@ -132,15 +141,18 @@ Line lessonLine(std::mt19937_64& rng) {
     line.expected.tool = rlab::SanitizerTool(pick(4));
     set(line, "--tool", rlab::name(line.expected.tool));
   } else {
-    p.backend = rlab::BackendChoice::Sim;
+    p.backend = rlab::BackendChoice::Auto;  // the command line's own default
     if (chance(50)) {
       p.backend = rlab::BackendChoice(pick(3));
       set(line, "--backend", rlab::name(p.backend));
     }
     if (p.backend != rlab::BackendChoice::Gpu && chance(50)) {
+      // Thread 0 is in every block (stall:T:R:K with a T past the block is refused).
       const char* schedules[] = {"lockstep", "sequential",     "reverse",
-                                 "random:9", "warps-random:2", "stall:4:2:1"};
+                                 "random:9", "warps-random:2", "stall:0:2:1"};
       set(line, "--schedule", p.schedule = schedules[pick(6)]);
+      // A schedule is the simulator's: given without --backend, it chooses the simulator.
+      if (!has(line, "--backend")) p.backend = rlab::BackendChoice::Sim;
     }
   }
   if (chance(30)) {
@@ -176,9 +188,10 @@ Line lessonLine(std::mt19937_64& rng) {
   const rlab::VariantInfo& variant =
       p.variant.empty() ? lesson.variants.front() : *lesson.findVariant(p.variant);
   if (!variant.barrierSwitch) breaks.push_back({"--no-barrier", ""});
-  if (!lesson.switchableBarrier)
-    breaks.insert(breaks.end(), {{"--perturb", ""}, {"--delay", "0:1"}});
-  if (lesson.switchableBarrier)
+  if (!variant.syncwarpSwitch) breaks.push_back({"--no-syncwarp", ""});
+  if (!variant.perturbs) breaks.push_back({"--perturb", ""});
+  if (!variant.delays) breaks.push_back({"--delay", "0:1"});
+  if (variant.delays)
     breaks.insert(
         breaks.end(),
         {{"--delay", "4"}, {"--delay", "1:0"}, {"--delay", "2000:1"}, {"--delay", "0:11"}});
@@ -255,9 +268,13 @@ Line otherLine(std::mt19937_64& rng) {
               {"--reps", "1001"},       {"--type", "half"},       {"--format", "xml"},
               {"--backend", "tpu"}};
   } else if (line.command == "tour") {
-    if (chance(50))
-      set(line, "--delay-ms", std::to_string(line.expected.delayMs = int(pick(10001))));
-    breaks = {{"--delay-ms", "10001"}, {"--delay-ms", "x"}};
+    if (chance(50)) {  // whole seconds, or tenths
+      const int tenths = int(pick(6001));
+      line.expected.autoSeconds = tenths / 10.0;
+      set(line, "--auto",
+          std::to_string(tenths / 10) + (tenths % 10 ? "." + std::to_string(tenths % 10) : ""));
+    }
+    breaks = {{"--auto", "600.1"}, {"--auto", "x"}, {"--auto", "-1"}, {"--auto", "1."}};
   } else {
     if (chance(50)) {
       line.expected.format = chance(50) ? rlab::cli::Format::Json : rlab::cli::Format::Text;
@@ -276,7 +293,7 @@ Line otherLine(std::mt19937_64& rng) {
 }  // namespace
 
 TEST_CASE(
-    "fuzz: a broken option is refused in one line naming it; a valid line gives the Command its "
+    "fuzz: a broken option is refused in one line naming it, a valid line gives the Command its "
     "options say") {
   std::mt19937_64 rng(1234);
   int valid = 0, refused = 0;
@@ -320,6 +337,7 @@ TEST_CASE(
       CHECK(p.data == q.data);
       CHECK(p.values == q.values);
       CHECK(p.barrier == q.barrier);
+      CHECK(p.syncwarp == q.syncwarp);
       CHECK(p.perturb == q.perturb);
       CHECK(p.delayThread == q.delayThread);
       CHECK(p.delayLevel == q.delayLevel);
@@ -335,7 +353,7 @@ TEST_CASE(
       CHECK(c.params.type == e.params.type);
       CHECK(c.params.backend == e.params.backend);
     } else if (c.name == "tour") {
-      CHECK(c.delayMs == e.delayMs);
+      CHECK(c.autoSeconds == doctest::Approx(e.autoSeconds));
     }
   }
   CHECK(valid > 1500);
@@ -370,7 +388,7 @@ TEST_CASE("fuzz: random words are a Command or one line on stderr with exit code
                                                "--format",
                                                "--variant",
                                                "--runs",
-                                               "--delay-ms",
+                                               "--auto",
                                                "--tool",
                                                "--lessons",
                                                "--sizes",

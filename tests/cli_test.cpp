@@ -38,8 +38,8 @@ TEST_CASE("rlab run --op subtract lists every kernel's answer and judges none") 
   CHECK(o.out.find("  atomic default          -36\n") != std::string::npos);
   CHECK(o.out.find("  folding default         4   <- this run\n") != std::string::npos);
   CHECK(o.out.find("  host loop               -20\n") != std::string::npos);
-  CHECK(o.out.find("result 4   host loop, left to right -20   no single right answer "
-                   "(subtract is not associative)") != std::string::npos);
+  CHECK(o.out.find("result 4   host loop, left to right -20   no single right answer (subtract is\n"
+                   "  not associative)") != std::string::npos);
   CHECK(o.out.find("correct") == std::string::npos);
   CHECK(o.out.find("WRONG") == std::string::npos);
   const auto j = nlohmann::json::parse(rlabWith({"run", "folding", "--op", "subtract", "--values",
@@ -89,7 +89,7 @@ TEST_CASE("rlab list names every lesson, as text and JSON") {
   const Outcome text = rlabWith({"list"});
   CHECK(text.out.find("butterfly") != std::string::npos);
   const auto j = nlohmann::json::parse(rlabWith({"list", "--format", "json"}).out);
-  CHECK(j["lessons"].size() == 8);
+  CHECK(j["lessons"].size() == 9);
 }
 
 TEST_CASE("rlab bench: the lessons of one GPU unless allreduce is asked for by name") {
@@ -131,13 +131,18 @@ TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
       {"run", "folding", "--values", "1,,2"},
       {"run", "folding", "--values", "1,2", "--data", "ones"},
       {"run", "folding", "--schedule", "random"},
+      {"run", "barrier", "--n", "8", "--schedule", "stall:9:2:1"},
+      {"race", "barrier", "--n", "8", "--schedule", "stall:9:2:1"},
+      {"race", "barrier", "--n", "8", "--no-barrier", "--witness", "--schedule", "stall:8:1:1"},
       {"run", "folding", "--no-barrier"},
       {"run", "barrier", "--n", "2048"},
       {"run", "butterfly", "--variant", "shuffle", "--block", "16"},
       {"run", "folding", "--format", "xml"},
       {"run", "folding", "--backend", "tpu"},
       {"race", "barrier", "--runs", "0"},
-      {"tour", "--delay-ms", "-1"},
+      {"tour", "--auto", "-1"},
+      {"tour", "--auto", "601"},
+      {"tour", "--auto", "soon"},
       {"run", "folding", "--n", ""},
       {"run", "folding", "--variant", ""},
       {"run", "folding", "--data", ""},
@@ -164,7 +169,7 @@ TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
       {"exercise"},
       {"exercise", "fly"},
       {"exercise", "start", "nope"},
-      {"exercise", "start", "one-queue", "/no/such/folder"},
+      {"exercise", "start", "one-queue", "/dev/null/folder"},  // under a file: never a folder
       {"exercise", "hint", "one-queue", "0"},
       {"exercise", "hint", "one-queue", "99"},
       {"exercise", "hint", "one-queue"},
@@ -174,6 +179,7 @@ TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
       {"exercise", "run", "one-queue", "k.cu", "--block", "100"},
       {"exercise", "run", "put-the-barrier-back", "k.cu", "--n", "2000"},
       {"exercise", "run", "one-queue", "k.cu", "--schedule", "never"},
+      {"exercise", "run", "put-the-barrier-back", "k.cu", "--n", "8", "--schedule", "stall:8:1:1"},
       {"exercise", "list", "--format", "xml"},
       {"exercise", "check", "one-queue", "k.cu", "--backend", "tpu"},
       {"exercise", "check", "one-queue", "/no/such/file.cu", "--backend", "gpu"},
@@ -478,6 +484,28 @@ TEST_CASE("rlab exercise start writes the starting file once") {
   const Outcome again = rlabWith({"exercise", "start", "one-queue", folder.string()});
   CHECK(again.code == 2);
   CHECK(again.err.find("already exists") != std::string::npos);
+}
+
+TEST_CASE("rlab exercise start creates a folder that does not exist yet, or says why it cannot") {
+  const TempFolder scratch("exercise-start-new");
+  const auto folder = scratch.path / "course" / "week 1";  // two levels that do not exist
+  const Outcome made = rlabWith({"exercise", "start", "one-queue", folder.string()});
+  CHECK(made.code == 0);
+  CHECK(made.err.empty());
+  CHECK(made.out.find("Created the folder " + folder.string() + ".") != std::string::npos);
+  CHECK(std::filesystem::exists(folder / "one-queue.cu"));
+  const auto file = folder / "one-queue.cu";  // a file where a folder is asked for
+  const Outcome onFile = rlabWith({"exercise", "start", "one-queue", file.string()});
+  CHECK(onFile.code == 2);
+  CHECK(onFile.out.empty());
+  CHECK(onFile.err == "rlab: " + file.string() +
+                          " is a file, not a folder; name a folder to write one-queue.cu into.\n");
+  const auto underFile = file / "inside";
+  const Outcome cannot = rlabWith({"exercise", "start", "one-queue", underFile.string()});
+  CHECK(cannot.code == 2);
+  CHECK(cannot.out.empty());
+  CHECK(cannot.err.rfind("rlab: could not create the folder " + underFile.string() + " (", 0) == 0);
+  CHECK(std::count(cannot.err.begin(), cannot.err.end(), '\n') == 1);
 }
 
 TEST_CASE("rlab exercise check: exit 0 for a solution, 1 for a wrong kernel, with the replay") {

@@ -178,7 +178,9 @@ TEST_CASE("coalescing: nothing is recorded unless asked, nor for shared-memory s
 TEST_CASE("rlab run --memory prints sectors per warp request, as text and JSON") {
   auto rlab = [](std::vector<std::string> args, std::string& out, std::string& err) {
     std::ostringstream o, e;
-    const int code = rlab::cli::main(args, o, e, false);
+    rlab::cli::Terminal wide;  // every request on one line
+    wide.width = 200;
+    const int code = rlab::cli::main(args, o, e, wide);
     out = o.str();
     err = e.str();
     return code;

@@ -33,7 +33,11 @@ TEST_CASE("coarsened: the kernel's own 8 elements per thread, with the add durin
   CHECK(resolved.loadAdd);
   const Trace t = runLesson(coarsenedParams(1000, 0, 0, true));
   REQUIRE(t.steps.size() >= 2);
-  CHECK(rlab::english(t.steps[1].label) == "each thread combines 8 elements");
+  // 1000 elements for 256 threads: thread 0 takes elements 0, 256, 512 and 768, not 8.
+  CHECK(rlab::english(t.steps[1].label) == "each thread combines up to 4 elements, 256 apart");
+  CHECK(t.steps[1].cells == CellKind::Threads);
+  CHECK(t.steps[1].values.size() == 256);
+  CHECK(t.steps[1].values[0] == 1 + 257 + 513 + 769);
 }
 
 TEST_CASE("coarsened without the load add: the tree's first levels add a thread's elements") {
@@ -62,7 +66,7 @@ TEST_CASE("coarsened without the load add: the tree's first levels add a thread'
 TEST_CASE("coarsened with the load add: one step of own sums, then the tree over the threads") {
   const Trace t = runLesson(coarsenedParams(8, 2, 4, true));  // one block, thread 0: 1+3+5+7
   REQUIRE(t.steps.size() == 3);
-  CHECK(rlab::english(t.steps[1].label) == "each thread combines 4 elements");
+  CHECK(rlab::english(t.steps[1].label) == "each thread combines 4 elements, 2 apart");
   CHECK(t.steps[1].values == std::vector<double>{16, 20});
   CHECK(t.steps[2].values == std::vector<double>{36, 20});
   const Trace one = runLesson(coarsenedParams(5, 4, 1, true));

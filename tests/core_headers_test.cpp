@@ -67,6 +67,10 @@ const std::vector<FolderRule>& folderRules() {
       // The front ends: the engine below them, never each other.
       {"app/cli/", {"app/cli/", "lessons/engine/", "kernels/"}},
       {"app/gui/", {"app/gui/", "lessons/engine/", "kernels/"}},
+      // The manual pages' generator: both front ends' command lines (the app's options only,
+      // none of its drawing) and the engine's lists.
+      {"app/docs/",
+       {"app/docs/", "app/cli/", "^app/gui/options\\.hpp$", "lessons/engine/", "kernels/"}},
   };
   return rules;
 }
@@ -150,9 +154,10 @@ TEST_CASE("layout: the files' includes make no circle") {
 }
 
 TEST_CASE("layout: a lesson's folder holds only a lesson") {
-  // Its driver, its chapter in each language, and its exercises (kernels and texts).
+  // Its driver, its chapter in each language, and its exercises (kernels and texts; the
+  // solution also written with cooperative groups).
   const std::regex lessonFile(
-      R"(^lessons/[a-z]+/(driver\.hpp|[a-z]{2}\.md|exercises/[a-z-]+/([a-z]{2}\.md|start\.cu|solution\.cu))$)");
+      R"(^lessons/[a-z]+/(driver\.hpp|[a-z]{2}\.md|exercises/[a-z-]+/([a-z]{2}\.md|start\.cu|solution(-groups)?\.cu))$)");
   int files = 0;
   std::vector<std::string> strangers;
   for (const auto& entry : fs::directory_iterator(kRoot / "lessons")) {

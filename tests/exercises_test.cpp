@@ -15,6 +15,7 @@
 #include "lessons/engine/embedded.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/probe.hpp"
 #include "lessons/engine/registry.hpp"
 #include "tests/temp_folder.hpp"
 
@@ -224,6 +225,36 @@ TEST_CASE("every exercise's solution passes every check on the simulator") {
   }
 }
 
+TEST_CASE("every exercise's solution, written with cooperative groups, passes every check") {
+  for (const Exercise& e : exercises()) {
+    const std::string& text = groupsSolutionFile(e);
+    CHECK_MESSAGE(text.find("#include <cooperative_groups.h>") != std::string::npos, e.id);
+    TextFile file("rlab-groups-" + e.id + ".cu", text);
+    const ExerciseReport r = check(e.id, file.path);
+    CHECK_MESSAGE(r.passed(),
+                  e.id << ": " << english(r.summary()) << " " << english(r.problem) << " "
+                       << (r.failures.empty() ? r.compilerOutput : english(r.failures.front())));
+    CHECK(r.casesRun == r.casesTotal);
+  }
+}
+
+TEST_CASE(
+    "every solution compiles with NVRTC as the GPU path compiles it, with or without groups") {
+  for (const Exercise& e : exercises())
+    for (const std::string* text : {&solutionFile(e), &groupsSolutionFile(e)}) {
+      TextFile file("rlab-nvrtc-" + e.id + ".cu", *text);
+      const ProbeReport r = compileWithNvrtc(e, file.path);
+      if (r.problem.find("NVRTC (") != std::string::npos ||
+          r.problem.find("no GPU path") != std::string::npos) {
+        MESSAGE("skipped: " << r.problem);
+        return;
+      }
+      std::string errors;
+      for (const auto& d : r.diagnostics) errors += d.text(e.id) + "\n";
+      CHECK_MESSAGE(r.problem.empty(), e.id << ": " << r.problem << "\n" << errors);
+    }
+}
+
 TEST_CASE("every starting file compiles, and fails the check") {
   for (const Exercise& e : exercises()) {
     TextFile file("rlab-start-" + e.id + ".cu", startFile(e));
@@ -302,6 +333,29 @@ TEST_CASE("caught: the interleaved tree where sequential addressing is asked for
 
 TEST_CASE("caught: one barrier a step in the butterfly") {
   CHECK(has(caught("shared-butterfly", "butterfly_one_barrier.cu"), "ended with "));
+}
+
+TEST_CASE("caught: the classic last warp, and one __syncwarp a step where it needs two") {
+  // Harris's kernel 5, as the exercise starts: its lanes run uninterrupted from one warp
+  // operation to the next, so lane 0 has done all six steps before lane 16 does its first.
+  const std::string classic = caught("fix-the-last-warp",
+                                     "../../../lessons/lastwarp/exercises/"
+                                     "fix-the-last-warp/start.cu");
+  CHECK(has(classic, "exercise fix-the-last-warp: n = "));
+  // One __syncwarp a step: right in lockstep, wrong when lane 16 writes before lane 0 reads.
+  Params lockstep;
+  lockstep.n = 257;
+  lockstep.block = 64;
+  const ExerciseReport hidden =
+      runOnce("fix-the-last-warp", kFixtures + "last_warp_one_syncwarp.cu", lockstep);
+  CHECK_MESSAGE(hidden.passed(), hidden.summary());
+  const std::string sentence = caught("fix-the-last-warp", "last_warp_one_syncwarp.cu");
+  CHECK(has(sentence, ", schedule "));
+}
+
+TEST_CASE("caught: lanes that return before a full-mask shuffle, named with the lane") {
+  CHECK(has(caught("warp-shuffle-reduce", "shuffle_lanes_return.cu"),
+            "which has already exited; every lane in the mask must reach it"));
 }
 
 TEST_CASE("caught: working and idle threads waiting at different barriers") {
@@ -418,6 +472,37 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
     CHECK(r.trace->steps[10].values == std::vector<double>{10, 26, 42});
     CHECK(r.result == 78);
   }
+  SUBCASE("cooperative groups: block.sync() is the barrier a step is taken at") {
+    // groups-tree: each tile's total in tileTotals[], the block's sync, the first tile's sum.
+    const ExerciseReport r = runOnce("groups-tree", solution("groups-tree")->path, p);
+    REQUIRE(r.trace);
+    REQUIRE(r.trace->steps.size() == 3);
+    CHECK(english(r.trace->steps[1].label) ==
+          "launch 1, block 0, barrier 1: __shared__ tileTotals[] of block 0");
+    CHECK(r.trace->steps[1].values == std::vector<double>{36});
+    CHECK(r.result == 36);
+  }
+  SUBCASE("extern __shared__: the launch's dynamic shared memory is a step, by its name") {
+    TextFile dynamic("dynamic.cu",
+                     "__global__ void reduce(const int* in, long long n, int* out) {\n"
+                     "  extern __shared__ int s[];\n"
+                     "  const unsigned t = threadIdx.x;\n"
+                     "  const long long i = (long long)blockIdx.x * blockDim.x + t;\n"
+                     "  s[t] = i < n ? in[i] : 0;\n"
+                     "  __syncthreads();\n"
+                     "  for (unsigned k = blockDim.x / 2; k > 0; k /= 2) {\n"
+                     "    if (t < k) s[t] += s[t + k];\n"
+                     "    __syncthreads();\n"
+                     "  }\n"
+                     "  if (t == 0) out[blockIdx.x] = s[0];\n"
+                     "}\n");
+    const ExerciseReport r = runOnce("tree-in-shared", dynamic.path, p);
+    REQUIRE(r.trace);
+    CHECK(english(r.trace->steps[1].label) ==
+          "launch 1, block 0, barrier 1: __shared__ s[] of block 0");
+    CHECK(r.trace->steps[1].values == std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(r.result == 36);
+  }
   SUBCASE("a run over the step limit has a result and no steps") {
     p.n = 4097;
     const ExerciseReport r = runOnce("tree-in-shared", solution("tree-in-shared")->path, p);
@@ -426,7 +511,7 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
   }
 }
 
-TEST_CASE("what the kernel prints reaches the report; a file that is not there is refused") {
+TEST_CASE("what the kernel prints reaches the report, a file that is not there is refused") {
   const ExerciseReport r = check("one-queue", kFixtures + "prints.cu");
   CHECK(r.passed());
   CHECK(has(r.printed, "hello from thread 0, n = "));
@@ -461,8 +546,11 @@ TEST_CASE("the compiler's output is read into the learner's lines") {
   REQUIRE(d.size() == 4);
   CHECK(d[0].line == 3);
   CHECK(d[0].column == 26);
-  CHECK(d[1].line == 9);  // an error in the shim, at the learner's line that required it
-  CHECK(has(d[1].message, "in shim.hpp: static assertion failed"));
+  // A static assertion in the shim (a refusal) is its own sentence, at the learner's line that
+  // required it.
+  CHECK(d[1].line == 9);
+  CHECK(d[1].message == "warp operations move values of at most 8 bytes");
+  CHECK(d[1].refusal);
   CHECK(d[2].severity == "warning");
   CHECK(d[2].line == 4);
   CHECK(d[3].line == 0);

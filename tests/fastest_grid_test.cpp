@@ -8,6 +8,7 @@
 
 // The driver includes the kernel, which is CUDA: compiled through the shim, as everywhere.
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 #include "lessons/fastest/driver.hpp"
 
 using rlab::fastestBlocks;
@@ -79,7 +80,9 @@ TEST_CASE("fastest grid: what any right grid does, on three device shapes and ev
   }
 }
 
-TEST_CASE("fastest grid: a float sum's adding block comes on top, except at the limit") {
+TEST_CASE(
+    "fastest grid: a float sum's adding block comes on top, except at the limit and "
+    "where one block loads it all") {
   for (const Device& d : kDevices) {
     for (int block = 32; block <= 1024; block *= 2) {
       const long long limit = halfTheResidentBlocks(d, block);
@@ -89,7 +92,7 @@ TEST_CASE("fastest grid: a float sum's adding block comes on top, except at the 
         CAPTURE(what);
         const long long ints = fastestBlocks(n, block, d.multiprocessors, d.threadSlots, false);
         const long long floats = fastestBlocks(n, block, d.multiprocessors, d.threadSlots, true);
-        CHECK(floats == (ints == limit ? ints : ints + 1));
+        CHECK(floats == (ints == limit || ints == 1 ? ints : ints + 1));
       }
     }
   }
@@ -103,5 +106,6 @@ TEST_CASE("fastest grid: the values measured best on the H100 (132 SMs, 256 thre
   CHECK(fastestBlocks(1 << 24, 256, 132, 2048, false) == 512);
   CHECK(fastestBlocks(1 << 28, 256, 132, 2048, false) == 528);
   CHECK(fastestBlocks(1 << 16, 256, 132, 2048, true) == 17);
+  CHECK(fastestBlocks(4096, 256, 132, 2048, true) == 1);  // one block, no adding block
   CHECK(fastestBlocks(1 << 28, 256, 132, 2048, true) == 528);
 }

@@ -1,6 +1,7 @@
 // The desktop app's frame code on the CUDA device, headless: it starts on the GPU, every lesson
 // and variant runs there from the app and is right, the race explorer finds the perturbed race,
-// and racecheck from the app names the shared-memory race. A binary of its own, skipped (77)
+// racecheck from the app names the shared-memory race, and the Profile tab profiles the run on
+// screen (where ncu is). A binary of its own, skipped (77)
 // where no device works; run it on the GPU machine.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
@@ -196,6 +197,40 @@ TEST_CASE("gpu app: an exercise checked on the GPU from the app: our solution pa
                     << (r.failures.empty() ? ""
                                            : rlab::english(rlab::withReplay(r.failures.front()))));
   CHECK(app.ui.exercise.reportOnGpu);
+}
+
+TEST_CASE(
+    "gpu app: the Profile tab profiles the run on screen, the simulator's prediction beside") {
+  if (rlab::findCudaTool("ncu").empty()) {
+    MESSAGE("no ncu beside nvcc, in /usr/local/cuda/bin or on PATH: nothing profiled");
+    return;
+  }
+  HeadlessImGui imgui;
+  App app;
+  app.ui.params.lesson = "divergence";
+  app.ui.params.variant = "strided";
+  app.ui.params.n = 64;
+  app.ui.params.block = 64;
+  app.ui.rerunWanted = true;
+  frames(app);
+  app.ui.requestTab = rlab::gui::ViewTab::Profile;
+  frames(app);
+  click(app, "profile-run");
+  app.waitForWork();
+  frames(app);
+  INFO(app.ui.profile.error);
+  REQUIRE(app.ui.profile.report);
+  const rlab::ProfileReport& r = *app.ui.profile.report;
+  REQUIRE(r.total.counters.count(rlab::Counter::SharedBankConflicts));
+  REQUIRE(r.predicted.count(rlab::Counter::SharedBankConflicts));
+  CHECK(r.total.counters.at(rlab::Counter::SharedBankConflicts) ==
+        r.predicted.at(rlab::Counter::SharedBankConflicts));
+  CHECK(app.ui.widgetRects.count("profile-here"));
+  CHECK(app.ui.trace->params.variant == "strided");  // the run on screen stays
+  std::printf(
+      "Profile tab, divergence strided n = 64: bank conflicts %g on the GPU, %g predicted\n",
+      r.total.counters.at(rlab::Counter::SharedBankConflicts),
+      r.predicted.at(rlab::Counter::SharedBankConflicts));
 }
 
 int main(int argc, char** argv) {

@@ -24,20 +24,11 @@
 #include "tests/printf_lines.hpp"
 #include "lessons/engine/bench.hpp"
 #include "tests/coarsening_cases.hpp"
+#include "tests/gpu_runs.hpp"
 
 using namespace rlab;
 
 namespace {
-
-Params gpuParams(const std::string& lesson, const std::string& variant, int64_t n) {
-  Params p;
-  p.lesson = lesson;
-  p.variant = variant;
-  p.n = n;
-  p.backend = BackendChoice::Gpu;
-  p.timed = false;
-  return p;
-}
 
 // A KernelRunner for the verification: the lesson's kernel, on the GPU and nowhere else.
 double resultOnGpu(const Params& p) {
@@ -55,8 +46,13 @@ TEST_CASE("gpu: every lesson variant passes its verification cases") {
       if (lesson.defaultGpus > 0) continue;  // allreduce: its own tests below, rank by rank
       const std::string what = lesson.id + " " + variant.id;
       const auto cases = verificationCases(lesson, variant, VerifyScope::Gpu);
-      const VerifyReport report = verifyAll(cases, resultOnGpu, 5);
-      CHECK_MESSAGE(report.passed(), what << ": " << english(report.summary()));
+      // Harris's last warp races by design: how it fares here is a measurement, not a check.
+      const VerifyReport report = verifyAll(cases, resultOnGpu, variant.needsLanesInStep() ? 0 : 5);
+      if (variant.needsLanesInStep())
+        MESSAGE(what << " (races by design): " << report.failed << " of " << report.casesRun
+                     << " cases wrong on this GPU");
+      else
+        CHECK_MESSAGE(report.passed(), what << ": " << english(report.summary()));
       MESSAGE(what << ": " << report.casesRun << " cases");
     }
 }
@@ -88,6 +84,7 @@ TEST_CASE("gpu: sums of 2^28 elements match the reference") {
     if (lesson.maxN < kMaxN || lesson.id == "atomic") continue;  // atomic: a queue of 2^28
     for (const VariantInfo& variant : lesson.variants)
       for (ElementType type : {ElementType::Int, ElementType::Float}) {
+        if (variant.needsLanesInStep()) continue;  // races by design: measured below
         VerifyCase c;
         c.params = gpuParams(lesson.id, variant.id, kMaxN);
         c.params.type = type;
@@ -104,6 +101,7 @@ TEST_CASE("gpu: race-free int traces equal the simulator's, step for step") {
     if (lesson.id == "atomic" || lesson.id == "fastest") continue;  // order / grid differ by design
     if (lesson.defaultGpus > 0) continue;  // allreduce: its own tests below, rank by rank
     for (const std::string& variant : lesson.variantList()) {
+      if (lesson.findVariant(variant)->needsLanesInStep()) continue;  // races by design
       for (int64_t n : {7, 33, 257, 1000}) {
         if (n > lesson.maxN) continue;
         Params p = gpuParams(lesson.id, variant, n);
@@ -140,7 +138,7 @@ TEST_CASE("gpu: both folds record the same launches as on the simulator") {
 }
 
 TEST_CASE(
-    "gpu: memory asked of a GPU run is refused in a note; the simulator's watched run equals the "
+    "gpu: memory asked of a GPU run is refused in a note, the simulator's watched run equals the "
     "GPU's") {
   // The coalescing view's sectors come from the simulator's addresses only. Watching memory
   // (faults, single steps) must not change what the simulator computes: its steps still equal
@@ -176,7 +174,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs; with it, never") {
+TEST_CASE("gpu: without its barrier the perturbed tree is wrong in most runs, with it, never") {
   Params p = gpuParams("barrier", "global", 256);
   p.trace = false;
   p.perturb = true;
@@ -328,7 +326,7 @@ TEST_CASE("gpu: the share of wrong runs by block size, measured here") {
                      << b.wrongPerturbed << " of " << b.runsPerturbed);
 }
 
-TEST_CASE("gpu: atomic float sums differ from run to run; fastest's does not") {
+TEST_CASE("gpu: atomic float sums differ from run to run, fastest's does not") {
   Params p = gpuParams("atomic", "default", 1 << 20);
   p.type = ElementType::Float;
   p.data = "random:7";
@@ -395,19 +393,6 @@ TEST_CASE("gpu: rlab bench's speed-up table, with the CPU loop and a sweep of K"
 
 // ---- Exercises on the GPU: NVRTC compiles the learner's file, the driver API runs it ------------
 
-namespace {
-
-const std::string kExerciseFixtures = std::string(RLAB_SOURCE_DIR) + "/tests/fixtures/exercises/";
-
-ExerciseReport checkOnGpu(const std::string& id, const std::string& file) {
-  ExerciseRequest request;
-  request.file = file;
-  request.backend = BackendChoice::Gpu;
-  return checkExercise(exerciseOrThrow(id), request);
-}
-
-}  // namespace
-
 TEST_CASE("gpu: every exercise's solution passes its checks on the GPU") {
   for (const Exercise& e : exercises()) {
     const std::string file = std::string(RLAB_SOURCE_DIR) + "/" + e.folder + "/solution.cu";
@@ -442,7 +427,7 @@ TEST_CASE("gpu: known-wrong exercise solutions are caught on the GPU too") {
           << english(checkOnGpu("one-queue", kExerciseFixtures + "reads_past_n.cu").summary()));
 }
 
-TEST_CASE("gpu: NVRTC's errors come back at the learner's lines; another signature is named") {
+TEST_CASE("gpu: NVRTC's errors come back at the learner's lines, another signature is named") {
   const ExerciseReport error = checkOnGpu("one-queue", kExerciseFixtures + "compile_error.cu");
   REQUIRE(error.verdict == ExerciseVerdict::CompileError);
   REQUIRE_FALSE(error.diagnostics.empty());

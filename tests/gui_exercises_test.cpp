@@ -98,7 +98,7 @@ TEST_CASE("gui: an exercise opens in the editor with its starting file, and pass
   CHECK(app.ui.exercise.id.empty());
 }
 
-TEST_CASE("gui: a compile error comes back at its line; a crash leaves the app running") {
+TEST_CASE("gui: a compile error comes back at its line, a crash leaves the app running") {
   ExerciseApp t;
   App& app = t.app;
   app.openExercise("one-queue");

@@ -10,8 +10,8 @@
 TEST_CASE("gui: a screenshot of every lesson at a middle step, of the asked size, not blank" *
           doctest::skip(noXvfb())) {
   const TempFolder dir("screenshots");
-  for (const char* lesson :
-       {"atomic", "folding", "barrier", "divergence", "shared", "butterfly", "fastest"}) {
+  for (const char* lesson : {"atomic", "folding", "barrier", "divergence", "shared", "lastwarp",
+                             "butterfly", "fastest"}) {
     for (const char* presenter : {"", " --presenter"}) {
       const auto png = dir / (std::string(lesson) + (*presenter ? "-presenter" : "") + ".png");
       CHECK(coloursOfScreenshot(

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -19,6 +20,7 @@
 #include "app/gui/app.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/settings.hpp"
+#include "app/gui/strings.hpp"
 #include "lessons/engine/backends.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/bench.hpp"
@@ -44,7 +46,7 @@ void runInRaceExplorer(App& app, int runs, const std::string& button) {
 
 }  // namespace
 
-TEST_CASE("gui: clicking the barrier toggle re-runs the race; the step buttons move the player") {
+TEST_CASE("gui: clicking the barrier toggle re-runs the race, the step buttons move the player") {
   HeadlessImGui imgui;
   App app;
   app.ui.params.schedule = "stall:4:2:1";
@@ -93,7 +95,7 @@ TEST_CASE("gui: choosing a lesson and a variant runs it") {
   CHECK(app.ui.trace->correct);
 }
 
-TEST_CASE("gui: ticking printf re-runs with every third thread printing; its tab lists the lines") {
+TEST_CASE("gui: ticking printf re-runs with every third thread printing, its tab lists the lines") {
   HeadlessImGui imgui;
   App app;
   app.ui.params.backend = rlab::BackendChoice::Sim;
@@ -134,8 +136,8 @@ TEST_CASE("gui: ticking printf re-runs with every third thread printing; its tab
 }
 
 TEST_CASE(
-    "gui: the speed-up table draws under the timing chart; on the simulator, what is missing") {
-  HeadlessImGui imgui;
+    "gui: the speed-up table draws under the timing chart, on the simulator, what is missing") {
+  HeadlessImGui imgui(ImVec2(1920, 1080));  // room for both (smaller: a tab each)
   App app;
   settle(app);
   app.ui.requestTab = rlab::gui::ViewTab::Timing;  // the timing chart
@@ -181,7 +183,7 @@ TEST_CASE(
   CHECK(app.ui.bench.rows[3].previousRatio == doctest::Approx(3));
 }
 
-TEST_CASE("gui: subtract shows every kernel's answer, no verdict; a variant without it resets it") {
+TEST_CASE("gui: subtract shows every kernel's answer, no verdict, a variant without it resets it") {
   HeadlessImGui imgui;
   App app;
   settle(app);
@@ -277,6 +279,49 @@ TEST_CASE("gui: the allreduce lesson: the GPUs control re-runs it, its view draw
   CHECK(app.ui.trace->correct);
 }
 
+TEST_CASE("gui: an all-reduce's result has a verdict for every GPU, the wrong ones marked") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  click(app, "lesson:allreduce");
+  settle(app);
+  click(app, "variant:ring");
+  settle(app);
+  click(app, "gpus:8");
+  settle(app);
+  REQUIRE(app.ui.trace);
+  REQUIRE(app.ui.trace->gpus == 8);
+  // The verdict chips drawn in the last frame, by GPU: "right" or "wrong", and where.
+  auto verdicts = [&] {
+    std::map<std::string, ImVec4> drawn;
+    for (const auto& [name, rect] : app.ui.widgetRects)
+      if (name.rfind("rank verdict ", 0) == 0) drawn[name] = rect;
+    return drawn;
+  };
+  auto drawFresh = [&] {
+    std::erase_if(app.ui.widgetRects,
+                  [](const auto& item) { return item.first.rfind("rank verdict ", 0) == 0; });
+    frame(app);
+    return verdicts();
+  };
+  const auto right = drawFresh();
+  REQUIRE(right.size() == 8);
+  for (int r = 0; r < 8; ++r) CHECK(right.count("rank verdict " + std::to_string(r) + ": right"));
+  for (auto a = right.begin(); a != right.end(); ++a)  // side by side or on lines of their own
+    for (auto b = std::next(a); b != right.end(); ++b)
+      CHECK_FALSE((a->second.x < b->second.z && b->second.x < a->second.z &&
+                   a->second.y < b->second.w && b->second.y < a->second.w));
+  // The same run with GPU 5 off in 3 of its elements: that GPU's chip says so, the rest do not.
+  auto broken = std::make_shared<rlab::Trace>(*app.ui.trace);
+  broken->correct = false;
+  broken->rankWrongElements[5] = 3;
+  app.ui.trace = broken;
+  const auto wrong = drawFresh();
+  REQUIRE(wrong.size() == 8);
+  CHECK(wrong.count("rank verdict 5: wrong"));
+  CHECK(wrong.count("rank verdict 4: right"));
+}
+
 TEST_CASE("gui: the Host code tab shows the driver that ran and the run's launches") {
   HeadlessImGui imgui;
   App app;
@@ -334,6 +379,22 @@ TEST_CASE("gui: refused values say why at the controls and run nothing") {
   app.ui.rerunWanted = true;
   settle(app);
   CHECK(rlab::english(app.ui.paramError).find("1 to 1024") != std::string::npos);
+  CHECK(app.ui.trace == before);
+}
+
+TEST_CASE("gui: a stall schedule's late thread must be a thread of the block") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  const auto before = app.ui.trace;
+  app.ui.params.n = 8;
+  app.ui.params.backend = rlab::BackendChoice::Sim;
+  app.ui.params.schedule = "stall:9:2:1";  // n = 8: threads 0 to 7
+  app.ui.rerunWanted = true;
+  settle(app);
+  CHECK(
+      rlab::english(app.ui.paramError).find("stalls thread 9, but the block has threads 0 to 7.") !=
+      std::string::npos);
   CHECK(app.ui.trace == before);
 }
 
@@ -451,7 +512,7 @@ TEST_CASE("gui: a prediction is answered from the run it asks for") {
   }
 }
 
-TEST_CASE("gui: settings survive a restart; a damaged or foreign file is ignored with a sentence") {
+TEST_CASE("gui: settings survive a restart, a damaged or foreign file is ignored with a sentence") {
   const std::filesystem::path folder =
       std::filesystem::temp_directory_path() / ("rlab-settings-" + std::to_string(::getpid()));
   std::filesystem::remove_all(folder);
@@ -500,6 +561,7 @@ TEST_CASE("gui: settings survive a restart; a damaged or foreign file is ignored
   CHECK(ranks->params.gpus == 4);
   CHECK(ranks->params.n == 2);
 
+  rlab::gui::setUiLanguage(rlab::Language::En);  // the restart above speaks Chinese
   for (const char* broken : {"{\"params\": ", "[1, 2, 3]", "{\"params\": {\"lesson\": 7}}",
                              "\xff\xfe not json at all"}) {
     std::ofstream(path, std::ios::trunc) << broken;

@@ -74,6 +74,10 @@ RLAB_VERIFY_VARIANT("shared", "global")
 RLAB_VERIFY_VARIANT("shared", "shared")
 RLAB_VERIFY_VARIANT("shared", "multiblock")
 RLAB_VERIFY_VARIANT("shared", "coarsened")
+RLAB_VERIFY_VARIANT("lastwarp", "volatile")
+RLAB_VERIFY_VARIANT("lastwarp", "plain")
+RLAB_VERIFY_VARIANT("lastwarp", "syncwarp")
+RLAB_VERIFY_VARIANT("lastwarp", "shuffle")
 RLAB_VERIFY_VARIANT("butterfly", "shared")
 RLAB_VERIFY_VARIANT("butterfly", "shuffle")
 RLAB_VERIFY_VARIANT("fastest", "default")
@@ -148,7 +152,7 @@ TEST_CASE("--delay T:L on the simulator: thread T sits out one round at level L"
   CHECK(runLesson(p).result == 21);
 }
 
-TEST_CASE("divergence n=64 block 64: interleaved touches both warps; the others one") {
+TEST_CASE("divergence n=64 block 64: interleaved touches both warps, the others one") {
   for (const char* variant : {"interleaved", "interleaved-mask", "strided", "sequential"}) {
     Params p = paramsFor("divergence", variant, 64);
     p.block = 64;
@@ -255,6 +259,18 @@ TEST_CASE("bad parameters are refused with one sentence") {
   Params s = paramsFor("barrier", "", 8);
   s.schedule = "stall:1";
   CHECK(refused(s, "--schedule") == "ok");
+  // A stall schedule's thread must be one the blocks have: n = 8 is one block of threads 0 to 7.
+  s.schedule = "stall:9:2:1";
+  CHECK(refused(s, "--schedule stall:9:2:1 stalls thread 9, but the block has threads 0 to 7.") ==
+        "ok");
+  s.schedule = "stall:7:2:1";
+  CHECK(refused(s, "") == "accepted");
+  Params many = paramsFor("shared", "multiblock", 1000);
+  many.block = 64;
+  many.schedule = "stall:64:1:1";
+  CHECK(refused(many, "stalls thread 64, but each block has threads 0 to 63.") == "ok");
+  many.schedule = "stall:63:1:1";
+  CHECK(refused(many, "") == "accepted");
   Params d = paramsFor("folding", "", 8);
   d.data = "random:";
   CHECK(refused(d, "random:SEED") == "ok");

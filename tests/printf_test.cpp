@@ -47,7 +47,7 @@ TEST_CASE("printf on the simulator: exactly the expected lines, in lockstep's or
     }
 }
 
-TEST_CASE("printf on the simulator: deterministic per schedule; the same lines under any") {
+TEST_CASE("printf on the simulator: deterministic per schedule, the same lines under any") {
   for (const char* schedule : {"random:3", "warps-random:2", "reverse", "stall:3:2:1"}) {
     CAPTURE(schedule);
     rlab::Params p = printingRun("global", 100);

@@ -26,9 +26,9 @@ namespace {
 bool sameRun(const Params& a, const Params& b) {
   return a.lesson == b.lesson && a.variant == b.variant && a.n == b.n && a.block == b.block &&
          a.op == b.op && a.type == b.type && a.data == b.data && a.values == b.values &&
-         a.barrier == b.barrier && a.perturb == b.perturb && a.delayThread == b.delayThread &&
-         a.delayLevel == b.delayLevel && a.schedule == b.schedule && a.backend == b.backend &&
-         a.timed == b.timed;
+         a.barrier == b.barrier && a.syncwarp == b.syncwarp && a.perturb == b.perturb &&
+         a.delayThread == b.delayThread && a.delayLevel == b.delayLevel &&
+         a.schedule == b.schedule && a.backend == b.backend && a.timed == b.timed;
 }
 
 std::string joined(const std::vector<std::string>& words) {
@@ -72,7 +72,7 @@ Params randomParams(std::mt19937_64& rng) {
   const char* data[] = {"iota", "ones", "random:7", "random:18446744073709551615"};
   p.data = data[pick(4)];
   if (chance(40)) {
-    p.data = "iota";  // --values replaces the data set, which stays at its default
+    p.data.clear();  // --values replaces the data set, which stays at its default
     p.n = chance(80) ? 0 : p.n;
     const size_t count = 1 + pick(12);
     for (size_t i = 0; i < count; ++i) {
@@ -91,6 +91,7 @@ Params randomParams(std::mt19937_64& rng) {
     }
   }
   p.barrier = lesson.switchableBarrier ? chance(50) : chance(95);
+  p.syncwarp = chance(90);
   p.perturb = lesson.switchableBarrier ? chance(30) : chance(5);
   if (chance(lesson.switchableBarrier ? 30 : 5)) {
     p.delayThread = 0;
@@ -150,7 +151,7 @@ TEST_CASE("runArguments: a value list written with fewer digits would not read b
   CHECK_FALSE(sameRun(*lossyBack, p));
 }
 
-TEST_CASE("runArguments: a GPU run names no schedule; the simulator's names one but lockstep") {
+TEST_CASE("runArguments: a GPU run names no schedule, the simulator's names one but lockstep") {
   Params p;
   p.lesson = "barrier";
   p.variant = "shared";

@@ -118,9 +118,9 @@ void checkRun(const Params& p) {
   const Trace t = runLesson(p);
   for (Language language : {Language::Ja, Language::Zh}) {
     std::ostringstream out;
-    cli::printTraceText(t, out, false, language);
-    cli::printLaunchesText(t, out, language);
-    cli::printTimelineText(t, out, false, language);
+    cli::printTraceText(t, out, false, language, 100);
+    cli::printLaunchesText(t, out, language, 100);
+    cli::printTimelineText(t, out, false, language, 100);
     std::set<std::string> missing;
     for (const Message& m : messagesOf(t)) missingIds(m, language, missing);
     CAPTURE(std::string(code(language)));
@@ -224,7 +224,7 @@ TEST_CASE("sentences: races, witnesses and refusals in ja and zh") {
   for (Language language : {Language::Ja, Language::Zh}) {
     CAPTURE(std::string(code(language)));
     std::ostringstream out;
-    for (const RaceResult& r : races) cli::printRaceText(r, out, false, language);
+    for (const RaceResult& r : races) cli::printRaceText(r, out, false, language, 100);
     for (const Witness* w : {&found, &none, &cancelled})
       cli::printWitnessText(*w, out, false, language);
     // Refusals: rlab's and the core's, as rlab says them.
@@ -282,7 +282,7 @@ TEST_CASE("sentences: a learner's kernel checked, its failures and its run, in j
     for (Language language : {Language::Ja, Language::Zh}) {
       CAPTURE(std::string(code(language)));
       std::ostringstream out;
-      if (report.trace) cli::printTraceText(*report.trace, out, false, language);
+      if (report.trace) cli::printTraceText(*report.trace, out, false, language, 100);
       cli::printExerciseReport(e, report, out, false, language);
       CAPTURE(out.str());
       std::set<std::string> missing;

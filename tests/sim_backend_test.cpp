@@ -10,6 +10,7 @@
 
 // Kernel code below is CUDA, compiled through the shim, exactly as kernels/*.cuh are.
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 #include "lessons/engine/backends/sim/backend.hpp"

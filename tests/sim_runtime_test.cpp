@@ -8,6 +8,7 @@
 
 // Kernel code below is CUDA, compiled through the shim, exactly as kernels/*.cuh are.
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 
 namespace {
 
@@ -143,7 +144,7 @@ TEST_CASE("each opened barrier shows the kernel's shared memory as the step left
   }
 }
 
-TEST_CASE("shared memory starts poisoned in every block; no block sees the last one's values") {
+TEST_CASE("shared memory starts poisoned in every block, no block sees the last one's values") {
   std::vector<int> seen(3 * 64, 0);
   rlab::sim::launch(3, 64, {}, readBeforeWrite, seen.data());
   int poison;
@@ -210,6 +211,69 @@ TEST_CASE("a warp operation with lanes missing stops the launch") {
       (void)__shfl_sync(0xffffffffu, 1, 0);
   };
   CHECK_THROWS_AS(rlab::sim::launch(1, 32, {}, waitsForBarrier), LaunchError);
+}
+
+TEST_CASE("lanes that name each other in different masks stop the launch at both sites") {
+  // Lanes 0-15 wait for the whole warp, lanes 16-31 for themselves only and then for lane 0's
+  // half again: neither can go on, and the diagnostic names both lines.
+  auto split = [] {
+    if (threadIdx.x < 16) {
+      (void)__ballot_sync(0xffffffffu, 1);
+    } else {
+      (void)__ballot_sync(0xffff0000u, 1);
+      (void)__ballot_sync(0x0000ffffu | (1u << threadIdx.x), 1);
+    }
+  };
+  try {
+    rlab::sim::launch(1, 32, {}, split);
+    FAIL("no diagnostic");
+  } catch (const LaunchError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("threads 0-15 wait at the warp operation at sim_runtime_test.cpp:") !=
+          std::string::npos);
+    CHECK(what.find("threads 16-31 wait at the warp operation at sim_runtime_test.cpp:") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("__activemask is the lanes a branch sends to its line, a tile's mask is its lanes") {
+  std::vector<unsigned> seen(64, 0);
+  auto branch = [&] {
+    const unsigned t = threadIdx.x;
+    if (t % 3 == 0) seen[t] = __activemask();
+    __syncwarp();
+  };
+  for (const char* schedule : {"lockstep", "reverse", "random:3", "stall:3:1:4"}) {
+    CAPTURE(schedule);
+    std::fill(seen.begin(), seen.end(), 0);
+    LaunchOptions options;
+    options.schedule = Schedule::parse(schedule);
+    rlab::sim::launch(1, 40, options, branch);
+    CHECK(seen[0] == 0x49249249u);   // lanes 0, 3, ..., 30 of warp 0
+    CHECK(seen[33] == 0x00000092u);  // lanes 1, 4, 7 of warp 1 (threads 33, 36, 39), of 8
+  }
+}
+
+TEST_CASE("the block's votes: how many brought a true predicate, whether all, whether any") {
+  std::vector<int> counts(100), alls(100), anys(100);
+  auto votes = [&] {
+    const unsigned t = threadIdx.x;
+    counts[t] = __syncthreads_count(t % 7 == 0);
+    alls[t] = __syncthreads_and(t < 1000);
+    anys[t] = __syncthreads_or(t == 99);
+  };
+  rlab::sim::launch(1, 100, {}, votes);
+  CHECK(counts[0] == 15);  // 0, 7, ..., 98
+  CHECK(counts[99] == 15);
+  CHECK(alls[50] == 1);
+  CHECK(anys[0] == 1);
+  auto split = [] {
+    if (threadIdx.x < 5)
+      (void)__syncthreads_count(1);
+    else
+      __syncthreads();
+  };
+  CHECK_THROWS_AS(rlab::sim::launch(1, 32, {}, split), LaunchError);
 }
 
 TEST_CASE("warp shuffles and votes match a host reference, full and partial masks") {
@@ -306,6 +370,8 @@ TEST_CASE("the atomics are CUDA's overloads, no more") {
   CHECK(HasAtomicAdd<float>);
   CHECK(HasAtomicAdd<double>);
   CHECK_FALSE(HasAtomicAdd<long long>);
+  CHECK_FALSE(HasAtomicAdd<short>);  // only CUDA's types; no __half here either
+  CHECK((HasAtomicMax<long long> && HasAtomicMin<long long>));
   for (bool floating :
        {HasAtomicMax<float>, HasAtomicMax<double>, HasAtomicMin<float>, HasAtomicMin<double>,
         HasAtomicExch<double>, HasAtomicCAS<float>, HasAtomicCAS<double>})
@@ -360,7 +426,7 @@ TEST_CASE_TEMPLATE("atomics of every type land once each, in a recorded order", 
   CHECK(running == double(total * (total + 1) / 2));
 }
 
-TEST_CASE("same schedule and input give the same run; another seed another run") {
+TEST_CASE("same schedule and input give the same run, another seed another run") {
   auto order = [](const char* schedule) {
     std::vector<int> log;
     rlab::sim::launch(2, 64, with(schedule), [&] {

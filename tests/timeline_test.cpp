@@ -133,7 +133,7 @@ TEST_CASE(
   CHECK(races > 0);
 }
 
-TEST_CASE("timeline: lessons without clock stamps say so; rlab run --timeline prints it") {
+TEST_CASE("timeline: lessons without clock stamps say so, rlab run --timeline prints it") {
   Params p;
   p.lesson = "shared";
   p.n = 64;

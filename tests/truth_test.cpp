@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 // (the shim before any kernel source)
 #include "lessons/atomic/driver.hpp"
 #include "lessons/engine/race.hpp"
@@ -58,7 +59,7 @@ TEST_CASE("thread 4 late, barrier off: thread 0 read 11, written in step 1, not 
   CHECK(sentences[0].find("thread 4 wrote 26 there in step 2") != std::string::npos);
 }
 
-TEST_CASE("with the barrier on, no read is stale under any schedule; every read is recorded") {
+TEST_CASE("with the barrier on, no read is stale under any schedule, every read is recorded") {
   for (const char* variant : {"global", "shared"})
     for (const char* schedule : {"lockstep", "sequential", "reverse", "random:1", "random:9",
                                  "warps-random:2", "stall:4:2:1", "stall:0:1:3"}) {

@@ -11,6 +11,7 @@
 
 // The fixtures are CUDA, compiled through the shim, as the lesson kernels are.
 #include "kernels/sim/shim.hpp"
+#include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 #include "lessons/engine/reference.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/drivers.hpp"
@@ -212,9 +213,15 @@ TEST_CASE("verification cases: valid, fixed, and covering what they promise") {
             if (!lesson.oneBlock || block >= n) CHECK(sizeAndBlock.count({n, block}) == 1);
         }
         CHECK(schedules.count("lockstep") == 1);
-        if (scope == VerifyScope::Simulator) {
+        if (scope == VerifyScope::Simulator && variant.needsLanesInStep()) {
+          // Harris's last warp: only schedules that keep a warp's lanes together.
+          CHECK(schedules.count("warps-random:303") == 1);
+          CHECK(schedules.count("random:101") == 0);
+          CHECK(schedules.count("lane:1:1:1") == 0);
+        } else if (scope == VerifyScope::Simulator) {
           CHECK(schedules.count("random:101") == 1);
           CHECK(schedules.count("stall:40:2:1") == 1);
+          CHECK(schedules.count("lane:1:1:1") == (lesson.laneSchedules ? 1 : 0));
         } else {
           CHECK(schedules.size() == 1);
         }
@@ -260,15 +267,15 @@ TEST_CASE("a failure names the case and the rlab run line that replays its input
   c.params.op = Op::Max;
   c.params.values = {-50, -50, -50, -50, -50, -3};
   c.data = verbatim("the maximum -3 at the last index, -50 elsewhere");
-  c.params.schedule = "stall:40:2:1";
+  c.params.schedule = "stall:4:2:1";
   const VerifyOutcome wrong = verify(c, [](const Params&) { return -50.0; });
   CHECK_FALSE(wrong.passed);
   CHECK(wrong.expected == -3);
   CHECK(english(withReplay(wrong.sentence)) ==
         "shared multiblock: n = 6, block 32, max of int, data the maximum -3 at the last index, "
-        "-50 elsewhere, schedule stall:40:2:1: result -50, expected -3. Replay: rlab run shared "
+        "-50 elsewhere, schedule stall:4:2:1: result -50, expected -3. Replay: rlab run shared "
         "--variant multiblock --block 32 --op max --type int "
-        "--values=\"$(printf -- '-50,%.0s' $(seq 5))-3\" --schedule stall:40:2:1 --backend sim");
+        "--values=\"$(printf -- '-50,%.0s' $(seq 5))-3\" --schedule stall:4:2:1 --backend sim");
 
   c.params.block = 0;
   c.params.values = {};

@@ -68,14 +68,16 @@ void checkWitness(const Params& p, const Witness& w) {
   REQUIRE(args.front() == "rlab");
   args.erase(args.begin());
   std::ostringstream out, err;
-  CHECK(cli::main(args, out, err, false) == 0);
+  cli::Terminal wide;  // the stale read's sentence on one line
+  wide.width = 400;
+  CHECK(cli::main(args, out, err, wide) == 0);
   CHECK(out.str().find("WRONG") != std::string::npos);
   CHECK(out.str().find(rlab::english(w.read.text)) != std::string::npos);
 }
 
 }  // namespace
 
-TEST_CASE("stall schedules: size is rounds late, then the first round; one step smaller") {
+TEST_CASE("stall schedules: size is rounds late, then the first round, one step smaller") {
   const StallSchedule figure{4, 2, 1};
   CHECK(figure.str() == "stall:4:2:1");
   CHECK(StallSchedule{4, 1, 0}.str() == "lockstep");
@@ -188,7 +190,7 @@ TEST_CASE(
   CHECK(w.delayWrongOnSimulator);
 }
 
-TEST_CASE("witness: a lesson without a race has none; a given schedule is searched first") {
+TEST_CASE("witness: a lesson without a race has none, a given schedule is searched first") {
   Params p;
   p.lesson = "shared";
   p.variant = "shared";

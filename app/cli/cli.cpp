@@ -24,7 +24,8 @@ struct Entry {
 constexpr Entry kSubcommands[] = {
     {"list", listCommand, false},     {"run", runCommand, false},
     {"race", raceCommand, false},     {"bench", benchCommand, true},
-    {"check", checkCommand, true},    {"tour", tourCommand, true},
+    {"check", checkCommand, true},    {"profile", profileCommand, true},
+    {"record", recordCommand, true},  {"tour", tourCommand, true},
     {"lesson", lessonCommand, false}, {"exercise", exerciseCommand, false},
 };
 
@@ -44,9 +45,12 @@ int execute(const Command& c, std::ostream& out, std::ostream& err, bool colour)
   return entryFor(c.name).run(c, out, err, colour);
 }
 
-int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool colour) {
+int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+         const Terminal& terminal) {
+  const bool colour = terminal.colour;
   try {
-    const Command c = parseCommandLine(args);
+    Command c = parseCommandLine(args);
+    c.terminal = terminal;
     if (c.helpShown || entryFor(c.name).streams) return execute(c, out, err, colour);
     // Into a buffer first, so a failure leaves stdout empty.
     std::ostringstream buffer;

@@ -2,24 +2,43 @@
 // Command; one file per subcommand runs it through the core and prints a view of the result.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "app/cli/terminal.hpp"
 #include "lessons/engine/params.hpp"
+#include "lessons/engine/recording.hpp"
 #include "lessons/engine/sanitizer.hpp"
 #include "lessons/engine/texts.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace rlab::cli {
 
 enum class Format { Text, Json, Csv };
 
+// What rlab writes to and reads from, as the program finds them (main.cpp): tests give their
+// own.
+struct Terminal {
+  bool colour = false;        // ANSI colours: stdout is a terminal and NO_COLOR is not set
+  int width = kDefaultWidth;  // terminalWidth(): COLUMNS, the terminal's, or 80
+  // stdin and stdout are both terminals: a person is there, and the tour waits for their keys
+  // between stops. nullptr: nobody to wait for.
+  std::istream* keys = nullptr;
+  // How the tour pauses between stops under --auto: empty, the clock (sleeps that long).
+  std::function<void(double seconds)> wait;
+};
+
 struct Command {
-  std::string name;  // list, run, race, bench, check, tour, lesson, exercise
-  Params params;     // run, race, check; bench: its type and backend
+  std::string name;  // list, run, race, bench, check, profile, record, tour, lesson, exercise
+  Params params;     // run, race, check, profile; bench: its type and backend
   Format format = Format::Text;
-  int runs = 100;                                 // race
+  int runs = 100;                                 // race; record: runs of each race setting
   bool scheduleGiven = false;                     // race: repeat --schedule instead of varying
   bool witness = false;                           // race: find the smallest failing schedule
   bool timeline = false;                          // run: the per-thread timeline too
@@ -28,11 +47,18 @@ struct Command {
   std::vector<long long> benchSizes;              // bench: empty: the default sweep
   std::vector<int> benchPerThread;                // bench: shared coarsened's K; empty: its own
   bool benchLoadAdd = true;                       // bench: shared coarsened adds while loading
-  int reps = 20;                                  // bench
+  int reps = 20;                                  // bench, record
   SanitizerTool tool = SanitizerTool::Racecheck;  // check
-  int delayMs = 700;                              // tour: pause between steps
+  // tour: seconds between stops without waiting for a key (--auto); negative: wait for a key
+  // where there is a person at a terminal, else do not pause at all
+  double autoSeconds = -1;
+  std::string clockControl = "none";               // profile: ncu's --clock-control
+  std::vector<RecordPart> recordParts;             // record: what to measure (its --only)
+  std::string recordFolder = "assets/recordings";  // record: where the card's file goes
   Language language = Language::En;  // the language of the texts and of every sentence said
-  std::string chapter;               // lesson: which chapter to print
+  std::string chapter;               // lesson: which chapter to print (an id or a file)
+  bool chapterIsFile = false;        // lesson: a teacher's own chapter, a Markdown file
+  bool checkChapter = false;         // lesson: check it instead of printing it
   // exercise: the action (list, show, start, check, hint, solution, run) and what it names; run
   // takes its n, block, data or values and schedule from params
   std::string exerciseAction;
@@ -41,6 +67,7 @@ struct Command {
   double caseSeconds = 5;
   bool helpShown = false;  // --help printed: nothing else to do
   std::string helpText;
+  Terminal terminal;  // not from the command line: main's
 };
 
 // Bad command lines: one line for stderr, in the command's language; the exit code is 2.
@@ -57,6 +84,9 @@ Language languageOf(const std::vector<std::string>& args);
 
 // Parses without running anything. Throws UsageError.
 Command parseCommandLine(const std::vector<std::string>& args);
+// Builds the command line's options and subcommands and hands them to `describe` instead of
+// parsing: the manual page and the shell completion are generated from them (app/docs).
+void describeCommandLine(const std::function<void(const CLI::App&)>& describe);
 
 // Runs a parsed command; returns the exit code: 0 done (a race with wrong runs and a check that
 // found hazards are done too), 1 a check whose run failed under the sanitizer.
@@ -64,6 +94,12 @@ int execute(const Command& command, std::ostream& out, std::ostream& err, bool c
 
 // Whole program: parse, execute, map errors to one stderr line and exit code 2 (bad input, no
 // GPU) or 1 (a kernel that could not finish, anything else).
-int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool colour);
+int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+         const Terminal& terminal);
+// The same with output that is no terminal, 80 columns wide (scripts and tests).
+inline int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                bool colour) {
+  return main(args, out, err, Terminal{colour, kDefaultWidth, nullptr, {}});
+}
 
 }  // namespace rlab::cli

@@ -20,8 +20,17 @@ namespace {
 int startExercise(const Exercise& e, const std::string& folder, std::ostream& out,
                   Language language) {
   std::error_code error;
-  if (!fs::is_directory(folder, error))
-    throw UsageError(Message("usage.not-a-folder", {{"folder", folder}}));
+  // A folder that does not exist yet is made, with any missing parents, as mkdir -p would.
+  if (!fs::is_directory(folder, error)) {
+    if (fs::exists(folder, error))
+      throw UsageError(
+          Message("usage.file-not-folder", {{"folder", folder}, {"file", e.id + ".cu"}}));
+    fs::create_directories(folder, error);
+    if (error)
+      throw UsageError(
+          Message("usage.cannot-create-folder", {{"folder", folder}, {"why", error.message()}}));
+    out << render(Message("view.folder-created", {{"folder", folder}}), language) << "\n";
+  }
   const std::string path = (fs::path(folder) / (e.id + ".cu")).string();
   if (fs::exists(path, error)) throw UsageError(Message("usage.file-exists", {{"path", path}}));
   std::ofstream file(path, std::ios::binary);
@@ -98,7 +107,7 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
     if (report.trace) j["run"] = traceJson(*report.trace);
     out << j.dump() << "\n";
   } else {
-    if (report.trace) printTraceText(*report.trace, out, colour, c.language);
+    if (report.trace) printTraceText(*report.trace, out, colour, c.language, c.terminal.width);
     printExerciseReport(e, report, out, colour, c.language);
   }
   return report.passed() ? 0 : 1;

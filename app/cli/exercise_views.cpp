@@ -3,6 +3,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "app/cli/terminal.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
 
@@ -61,7 +62,7 @@ void printExerciseList(std::ostream& out, Language language) {
 void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out,
                             Language language) {
   const text::Document doc = text::parse("# " + text.title + "\n\n" + text.statement + "\n");
-  printChapterText(doc, e.lesson, out, language);
+  printChapterText(doc, e.lesson, out, language, kDefaultWidth);
   out << "\n"
       << render(Message("view.exercise-start-hints",
                         {{"start", "rlab exercise start " + e.id + " [DIR]"},

@@ -5,7 +5,10 @@
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
+#include <string>
+#include <vector>
 
+#include "app/cli/terminal.hpp"
 #include "app/cli/terminal_style.hpp"
 #include "app/cli/views.hpp"
 #include "kernels/sim/runtime.hpp"
@@ -15,6 +18,21 @@ namespace rlab::cli {
 
 namespace {
 constexpr size_t kShownHazards = 20;
+
+// The switches a variant takes beyond every lesson's options.
+std::vector<std::string> variantSwitches(const LessonInfo& l, const VariantInfo& v) {
+  std::vector<std::string> options;
+  auto add = [&](bool has, const char* option) {
+    if (has) options.push_back(option);
+  };
+  add(v.barrierSwitch, "--no-barrier");
+  add(v.syncwarpSwitch, "--no-syncwarp");
+  add(v.perturbs, "--perturb");
+  add(l.switchableBarrier, "--printf");
+  add(v.delays, "--delay");
+  return options;
+}
+
 }  // namespace
 
 void printLessonList(std::ostream& out) {
@@ -22,14 +40,24 @@ void printLessonList(std::ostream& out) {
     out << l.id << " — " << l.title << "\n  variants: ";
     out << l.variantIds();
     out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
-        << (l.oneBlock ? ", one block: block >= n" : "")
-        << (l.switchableBarrier ? ", --no-barrier, --perturb, --printf, --delay" : "");
-    if (!l.switchableBarrier)
-      for (const VariantInfo& v : l.variants)
-        if (v.barrierSwitch) out << ", --no-barrier (" << v.id << ")";
+        << (l.oneBlock ? ", one block: block >= n" : "");
+    // The switches every variant takes, once; then each variant's own, with its name.
+    std::vector<std::string> common = variantSwitches(l, l.variants.front());
+    for (const VariantInfo& v : l.variants) {
+      const std::vector<std::string> own = variantSwitches(l, v);
+      std::erase_if(common, [&](const std::string& o) {
+        return std::find(own.begin(), own.end(), o) == own.end();
+      });
+    }
+    for (const std::string& option : common) out << ", " << option;
+    for (const VariantInfo& v : l.variants)
+      for (const std::string& option : variantSwitches(l, v))
+        if (std::find(common.begin(), common.end(), option) == common.end())
+          out << ", " << option << " (" << v.id << ")";
     out << "\n";
   }
-  out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data iota|ones|random:SEED"
+  out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data "
+         "iota|ones|random:SEED|mixed:SEED"
          " or --values LIST,\n--block (power of two, at most 1024), --schedule "
       << sim::kScheduleHelp << ", --backend sim|gpu|auto.\n"
       << "--op subtract, a demonstration that a reduction needs an associative operator: "
@@ -50,31 +78,34 @@ std::string switchesText(const Params& p, Language language) {
   return text;
 }
 
-void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Language language) {
+void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Language language,
+                   int width) {
   auto say = [&](const Message& m) { return render(m, language); };
   const Params& p = race.params;
-  out << say(Message("view.race-header", {{"lesson", p.lesson},
-                                          {"variant", p.variant},
-                                          {"runs", race.runs},
-                                          {"device", race.device},
-                                          {"switches", switchesText(p, language)}}))
-      << "\n";
-  out << say(race.schedules) << "\n";
+  printWrapped(say(Message("view.race-header", {{"lesson", p.lesson},
+                                                {"variant", p.variant},
+                                                {"runs", race.runs},
+                                                {"device", race.device},
+                                                {"switches", switchesText(p, language)}})),
+               "", "  ", width, out);
+  printWrapped(say(race.schedules), "", "  ", width, out);
   out << say(Message("view.race-wrong", {{"wrong", race.wrong},
                                          {"runs", race.runs},
                                          {"expected", formatValue(race.expected, p.type)}}))
       << "\n";
   int widest = 1;
   for (const auto& entry : race.histogram) widest = std::max(widest, entry.second);
+  // The bars: 40 columns at most, less where the value, the count and "(right)" need the room.
+  const int longest = std::max(1, std::min(40, width - 36));
   for (const auto& [value, count] : race.histogram) {
     const std::string label = formatValue(value, p.type);
     out << "  " << std::string(std::max<int>(0, 12 - int(label.size())), ' ') << label << "  "
-        << std::string(std::max(1, count * 40 / widest), '#') << " " << count
+        << std::string(size_t(std::max(1, count * longest / widest)), '#') << " " << count
         << (value == race.expected ? "  " + say(Message("view.race-right")) : "") << "\n";
   }
   if (!race.wrongRuns.empty()) {
     out << "\n" << say(Message("view.race-first-wrong")) << "\n";
-    printTraceText(*race.wrongRuns.front(), out, colour, language);
+    printTraceText(*race.wrongRuns.front(), out, colour, language, width);
   }
 }
 
@@ -98,6 +129,14 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language
   const StallSchedule& s = w.stall;
   if (s.rounds == 0)
     out << say(Message("view.witness-lockstep")) << "\n";
+  else if (s.lane)
+    out << say(Message("view.witness-lane", {{"schedule", s.str()},
+                                             {"thread", s.thread},
+                                             {"lane", s.thread % 32},
+                                             {"warp", s.thread / 32},
+                                             {"rounds", s.rounds},
+                                             {"from", s.from}}))
+        << "\n";
   else
     out << say(Message("view.witness-stall", {{"schedule", s.str()},
                                               {"thread", s.thread},
@@ -111,12 +150,19 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language
     for (const StallSchedule& o : w.oneStepSmaller)
       smaller += (smaller.empty() ? "" : ", ") + o.str();
     out << "  " << say(Message("view.witness-smaller-right", {{"schedules", smaller}})) << "\n";
+    const char* family = s.lane ? "lane" : "stall";
     if (w.smallest && w.smallerTotal == 0)
-      out << "  " << say(Message("view.witness-smallest-lockstep")) << "\n";
+      out << "  " << say(Message("view.witness-smallest-lockstep", {{"family", family}})) << "\n";
     else if (w.smallest)
-      out << "  " << say(Message("view.witness-smallest", {{"checked", w.smallerChecked}})) << "\n";
+      out << "  "
+          << say(Message("view.witness-smallest",
+                         {{"checked", w.smallerChecked}, {"family", family}}))
+          << "\n";
     else
-      out << "  " << say(Message("view.witness-not-smallest", {{"total", w.smallerTotal}})) << "\n";
+      out << "  "
+          << say(Message("view.witness-not-smallest",
+                         {{"total", w.smallerTotal}, {"family", family}}))
+          << "\n";
   }
   if (w.readFound) {
     const EarlyRead& r = w.read;
@@ -129,7 +175,7 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language
     if (w.barrierLine.line)
       out << "  " << w.barrierLine.file << ":" << w.barrierLine.line << "  " << w.barrierLine.text
           << "   "
-          << say(Message(p.barrier ? "view.witness-barrier-on" : "view.witness-barrier-off"))
+          << say(Message(w.barrierOn ? "view.witness-barrier-on" : "view.witness-barrier-off"))
           << "\n";
   } else {
     out << say(Message("view.witness-no-read")) << "\n";

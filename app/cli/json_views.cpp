@@ -14,11 +14,12 @@ namespace {
 
 constexpr size_t kJsonValues = 4096;  // per step; values_total says how many there were
 
-// The variants whose kernel has a barrier --no-barrier switches off.
-json barrierSwitchVariants(const LessonInfo& l) {
+// The variants that have `field`: a barrier --no-barrier switches off, __syncwarp() calls
+// --no-syncwarp takes out.
+json variantsWith(const LessonInfo& l, bool VariantInfo::*field) {
   json ids = json::array();
   for (const VariantInfo& v : l.variants)
-    if (v.barrierSwitch) ids.push_back(v.id);
+    if (v.*field) ids.push_back(v.id);
   return ids;
 }
 
@@ -79,20 +80,6 @@ json timelineJson(const Trace& t) {
           {"reads_before_their_write", tl.readsBeforeTheirWrite}};
 }
 
-static const char* benchRoleName(BenchRole role) {
-  switch (role) {
-    case BenchRole::CpuLoop:
-      return "cpu_loop";
-    case BenchRole::Cub:
-      return "cub";
-    case BenchRole::Roofline:
-      return "roofline";
-    case BenchRole::Lesson:
-      break;
-  }
-  return "lesson";
-}
-
 json traceJson(const Trace& t) {
   const Params& p = t.params;
   json j;
@@ -107,6 +94,7 @@ json traceJson(const Trace& t) {
   j["type"] = name(p.type);
   j["data"] = t.dataLabel;
   j["barrier"] = p.barrier;
+  j["syncwarp"] = p.syncwarp;
   j["perturb"] = p.perturb;
   j["printf"] = p.printing;
   j["delay"] = delayJson(p);
@@ -279,18 +267,21 @@ json lessonsJson() {
         {"block", {{"power_of_two", true}, {"max", 1024}, {"min", l.variants.back().minBlock}}},
         {"one_block", l.oneBlock},
         {"switchable_barrier", l.switchableBarrier},
-        {"barrier_switch_variants", barrierSwitchVariants(l)},
+        {"barrier_switch_variants", variantsWith(l, &VariantInfo::barrierSwitch)},
+        {"syncwarp_switch_variants", variantsWith(l, &VariantInfo::syncwarpSwitch)},
+        {"perturb_variants", variantsWith(l, &VariantInfo::perturbs)},
+        {"delay_variants", variantsWith(l, &VariantInfo::delays)},
         {"kernel_file", l.kernelFile}};
     all.push_back(lesson);
   }
-  return {
-      {"lessons", all},
-      {"ops", {"sum", "max", "min", "product"}},
-      {"types", {"int", "float"}},
-      {"data", {"iota", "ones", "random:SEED", "--values LIST"}},
-      {"schedules",
-       {"lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED", "stall:T:R:K"}},
-      {"backends", {"sim", "gpu", "auto"}}};
+  return {{"lessons", all},
+          {"ops", {"sum", "max", "min", "product"}},
+          {"types", {"int", "float"}},
+          {"data", {"iota", "ones", "random:SEED", "mixed:SEED", "--values LIST"}},
+          {"schedules",
+           {"lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED", "stall:T:R:K",
+            "lane:T:S:K", "lanes-random:SEED"}},
+          {"backends", {"sim", "gpu", "auto"}}};
 }
 
 json raceJson(const RaceResult& race) {
@@ -299,12 +290,19 @@ json raceJson(const RaceResult& race) {
   for (const auto& [value, count] : race.histogram)
     results.push_back({{"result", jsonValue(value, type)}, {"count", count}});
   const Params& p = race.params;
-  json j = {{"lesson", p.lesson},          {"variant", p.variant},
-            {"barrier", p.barrier},        {"perturb", p.perturb},
-            {"printf", p.printing},        {"delay", delayJson(p)},
-            {"backend", race.backend},     {"device", race.device},
-            {"schedules", race.schedules}, {"runs", race.runs},
-            {"wrong", race.wrong},         {"expected", jsonValue(race.expected, type)},
+  json j = {{"lesson", p.lesson},
+            {"variant", p.variant},
+            {"barrier", p.barrier},
+            {"syncwarp", p.syncwarp},
+            {"perturb", p.perturb},
+            {"printf", p.printing},
+            {"delay", delayJson(p)},
+            {"backend", race.backend},
+            {"device", race.device},
+            {"schedules", race.schedules},
+            {"runs", race.runs},
+            {"wrong", race.wrong},
+            {"expected", jsonValue(race.expected, type)},
             {"results", results}};
   if (!race.wrongRuns.empty()) j["first_wrong"] = traceJson(*race.wrongRuns.front());
   return j;
@@ -320,6 +318,7 @@ json witnessJson(const Witness& w) {
             {"n", p.n},
             {"block", p.block},
             {"barrier", p.barrier},
+            {"syncwarp", p.syncwarp},
             {"perturb", p.perturb},
             {"found", w.found},
             {"cancelled", w.cancelled},
@@ -357,6 +356,7 @@ json witnessJson(const Witness& w) {
   }
   j["combine_line"] = line(w.combineLine);
   j["barrier_line"] = line(w.barrierLine);
+  j["barrier_on"] = w.barrierOn;
   if (w.trace) {
     j["result"] = jsonValue(w.trace->result, p.type);
     j["expected"] = jsonValue(w.trace->expected, p.type);
@@ -390,7 +390,7 @@ json benchJson(const BenchTable& bench) {
         {"gb_per_s", jsonNumber(r.gbPerSecond)},
         {"copy_fraction", jsonNumber(r.copyFraction)},
         {"cub_ratio", jsonNumber(r.cubRatio)},
-        {"role", benchRoleName(r.role)},
+        {"role", name(r.role)},
         // the speed-up table (GPU times only; null where nothing was measured)
         {"cpu_ratio", r.cpuRatio > 0 ? jsonNumber(r.cpuRatio) : json(nullptr)},
         {"previous_ratio", r.previousRatio > 0 ? jsonNumber(r.previousRatio) : json(nullptr)}};

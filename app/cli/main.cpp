@@ -3,9 +3,13 @@
 #include <iostream>
 
 #include "app/cli/cli.hpp"
+#include "app/cli/terminal.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  const bool colour = isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
-  return rlab::cli::main(args, std::cout, std::cerr, colour);
+  rlab::cli::Terminal terminal;
+  terminal.colour = isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+  terminal.width = rlab::cli::terminalWidth();
+  if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) terminal.keys = &std::cin;
+  return rlab::cli::main(args, std::cout, std::cerr, terminal);
 }

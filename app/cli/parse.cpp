@@ -29,6 +29,28 @@ int64_t parseInteger(const std::string& option, const std::string& text, int64_t
   return v;
 }
 
+// Seconds as "2" or "2.5", from 0 to `most`.
+double parseSeconds(const std::string& option, const std::string& text, int most) {
+  const size_t point = text.find('.');
+  const std::string whole = text.substr(0, point);
+  const std::string fraction = point == std::string::npos ? "" : text.substr(point + 1);
+  auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 6 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  const bool valid = digits(whole) && (point == std::string::npos || digits(fraction));
+  // Read digit by digit: std::stod would follow the locale's decimal point.
+  double seconds = valid ? double(std::stol(whole)) : -1;
+  double place = 0.1;
+  for (char c : valid ? fraction : std::string()) seconds += (c - '0') * place, place /= 10;
+  if (!valid || seconds > most)
+    throw UsageError(Message("usage.not-allowed",
+                             {{"option", option},
+                              {"given", text},
+                              {"allowed", Message("usage.decimal-seconds", {{"high", most}})}}));
+  return seconds;
+}
+
 Format parseFormat(const std::string& text, bool csvToo) {
   if (text == "text") return Format::Text;
   if (text == "json") return Format::Json;
@@ -76,7 +98,8 @@ struct LessonOptions {
   std::string lesson, variant, n, block, op = "sum", type = "int", data, values, schedule,
                                          backend = "auto", format = "text", language, delay, gpus,
                                          perThread;
-  bool noBarrier = false, perturb = false, printing = false, noTimings = false, noLoadAdd = false;
+  bool noBarrier = false, noSyncwarp = false, perturb = false, printing = false, noTimings = false,
+       noLoadAdd = false;
   CLI::Option *variantGiven = nullptr, *nGiven = nullptr, *blockGiven = nullptr,
               *dataGiven = nullptr, *valuesGiven = nullptr, *scheduleGiven = nullptr,
               *delayGiven = nullptr, *backendGiven = nullptr, *gpusGiven = nullptr,
@@ -91,15 +114,20 @@ struct LessonOptions {
     blockGiven = app->add_option("--block", block, "threads per block: a power of two up to 1024");
     app->add_option("--op", op, "sum, max, min or product; subtract: a demonstration");
     app->add_option("--type", type, "int or float");
-    dataGiven = app->add_option("--data", data, "iota (1..n), ones, or random:SEED");
+    dataGiven = app->add_option("--data", data,
+                                "iota (1..n), ones, random:SEED, or mixed:SEED (mixed magnitudes)");
     valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     app->add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
-    app->add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
+    app->add_flag("--no-syncwarp", noSyncwarp,
+                  "lastwarp syncwarp: take the __syncwarp() calls out of the last warp");
+    app->add_flag("--perturb", perturb,
+                  "barrier, lastwarp, butterfly shared: every third thread pauses each level");
     app->add_flag("--printf", printing,
                   "barrier lesson: every third thread calls printf each level; the run shows "
                   "the lines");
     delayGiven = app->add_option(
-        "--delay", delay, "barrier lesson: THREAD:LEVEL, that thread pauses before that level");
+        "--delay", delay,
+        "barrier and lastwarp lessons: THREAD:LEVEL, that thread pauses before that level");
     scheduleGiven = app->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
     gpusGiven = app->add_option("--gpus", gpus, "allreduce: how many GPUs, 1, 2, 4 or 8");
@@ -128,9 +156,11 @@ struct LessonOptions {
     p.op = parseOp(op);
     p.type = parseType(type);
     if (given(dataGiven) && given(valuesGiven)) throw UsageError(Message("usage.data-and-values"));
+    if (given(dataGiven) && data.empty()) throw UsageError(Message("usage.data-empty"));
     if (given(dataGiven)) p.data = data;
     if (given(valuesGiven)) p.values = parseValues(values);
     p.barrier = !noBarrier;
+    p.syncwarp = !noSyncwarp;
     p.perturb = perturb;
     p.printing = printing;
     if (given(delayGiven)) parseDelay(delay, p);
@@ -191,7 +221,8 @@ struct ExerciseOptions {
     run->add_option("file", file, "your kernel file")->required();
     nGiven = run->add_option("--n", n, "number of elements");
     blockGiven = run->add_option("--block", block, "threads per block: a power of two up to 1024");
-    dataGiven = run->add_option("--data", data, "iota (1..n), ones, or random:SEED");
+    dataGiven = run->add_option("--data", data,
+                                "iota (1..n), ones, random:SEED, or mixed:SEED (mixed magnitudes)");
     valuesGiven = run->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     scheduleGiven = run->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
@@ -225,6 +256,7 @@ struct ExerciseOptions {
     if (given(blockGiven))
       p.block = int(parseInteger("--block", block, 1, 1024, "usage.power-of-two"));
     if (given(dataGiven) && given(valuesGiven)) throw UsageError(Message("usage.data-and-values"));
+    if (given(dataGiven) && data.empty()) throw UsageError(Message("usage.data-empty"));
     if (given(dataGiven)) p.data = data;
     if (given(valuesGiven)) p.values = parseValues(values);
     if (given(scheduleGiven)) p.schedule = schedule;
@@ -257,7 +289,11 @@ Language languageOf(const std::vector<std::string>& args) {
   return languageFromEnvironment();
 }
 
-Command parseCommandLine(const std::vector<std::string>& args) {
+namespace {
+
+// With `describe`, the app is handed over once built and nothing is parsed.
+Command parseOrDescribe(const std::vector<std::string>& args,
+                        const std::function<void(const CLI::App&)>& describe) {
   CLI::App app{"Reduction Lab: watch real GPU reduction kernels work, step by step.", "rlab"};
   app.require_subcommand(1);
   app.fallthrough(false);
@@ -271,8 +307,8 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   runOptions.addTo(run);
   bool timeline = false;
   run->add_flag("--timeline", timeline,
-                "barrier lesson: one row per thread, when each read and wrote, reads that came "
-                "before the write they needed");
+                "barrier and lastwarp lessons: one row per thread, when each read and wrote, "
+                "reads that came before the write they needed");
   bool launches = false;
   run->add_flag("--launches", launches,
                 "the launches the host code made: grid x block, and the values the lesson's "
@@ -281,6 +317,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   run->add_flag("--memory", memory,
                 "global-memory variants, simulator: per step, the 32-byte sectors each warp's "
                 "load or store touched and the share of them it used");
+  bool noSteps = false;
+  run->add_flag("--no-steps", noSteps,
+                "record no steps: the kernels run as they are timed, without the trace buffer "
+                "(rlab profile runs them so)");
 
   LessonOptions raceOptions;
   std::string runs = "100";
@@ -315,15 +355,48 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   checkOptions.addTo(check);
   check->add_option("--tool", tool, "racecheck, memcheck, synccheck or initcheck")->required();
 
-  std::string delay = "700", tourLanguage;
-  auto* tour = app.add_subcommand("tour", "every lesson once, small n, paced for reading");
-  tour->add_option("--delay-ms", delay, "pause between steps in milliseconds, 0 to 10000");
+  LessonOptions profileOptions;
+  std::string clockControl = "none";
+  auto* profile = app.add_subcommand(
+      "profile", "run a lesson once on the GPU under Nsight Compute: its counters per kernel");
+  profileOptions.addTo(profile);
+  profile->add_option("--clock-control", clockControl,
+                      "none (default: the clocks as they are) or base (ncu locks them to base)");
+
+  std::string recordOnly, recordSizes, recordReps = "20", recordRuns = "200",
+                                       recordFolder = "assets/recordings";
+  auto* record = app.add_subcommand(
+      "record", "measure this GPU once (bench, profiles, race rates) into a recording");
+  record->add_option("--only", recordOnly, "parts to measure: bench, profile, race (default: all)");
+  record->add_option("--sizes", recordSizes, "bench sizes (default 2^10 to 2^28, x4)");
+  record->add_option("--reps", recordReps, "bench repetitions per measurement, 1 to 1000");
+  record->add_option("--runs", recordRuns, "runs of each race setting, 1 to 100000");
+  record->add_option("--out", recordFolder,
+                     "folder of the card's file (default assets/recordings)");
+
+  std::string autoSeconds, tourLanguage;
+  auto* tour = app.add_subcommand(
+      "tour",
+      "every lesson once, small n, narrated; at a terminal Enter goes on (b: back, q: quit)");
+  auto* autoGiven = tour->add_option(
+      "--auto", autoSeconds,
+      "go on by itself after SECONDS at each stop, 0 to 600 (e.g. 2.5; 0: no pause); without a "
+      "terminal the tour never pauses");
   addLanguageOption(tour, tourLanguage);
 
   std::string chapter, lessonLanguage;
+  bool checkChapter = false;
   auto* lesson = app.add_subcommand("lesson", "print a chapter of the course: its text and runs");
-  lesson->add_option("chapter", chapter, "chapter id: " + chapterList())->required();
+  lesson
+      ->add_option("chapter", chapter,
+                   "chapter id (" + chapterList() +
+                       "), or a teacher's own chapter: a Markdown file (FILE.md)")
+      ->required();
   addLanguageOption(lesson, lessonLanguage);
+  lesson->add_flag("--check", checkChapter,
+                   "check the chapter instead of printing it: its format, every try link and "
+                   "prediction, and each narration against its run; a problem is FILE:LINE: "
+                   "and the reason (exit status 1)");
 
   // exercise list | show ID | start ID [DIR] | check ID FILE | hint ID K | solution ID |
   // run ID FILE
@@ -334,6 +407,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
   exerciseOptions.addTo(exercise);
 
   Command c;
+  if (describe) {
+    describe(app);
+    return c;
+  }
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     app.parse(reversed);
@@ -365,6 +442,10 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       if (memory && c.params.backend == BackendChoice::Gpu)
         throw UsageError(Message("usage.memory-on-gpu"));
       if (memory) c.params.backend = BackendChoice::Sim;
+      if (noSteps && (memory || timeline))
+        throw UsageError(
+            Message("usage.no-steps", {{"option", memory ? "--memory" : "--timeline"}}));
+      c.params.trace = !noSteps;
       if (timeline && !lessonOrThrow(c.params.lesson).timeline)
         throw UsageError(Message("usage.timeline-barrier-only", {{"lesson", c.params.lesson}}));
     } else if (race->parsed()) {
@@ -382,6 +463,37 @@ Command parseCommandLine(const std::vector<std::string>& args) {
       c.params = checkOptions.params();
       c.language = languageOrLocale(checkOptions.language);
       c.format = parseFormat(checkOptions.format, false);
+    } else if (profile->parsed()) {
+      c.name = "profile";
+      profileOptions.backend = "gpu";  // ncu counts GPU work
+      c.params = profileOptions.params();
+      c.format = parseFormat(profileOptions.format, false);
+      if (clockControl != "none" && clockControl != "base")
+        throw UsageError(
+            Message("usage.not-allowed", {{"option", "--clock-control"},
+                                          {"given", clockControl},
+                                          {"allowed", Message("usage.clock-control")}}));
+      c.clockControl = clockControl;
+      if (lessonOrThrow(c.params.lesson).defaultGpus > 0)
+        throw UsageError(Message("usage.profile-one-gpu", {{"lesson", c.params.lesson}}));
+    } else if (record->parsed()) {
+      c.name = "record";
+      for (const auto& item : splitList(recordOnly)) {
+        bool known = false;
+        for (RecordPart part : {RecordPart::Bench, RecordPart::Profile, RecordPart::Race})
+          if (item == name(part)) {
+            known = true;
+            if (std::find(c.recordParts.begin(), c.recordParts.end(), part) == c.recordParts.end())
+              c.recordParts.push_back(part);
+          }
+        if (!known) throw UsageError(Message("usage.record-only", {{"item", item}}));
+      }
+      for (const auto& item : splitList(recordSizes))
+        c.benchSizes.push_back(parseInteger("--sizes", item, 1, kMaxN, "usage.whole-numbers"));
+      c.reps = int(parseInteger("--reps", recordReps, 1, 1000));
+      c.runs = int(parseInteger("--runs", recordRuns, 1, 100000));
+      if (recordFolder.empty()) throw UsageError(Message("usage.record-out-empty"));
+      c.recordFolder = recordFolder;
     } else if (bench->parsed()) {
       c.name = "bench";
       c.params.type = parseType(benchType);
@@ -414,22 +526,36 @@ Command parseCommandLine(const std::vector<std::string>& args) {
     } else if (lesson->parsed()) {
       c.name = "lesson";
       const auto& ids = chapterIds();
-      if (std::find(ids.begin(), ids.end(), chapter) == ids.end())
+      const bool file = chapter.find('/') != std::string::npos ||
+                        (chapter.size() > 3 && chapter.compare(chapter.size() - 3, 3, ".md") == 0);
+      if (!file && std::find(ids.begin(), ids.end(), chapter) == ids.end())
         throw UsageError(
             Message("usage.bad-chapter", {{"chapter", chapter}, {"chapters", chapterList()}}));
       c.chapter = chapter;
+      c.chapterIsFile = file;
+      c.checkChapter = checkChapter;
       c.language = languageOrLocale(lessonLanguage);
     } else if (exercise->parsed()) {
       exerciseOptions.fill(c);
     } else {
       c.name = "tour";
       c.language = languageOrLocale(tourLanguage);
-      c.delayMs = int(parseInteger("--delay-ms", delay, 0, 10000));
+      if (autoGiven->count() > 0) c.autoSeconds = parseSeconds("--auto", autoSeconds, 600);
     }
   } catch (const ParamError& e) {
     throw UsageError(e.message());
   }
   return c;
+}
+
+}  // namespace
+
+Command parseCommandLine(const std::vector<std::string>& args) {
+  return parseOrDescribe(args, nullptr);
+}
+
+void describeCommandLine(const std::function<void(const CLI::App&)>& describe) {
+  parseOrDescribe({}, describe);
 }
 
 }  // namespace rlab::cli

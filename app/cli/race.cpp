@@ -27,7 +27,7 @@ int raceCommand(const Command& c, std::ostream& out, std::ostream&, bool colour)
   if (c.format == Format::Json)
     out << raceJson(race).dump() << "\n";
   else
-    printRaceText(race, out, colour, c.language);
+    printRaceText(race, out, colour, c.language, c.terminal.width);
   return 0;
 }
 

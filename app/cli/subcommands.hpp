@@ -14,6 +14,8 @@ int runCommand(const Command& c, std::ostream& out, std::ostream& err, bool colo
 int raceCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int benchCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int checkCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int profileCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int recordCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int tourCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);

@@ -1,48 +1,24 @@
-// A chapter of the course in a terminal: Markdown as plain text wrapped to 80 columns (a
-// Japanese or Chinese character is two columns wide), every try link with its command line,
-// the folded answers gathered at the end so that they stay out of sight while reading.
+// A chapter of the course in a terminal: Markdown as plain text wrapped to the terminal's width,
+// 80 columns at most (a Japanese or Chinese character is two columns wide), every try link with its
+// command line, the folded answers gathered at the end so that they stay out of sight while
+// reading.
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
+#include "app/cli/terminal.hpp"
 #include "app/cli/views.hpp"
 
 namespace rlab::cli {
 
 namespace {
 
-constexpr size_t kWidth = 80;
-
-void printWrapped(const std::string& text, const std::string& firstIndent,
-                  const std::string& indent, std::ostream& out) {
-  std::string line = firstIndent;
-  size_t column = firstIndent.size();
-  const size_t start = indent.size();
-  for (const text::Word& w : text::words(text)) {
-    if (w.newline) {
-      out << line << "\n";
-      line = indent;
-      column = start;
-      continue;
-    }
-    const size_t gap = column > start && w.spaceBefore ? 1 : 0;
-    if (column + gap + size_t(w.columns) > kWidth && column > start) {
-      out << line << "\n";
-      line = indent;
-      column = start;
-    } else if (gap) {
-      line += ' ';
-      ++column;
-    }
-    line += text.substr(w.begin, w.end - w.begin);
-    column += size_t(w.columns);
-  }
-  if (line.size() > indent.size() || firstIndent != indent) out << line << "\n";
-}
+constexpr int kWidestProse = 80;  // prose reads best no wider, however wide the terminal
 
 class ChapterPrinter {
  public:
-  ChapterPrinter(const std::string& chapter, std::ostream& out, Language language)
-      : chapter_(chapter), out_(out), language_(language) {}
+  ChapterPrinter(const std::string& chapter, std::ostream& out, Language language, int width)
+      : chapter_(chapter), out_(out), language_(language), width_(width) {}
 
   void blocks(const std::vector<text::Block>& blocks, const std::string& indent) {
     for (const auto& b : blocks) block(b, indent);
@@ -50,10 +26,12 @@ class ChapterPrinter {
 
   void answers() {
     if (answers_.empty()) return;
-    out_ << "\n" << std::string(kWidth, '-') << "\n" << say(Message("view.answers")) << "\n\n";
+    out_ << "\n"
+         << std::string(size_t(width_), '-') << "\n"
+         << say(Message("view.answers")) << "\n\n";
     for (size_t k = 0; k < answers_.size(); ++k) {
       printWrapped("[" + std::to_string(k + 1) + "] " + text::plain(answers_[k]->spans), "", "    ",
-                   out_);
+                   width_, out_);
       blocks(answers_[k]->children, "    ");
       out_ << "\n";
     }
@@ -85,7 +63,7 @@ class ChapterPrinter {
         break;
       }
       case Kind::Paragraph:
-        printWrapped(inlineText(b.spans), indent, indent, out_);
+        printWrapped(inlineText(b.spans), indent, indent, width_, out_);
         out_ << "\n";
         break;
       case Kind::Code: {
@@ -102,7 +80,7 @@ class ChapterPrinter {
           bool first = true;
           for (const auto& child : item.children) {
             if (first && child.kind == Kind::Paragraph) {
-              printWrapped(inlineText(child.spans), indent + bullet, inner, out_);
+              printWrapped(inlineText(child.spans), indent + bullet, inner, width_, out_);
             } else {
               block(child, inner);
             }
@@ -142,13 +120,13 @@ class ChapterPrinter {
         break;
       }
       case Kind::Rule:
-        out_ << indent << std::string(kWidth - indent.size(), '-') << "\n\n";
+        out_ << indent << std::string(size_t(width_) - indent.size(), '-') << "\n\n";
         break;
       case Kind::Details:
         answers_.push_back(&b);
         printWrapped("? " + inlineText(b.spans) + "  " +
                          say(Message("view.answer-at-end", {{"answer", answers_.size()}})),
-                     indent, indent + "  ", out_);
+                     indent, indent + "  ", width_, out_);
         out_ << "\n";
         break;
       case Kind::Steps:
@@ -156,13 +134,13 @@ class ChapterPrinter {
         for (size_t k = 0; k < b.items.size(); ++k)
           printWrapped(inlineText(b.items[k]),
                        indent + "  " + say(Message("view.step-number", {{"step", k}})) + " ",
-                       indent + "          ", out_);
+                       indent + "          ", width_, out_);
         out_ << "\n";
         break;
       case Kind::Predict:
         printWrapped(say(Message("view.predict", {{"question", inlineText(b.spans)}})), indent,
-                     indent + "  ", out_);
-        out_ << indent << "  " << say(predictCommands(b)) << "\n";
+                     indent + "  ", width_, out_);
+        printWrapped(say(predictCommands(b)), indent + "  ", indent + "    ", width_, out_);
         for (const auto& reason : b.children) block(reason, indent);
         out_ << "\n";
         break;
@@ -188,21 +166,23 @@ class ChapterPrinter {
   const std::string& chapter_;
   std::ostream& out_;
   Language language_;
+  const int width_;
   std::vector<const text::Block*> answers_;
 };
 
 }  // namespace
 
 void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out,
-                      Language language) {
-  out << doc.title << "\n" << std::string(kWidth, '=') << "\n";
-  ChapterPrinter printer(chapter, out, language);
+                      Language language, int width) {
+  width = std::min(width, kWidestProse);
+  out << doc.title << "\n" << std::string(size_t(width), '=') << "\n";
+  ChapterPrinter printer(chapter, out, language, width);
   printer.blocks(doc.blocks, "");
   printer.answers();
 }
 
-void printNarration(const text::Inline& item, std::ostream& out) {
-  printWrapped(text::plain(item), "        > ", "          ", out);
+void printNarration(const text::Inline& item, std::ostream& out, int width) {
+  printWrapped(text::plain(item), "        > ", "          ", width, out);
 }
 
 }  // namespace rlab::cli

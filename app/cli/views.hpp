@@ -9,7 +9,9 @@
 
 #include "lessons/engine/bench.hpp"
 #include "lessons/engine/exercise/check.hpp"
+#include "lessons/engine/profile.hpp"
 #include "lessons/engine/race.hpp"
+#include "lessons/engine/recording.hpp"
 #include "lessons/engine/sanitizer.hpp"
 #include "lessons/engine/texts.hpp"
 #include "lessons/engine/trace.hpp"
@@ -32,25 +34,34 @@ struct BenchTable {
   std::vector<BenchRow> rows;
 };
 
-// Text, every sentence in `language` (the core's messages; names, code and the tools' own output
-// as they are). With `narration` (a Steps block of the texts), each step's sentence is printed
-// under it.
-void printTraceText(const Trace& t, std::ostream& out, bool colour, Language language,
+// Text in lines of at most `width` columns (terminal.hpp), every sentence in `language` (the
+// core's messages; names, code and the tools' own output as they are). With `narration` (a Steps
+// block of the texts), each step's sentence is printed under it.
+void printTraceText(const Trace& t, std::ostream& out, bool colour, Language language, int width,
                     const text::Block* narration = nullptr);
 // One row per thread, the levels as columns, when each read and wrote (rlab run --timeline).
-void printTimelineText(const Trace& t, std::ostream& out, bool colour, Language language);
+void printTimelineText(const Trace& t, std::ostream& out, bool colour, Language language,
+                       int width);
 // The run's launches, one row each (rlab run --launches).
-void printLaunchesText(const Trace& t, std::ostream& out, Language language);
+void printLaunchesText(const Trace& t, std::ostream& out, Language language, int width);
+// A chapter's prose wrapped to `width` columns, 80 at most (code blocks as they are written).
 void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out,
-                      Language language);
-void printNarration(const text::Inline& item, std::ostream& out);
+                      Language language, int width);
+// One step's sentence of a narration, under the step.
+void printNarration(const text::Inline& item, std::ostream& out, int width);
 // Lessons, bench tables: reference listings for scripts, in English.
 void printLessonList(std::ostream& out);
-void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Language language);
+void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Language language,
+                   int width);
 void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language language);
 void printBenchText(const BenchTable& bench, std::ostream& out);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
 void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language);
+// A profile: the lesson's kernels' counters beside the simulator's prediction, the counters that
+// prove the lesson's point first (profile_views.cpp). Its JSON is the core's profileJson.
+void printProfileText(const ProfileReport& report, std::ostream& out);
+// What rlab record wrote, and where.
+void printRecordText(const RecordingJson& recording, const std::string& file, std::ostream& out);
 // The exercises lesson by lesson, their titles in `language` (English where a file is missing).
 void printExerciseList(std::ostream& out, Language language);
 // The statement as `rlab lesson` prints a chapter, then how to start and where the hints are.

@@ -64,22 +64,43 @@ void App::validate() {
 namespace {
 
 // Dear ImGui 1.86 (Debian 12) reads keys through io.KeyMap; 1.87 and later (Ubuntu 24.04)
-// name every key in ImGuiKey.
-enum class Key { Space, Left, Right, Home, End, P, Plus, Minus };
+// name every key in ImGuiKey. Letters are GLFW's key codes, their capitals in ASCII.
+enum class Key {
+  Space,
+  Left,
+  Right,
+  PageUp,
+  PageDown,
+  Home,
+  End,
+  Escape,  // named by ImGui
+  P,
+  M,
+  B,
+  R,
+  W,
+  V,
+  Plus,
+  Minus  // letters and signs
+};
 
 bool keyPressed(Key key) {
+  const bool repeats = key == Key::Left || key == Key::Right;
 #if IMGUI_VERSION_NUM >= 18700
-  static const ImGuiKey keys[] = {ImGuiKey_Space, ImGuiKey_LeftArrow, ImGuiKey_RightArrow,
-                                  ImGuiKey_Home,  ImGuiKey_End,       ImGuiKey_P,
-                                  ImGuiKey_Equal, ImGuiKey_Minus};
-  return ImGui::IsKeyPressed(keys[int(key)], key != Key::P);
+  static const ImGuiKey keys[] = {
+      ImGuiKey_Space,    ImGuiKey_LeftArrow, ImGuiKey_RightArrow, ImGuiKey_PageUp,
+      ImGuiKey_PageDown, ImGuiKey_Home,      ImGuiKey_End,        ImGuiKey_Escape,
+      ImGuiKey_P,        ImGuiKey_M,         ImGuiKey_B,          ImGuiKey_R,
+      ImGuiKey_W,        ImGuiKey_V,         ImGuiKey_Equal,      ImGuiKey_Minus};
+  return ImGui::IsKeyPressed(keys[int(key)], repeats);
 #else
-  if (key == Key::P) return ImGui::IsKeyPressed('P', false);  // GLFW's key codes
-  if (key == Key::Plus) return ImGui::IsKeyPressed('=', false);
-  if (key == Key::Minus) return ImGui::IsKeyPressed('-', false);
-  static const int keys[] = {ImGuiKey_Space, ImGuiKey_LeftArrow, ImGuiKey_RightArrow, ImGuiKey_Home,
-                             ImGuiKey_End};
-  return ImGui::IsKeyPressed(ImGui::GetKeyIndex(keys[int(key)]));
+  static const int named[] = {ImGuiKey_Space,  ImGuiKey_LeftArrow, ImGuiKey_RightArrow,
+                              ImGuiKey_PageUp, ImGuiKey_PageDown,  ImGuiKey_Home,
+                              ImGuiKey_End,    ImGuiKey_Escape};
+  static const char letters[] = {'P', 'M', 'B', 'R', 'W', 'V', '=', '-'};
+  if (int(key) < int(Key::P))
+    return ImGui::IsKeyPressed(ImGui::GetKeyIndex(named[int(key)]), repeats);
+  return ImGui::IsKeyPressed(letters[int(key) - int(Key::P)], false);
 #endif
 }
 
@@ -151,15 +172,18 @@ void App::waitForWork() {
   liveRate_.wait();
   runner_.poll(ui);
   longWork_.poll(ui);
+  if (ui.pendingChapter) {  // a teacher's chapter passed its check
+    const auto checked = std::move(ui.pendingChapter);
+    showChapter(checked->path, checked->doc);
+  }
   exerciseWork_.poll(ui);
   liveRate_.poll(ui);
 }
 
 void App::followLiveRaceRate() {
   const std::shared_ptr<const Trace> run = ui.trace;
-  const bool wanted = run && run->backend == "gpu" && run->exercise.empty() &&
-                      !run->params.barrier && findLesson(run->params.lesson) &&
-                      findLesson(run->params.lesson)->switchableBarrier;
+  const bool wanted =
+      run && run->exercise.empty() && run->singleAnswer && runMayRace(run->params);
   if (!wanted || liveRateFor_ == run) {  // once per run: measured, under way, or it failed
     if (!wanted && liveRate_.busy()) liveRate_.cancel();
     return;
@@ -170,16 +194,20 @@ void App::followLiveRaceRate() {
   }
   liveRateFor_ = run;
   liveRate_.start("race rate", [run](JobThread::Job& job) -> JobThread::Apply {
+    // On a GPU the same setting again and again; on the simulator, where one schedule always
+    // gives one result, a different random schedule each run.
+    Params params = run->params;
+    params.backend = run->backend == "gpu" ? BackendChoice::Gpu : BackendChoice::Sim;
     const RaceResult race = runRace(
-        run->params, kLiveRaceRuns, 0,
+        params, kLiveRaceRuns, 0,
         [&job](int done) {
           job.progress = float(done) / float(kLiveRaceRuns);
           return !job.cancel.load();
         },
-        RaceSchedules::AsGiven);
+        run->backend == "gpu" ? RaceSchedules::AsGiven : RaceSchedules::Vary);
     if (race.runs < kLiveRaceRuns) return [](UiState&) {};  // cancelled: a newer run wants it
     return [run, race](UiState& ui) {
-      ui.liveRate = LiveRaceRate{run, race.runs, race.wrong, race.device};
+      ui.liveRate = LiveRaceRate{run, race.runs, race.wrong, race.device, race.backend == "gpu"};
     };
   });
 }
@@ -219,29 +247,23 @@ void App::startWitness() {
   options.searchRuns = ui.raceRuns;
   // On the GPU the witness is then forced there, as many runs with the pause as without.
   if (params.backend == BackendChoice::Gpu && ui.gpuUsable) options.gpuRuns = ui.raceRuns;
-  longWork_.start("witness", [params, options](JobThread::Job& job) -> JobThread::Apply {
+  longWork_.start("witness", [this, params, options](JobThread::Job& job) -> JobThread::Apply {
     Witness w = findWitness(params, options, [&](int, float fraction) {
       job.progress = fraction;
       return !job.cancel.load();
     });
-    return [w = std::move(w)](UiState& ui) {
+    return [this, w = std::move(w)](UiState& ui) {
       ui.race.witness = w;
       ui.requestRaceTab = RaceTab::Witness;
-      if (w.found && w.trace) {
-        ui.trace = w.trace;
-        ui.step = w.readFound ? w.read.step : int(w.trace->steps.size()) - 1;
-        ui.playing = false;
-      }
+      showWitness();
     };
   });
 }
 
 void App::showWitness() {
-  if (!ui.race.witness || !ui.race.witness->trace) return;
+  if (!ui.race.witness || !ui.race.witness->found || !ui.race.witness->trace) return;
   const Witness& w = *ui.race.witness;
-  ui.trace = w.trace;
-  ui.step = w.readFound ? w.read.step : int(w.trace->steps.size()) - 1;
-  ui.playing = false;
+  adoptRun(w.trace, w.readFound ? w.read.step : -1);
 }
 
 bool App::witnessOnScreen() const {
@@ -378,14 +400,116 @@ void App::stepTo(int step) {
   ui.stepClock = 0;
 }
 
+bool App::onStage() const {
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  // The desk's three columns need about 1000 x 680 pixels of 16-pixel text; presenter mode's
+  // larger type never fits them well, so it always takes the stage.
+  return ui.view.presenter || size.x < 1000 || size.y < 680;
+}
+
+std::vector<ViewTab> App::stageViews() const {
+  std::vector<ViewTab> views;
+  const LessonInfo* lesson = findLesson(ui.params.lesson);
+  for (const auto& [tab, entry] : viewTabs()) {
+    if (tab == ViewTab::Timeline && !(lesson && lesson->timeline)) continue;
+    if (tab == ViewTab::KernelOutput && !(ui.trace && !ui.trace->kernelOutput.empty())) continue;
+    if (tab == ViewTab::Memory && !(ui.trace && ui.trace->memoryRecorded)) continue;
+    views.push_back(tab);
+  }
+  return views;
+}
+
+void App::handleKeys() {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  if (keyPressed(Key::Space)) ui.playing = !ui.playing;
+  // Presenter clickers send Page Down and Page Up (some the arrow keys) for next and back.
+  if (keyPressed(Key::Right) || keyPressed(Key::PageDown)) stepTo(ui.step + 1);
+  if (keyPressed(Key::Left) || keyPressed(Key::PageUp)) stepTo(ui.step - 1);
+  if (keyPressed(Key::Home)) stepTo(0);
+  if (keyPressed(Key::End)) stepTo(stepCount() - 1);
+  if (keyPressed(Key::P) && !io.KeyCtrl) {
+    ui.view.presenter = !ui.view.presenter;
+    ui.fontsWanted = true;
+    applyStyle(ui.view.presenter);
+  }
+  // Ctrl+= and Ctrl+-: the text size, 60% to 250%.
+  const float textScale = ui.view.textScale;
+  if (io.KeyCtrl && keyPressed(Key::Plus)) ui.view.textScale = std::min(2.5f, textScale * 1.1f);
+  if (io.KeyCtrl && keyPressed(Key::Minus)) ui.view.textScale = std::max(0.6f, textScale / 1.1f);
+  if (ui.view.textScale != textScale) ui.fontsWanted = true;
+  if (io.KeyCtrl || !ui.exercise.id.empty()) return;
+  // The stage's keys: the drawer, and what a teacher does in front of the room.
+  if (keyPressed(Key::M)) ui.view.drawerOpen = !ui.view.drawerOpen;
+  if (keyPressed(Key::Escape)) ui.view.drawerOpen = false;
+  if (keyPressed(Key::R)) requestRun();
+  const LessonInfo* lesson = findLesson(ui.params.lesson);
+  const VariantInfo* variant =
+      lesson ? lesson->findVariant(ui.params.variant.empty() ? lesson->variants.front().id
+                                                             : ui.params.variant)
+             : nullptr;
+  if (variant && variant->barrierSwitch) {
+    if (keyPressed(Key::B)) {
+      ui.params.barrier = !ui.params.barrier;
+      ui.rerunWanted = true;
+    }
+    if (keyPressed(Key::W)) startWitness();
+  }
+  if (keyPressed(Key::V)) {
+    const std::vector<ViewTab> views = stageViews();
+    auto at = std::find(views.begin(), views.end(), ui.view.stageView);
+    ui.view.stageView = at == views.end() || at + 1 == views.end() ? views.front() : *(at + 1);
+    ui.requestTab = ui.view.stageView;
+  }
+}
+
+void App::adoptRun(std::shared_ptr<const Trace> trace, int step) {
+  if (!trace) return;
+  Params ran = trace->params;
+  // What the learner left to the lesson stays so where it gave what ran: an automatic block
+  // size keeps following n.
+  Params automatic = ran;
+  automatic.block = 0;
+  try {
+    if (ui.params.block == 0 && resolve(automatic).params.block == ran.block) ran.block = 0;
+  } catch (const ParamError&) {
+  }
+  if (ui.params.perThread == 0) {
+    const LessonInfo* lesson = findLesson(ran.lesson);
+    const VariantInfo* variant = lesson ? lesson->findVariant(ran.variant) : nullptr;
+    if (variant && ran.perThread == variant->defaultPerThread) ran.perThread = 0;
+  }
+  ran.backend = trace->backend == "gpu" ? BackendChoice::Gpu : BackendChoice::Sim;
+  ran.trace = ui.params.trace;
+  ran.timed = ui.params.timed;
+  ran.memory = ui.params.memory;
+  ui.params = ran;
+  ui.valuesText[0] = '\0';
+  if (!ran.values.empty()) {
+    std::string text;
+    for (double v : ran.values) text += (text.empty() ? "" : ",") + formatValue(v, ran.type);
+    if (text.size() < ui.valuesText.size())
+      std::copy(text.begin(), text.end() + 1, ui.valuesText.begin());
+  }
+  ui.rerunWanted = false;
+  ui.trace = std::move(trace);
+  ui.step = step < 0 ? int(ui.trace->steps.size()) - 1 : std::min(step, stepCount() - 1);
+  ui.playing = false;
+}
+
 // ============================================================================================
 // [SECTION] Frame: keys, layout, panels
 // ============================================================================================
 
 void App::frame(float seconds) {
   setUiLanguage(ui.language);
+  beginLabelFrame();
   runner_.poll(ui);
   longWork_.poll(ui);
+  if (ui.pendingChapter) {  // a teacher's chapter passed its check
+    const auto checked = std::move(ui.pendingChapter);
+    showChapter(checked->path, checked->doc);
+  }
   exerciseWork_.poll(ui);
   liveRate_.poll(ui);
   followLiveRaceRate();
@@ -416,24 +540,7 @@ void App::frame(float seconds) {
     }
   } learnerRun(ui);
 
-  ImGuiIO& io = ImGui::GetIO();
-  if (!io.WantTextInput) {
-    if (keyPressed(Key::Space)) ui.playing = !ui.playing;
-    if (keyPressed(Key::Right)) stepTo(ui.step + 1);
-    if (keyPressed(Key::Left)) stepTo(ui.step - 1);
-    if (keyPressed(Key::Home)) stepTo(0);
-    if (keyPressed(Key::End)) stepTo(stepCount() - 1);
-    if (keyPressed(Key::P) && !io.KeyCtrl) {
-      ui.view.presenter = !ui.view.presenter;
-      ui.fontsWanted = true;
-      applyStyle(ui.view.presenter);
-    }
-    // Ctrl+= and Ctrl+-: the text size, 60% to 250%.
-    const float textScale = ui.view.textScale;
-    if (io.KeyCtrl && keyPressed(Key::Plus)) ui.view.textScale = std::min(2.5f, textScale * 1.1f);
-    if (io.KeyCtrl && keyPressed(Key::Minus)) ui.view.textScale = std::max(0.6f, textScale / 1.1f);
-    if (ui.view.textScale != textScale) ui.fontsWanted = true;
-  }
+  handleKeys();
   if (ui.playing) {
     ui.stepClock += seconds;
     if (ui.stepClock >= 1.0 / ui.stepsPerSecond) {
@@ -445,57 +552,17 @@ void App::frame(float seconds) {
     }
   }
 
-  // Fixed layout: lessons left, the run in the middle, controls, result and source right.
-  const float w = io.DisplaySize.x, h = io.DisplaySize.y;
-  // Presenter mode's larger type needs wider side columns for the titles and the result.
-  const float left = std::floor(w * (ui.view.presenter ? 0.25f : 0.22f));
-  const float right = std::floor(w * (ui.view.presenter ? 0.32f : 0.30f));
-  const float center = w - left - right;
-  // The player, and under it the text's sentence for this step (three lines of it).
-  const float playerHeight =
-      std::floor(ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() * 2 +
-                 ImGui::GetTextLineHeight() * 4.1f + ImGui::GetStyle().WindowPadding.y * 2);
-  const float arrayHeight = std::floor((h - playerHeight) * 0.42f);
-  const ImGuiWindowFlags fixed =
-      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
-  auto window = [&](const char* title, ImVec2 pos, ImVec2 size, void (*draw)(App&),
-                    ImGuiWindowFlags extra = 0) {
-    ImGui::SetNextWindowPos(pos);
-    ImGui::SetNextWindowSize(size);
-    if (ImGui::Begin(title, nullptr, fixed | extra)) draw(*this);
-    ImGui::End();
-  };
-  window(trId("Lessons"), {0, 0}, {left, h}, drawLessonsPanel);
-  if (!ui.exercise.id.empty()) {  // an exercise: the learner's kernel and its checks
-    const float editorWidth = std::floor((w - left) * 0.58f);
-    // Under the editor, once the kernel has run: its steps in the player and the array view.
-    const float stepsHeight = learnerRun.swapped ? std::floor(h * 0.42f) : 0.f;
-    window(trId("Your kernel"), {left, 0}, {editorWidth, h - stepsHeight}, drawExerciseEditor,
-           ImGuiWindowFlags_NoScrollbar);
-    if (learnerRun.swapped) {  // no lesson text speaks of the learner's steps: no narration
-      const float bareHeight =
-          std::floor(ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() * 2 +
-                     ImGui::GetStyle().WindowPadding.y * 2);
-      window(trId("Step player"), {left, h - stepsHeight}, {editorWidth, bareHeight},
-             drawPlayerPanel, ImGuiWindowFlags_NoScrollbar);
-      window(trId("Array"), {left, h - stepsHeight + bareHeight},
-             {editorWidth, stepsHeight - bareHeight}, drawArrayPanel);
-    }
-    window(trId("Run and check"), {left + editorWidth, 0}, {w - left - editorWidth, h},
-           drawExerciseCheck);
-    return;
-  }
-  const float controlsHeight = std::floor(h * 0.5f), resultHeight = std::floor(h * 0.2f);
-  window(trId("Step player"), {left, 0}, {center, playerHeight}, drawPlayerPanel,
-         ImGuiWindowFlags_NoScrollbar);
-  window(trId("Array"), {left, playerHeight}, {center, arrayHeight}, drawArrayPanel);
-  window("##views", {left, playerHeight + arrayHeight}, {center, h - playerHeight - arrayHeight},
-         drawViewTabs, ImGuiWindowFlags_NoTitleBar);
-  window(trId("Controls"), {left + center, 0}, {right, controlsHeight}, drawControlsPanel);
-  window(trId("Result"), {left + center, controlsHeight}, {right, resultHeight}, drawResultPanel);
-  // The kernel and the host code that launched it, side by side as tabs.
-  window("##code", {left + center, controlsHeight + resultHeight},
-         {right, h - controlsHeight - resultHeight}, drawCodeTabs, ImGuiWindowFlags_NoTitleBar);
+  // Under the menu bar: the desk, an exercise, or the stage (layout.cpp). The chapter dialog is
+  // drawn after every window, on every way out of the frame.
+  const float menuHeight = drawMenuBar(*this);
+  struct DialogLast {
+    App& app;
+    ~DialogLast() { drawOpenChapterDialog(app); }
+  } dialogLast{*this};
+  if (onStage() && ui.exercise.id.empty())
+    layoutStage(menuHeight);
+  else
+    layoutDesk(learnerRun.swapped, menuHeight);
 }
 
 }  // namespace rlab::gui

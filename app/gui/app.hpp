@@ -17,6 +17,9 @@ class App {
   void requestRun();
   // Screenshots and tests: run synchronously, then show step `step` (-1: the middle one).
   void runNow(int step = -1);
+  // Shows `trace` (a witness, a wrong run of the race explorer) and sets the controls to the run
+  // it is, so that what the controls say is what ran and Run repeats it. step -1: the last.
+  void adoptRun(std::shared_ptr<const Trace> trace, int step = -1);
   void startRace();
   // The smallest stall schedule that makes the run on screen wrong; then shown in the player.
   void startWitness();
@@ -26,6 +29,9 @@ class App {
   void startFloatSums();    // the run's float sums in ulps, beside fastest's
   void startBench();
   void startRacecheck();  // GPU only: one run under compute-sanitizer's racecheck
+  // GPU only: the run on screen under Nsight Compute (app_profile.cpp), its counters into the
+  // Profile tab; progress by launches counted, Cancel kills ncu and the run.
+  void startProfile();
   // GPU only: times both runs of a "faster" prediction and answers it.
   void startFasterPrediction(const text::Block* prediction, const std::string& chapter);
   void cancelLongWork() { longWork_.cancel(); }
@@ -57,15 +63,32 @@ class App {
   float exerciseProgress() const { return exerciseWork_.progress(); }
   std::string exerciseStage() const { return exerciseWork_.stage(); }
 
+  // A teacher's chapter: read and checked in the background as `rlab lesson --check` checks it,
+  // then listed beside the lessons and shown; refused with its problems (ui.chapterProblems).
+  void startChapterCheck(const std::string& path);
+  // A chapter already checked (--chapter at start): listed and shown.
+  void showChapter(const std::string& path, text::Document doc);
+
   // The step player's moves.
   void stepTo(int step);
   int stepCount() const;
+  // The stage: presenter mode, or a window too small for the desk's three columns.
+  bool onStage() const;
+  // The views the stage can show under the array for the lesson on screen, in the order V
+  // steps through them.
+  std::vector<ViewTab> stageViews() const;
 
   UiState ui;
 
  private:
   void validate();
   Params paramsToRun() const;
+  void handleKeys();
+  // The windows of this frame: the desk (three columns), an open exercise, or the stage
+  // (layout.cpp), under the menu bar's `top` pixels. `learnerRunOnScreen`: an exercise's run
+  // is in the player.
+  void layoutDesk(bool learnerRunOnScreen, float top);
+  void layoutStage(float top);
   template <class Result>
   void startChart(const char* label, RaceTab tab, std::optional<Result> RaceOutcome::*slot,
                   Result (*measure)(const Params&, int, const std::function<bool(float)>&));
@@ -75,6 +98,7 @@ class App {
   void followLiveRaceRate();
   JobThread runner_, longWork_, exerciseWork_, liveRate_;
   std::shared_ptr<const Trace> liveRateFor_;  // the run the measurement under way is for
+  bool drawerShown_ = false;                  // the stage's drawer was open last frame
 };
 
 // Where the learner's exercise files live unless told: $RLAB_EXERCISE_DIR, else

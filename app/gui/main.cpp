@@ -4,125 +4,74 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <algorithm>
 #include <iostream>
 #include <optional>
 
 #include "app/gui/app.hpp"
+#include "app/gui/options.hpp"
 #include "app/gui/tabs.hpp"
 #include "app/gui/platform.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
+#include "lessons/engine/chapter_check.hpp"
 #include "lessons/engine/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/installation.hpp"
+#include "lessons/engine/recording.hpp"
+#include "lessons/engine/sanitizer.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/texts.hpp"
 
-namespace {
-
-std::string fontsList(const char* argv0) {
-  // Beside the source tree this binary was built from, then beside the binary.
-  const std::string fromSource = std::string(RLAB_SOURCE_DIR) + "/assets/fonts.txt";
-  if (std::FILE* f = std::fopen(fromSource.c_str(), "r")) {
-    std::fclose(f);
-    return fromSource;
-  }
-  std::string self = argv0;
-  return self.substr(0, self.find_last_of('/') + 1) + "assets/fonts.txt";
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  CLI::App cli{"Reduction Lab: watch real GPU reduction kernels work, step by step.",
-               "reduction-lab"};
-  std::string screenshot, lesson, variant, size = "1280x800", schedule, view = "lesson", type;
-  int step = -1;
-  long long n = 0;
-  bool presenter = false, noBarrier = false;
-  cli.add_option("--screenshot", screenshot, "render off-screen and write this PNG, then exit");
-  cli.add_option("--lesson", lesson, "lesson to show: " + rlab::lessonIds());
-  cli.add_option("--variant", variant, "the lesson's variant");
-  cli.add_option("--n", n, "number of elements");
-  int block = 0;
-  cli.add_option("--block", block, "threads per block (default: the lesson's)");
-  int gpus = 0;
-  cli.add_option("--gpus", gpus, "allreduce: the GPUs taking part, 1, 2, 4 or 8")
-      ->check(CLI::IsMember({1, 2, 4, 8}));
-  int perThread = 0;
-  cli.add_option("--per-thread", perThread, "shared coarsened: elements per thread, 1 to 32")
-      ->check(CLI::Range(1, 32));
-  bool noLoadAdd = false;
-  cli.add_flag("--no-load-add", noLoadAdd,
-               "shared coarsened: no add during the load; the tree's first levels add");
-  cli.add_option("--step", step, "step to show (default: the middle one)");
-  cli.add_option("--type", type, "element type: int or float")
-      ->check(CLI::IsMember({"int", "float"}));
-  std::string op, values;
-  cli.add_option("--op", op, "operator: sum, max, min or product; subtract: a demonstration")
-      ->check(CLI::IsMember({"sum", "max", "min", "product", "subtract"}));
-  cli.add_option("--values", values, "the values to reduce, e.g. 3,1,4,1,5 (sets n)");
-  cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1280x800)");
-  cli.add_flag("--presenter", presenter, "large type and high contrast for a projector");
-  cli.add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
-  cli.add_option("--schedule", schedule, "simulator schedule, e.g. stall:4:2:1");
-  cli.add_option("--view", view,
-                 "screenshot: the lesson's text or view, the per-thread timeline, or a finished "
-                 "timing chart, race, race witness, wrong share by block size, float sums in "
-                 "ulps, the kernel's printf output, or the memory view (sectors per warp)")
-      ->check(CLI::IsMember({"text", "lesson", "timing", "race", "witness", "by-block",
-                             "float-sums", "timeline", "output", "memory"}));
-  std::string code = "kernel";
-  cli.add_option("--code", code, "screenshot: the kernel source or the host code that launched it")
-      ->check(CLI::IsMember({"kernel", "host"}));
-  std::string language;
-  cli.add_option("--lang", language, "language of the lesson texts: en, ja or zh (default: locale)")
-      ->check(CLI::IsMember({"en", "ja", "zh"}));
-  bool resetSettings = false, glInfo = false;
-  cli.add_flag("--gl-info", glInfo,
-               "print who draws the window (OpenGL vendor, renderer, version), then exit");
-  cli.add_flag("--reset-settings", resetSettings,
-               "forget the remembered settings and start afresh");
-  float textScale = 1;
-  cli.add_option("--text-scale", textScale, "text size, 0.6 to 2.5 (Ctrl+= and Ctrl+- change it)")
-      ->check(CLI::Range(0.6f, 2.5f));
-  int runs = 0;
-  cli.add_option("--runs", runs, "race explorer: runs (the app's default: 200)")
-      ->check(CLI::Range(1, 100000));
-  bool perturb = false;
-  cli.add_flag("--perturb", perturb, "barrier lesson: every third thread pauses each level");
-  bool printing = false;
-  cli.add_flag("--printf", printing,
-               "barrier lesson: every third thread calls printf each level (the Kernel output "
-               "tab shows the lines)");
-  std::string exercise, exerciseFile, exerciseAction, exerciseDir;
-  int hints = 0;
-  cli.add_option("--exercise", exercise, "open this exercise in the editor");
-  cli.add_option(
-      "--exercise-dir", exerciseDir,
-      "where your exercise files live (default: ~/.local/share/reduction-lab/exercises)");
-  cli.add_option("--exercise-file", exerciseFile, "edit this file instead of the exercise's own");
-  cli.add_option("--exercise-action", exerciseAction, "screenshot: check or run it first")
-      ->check(CLI::IsMember({"check", "run"}));
-  cli.add_option("--hints", hints, "screenshot: open this many hints");
+  CLI::App cli{rlab::gui::kProgramDescription, "reduction-lab"};
+  rlab::gui::CommandLine o;
+  rlab::gui::addCommandLineOptions(cli, o);
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return cli.exit(e);
   }
+  if (!o.lesson.empty() && o.lesson != "basics" && !rlab::findLesson(o.lesson)) {
+    std::cerr << "reduction-lab: --lesson '" << o.lesson << "' is not a lesson; choose basics, "
+              << rlab::lessonIds() << ".\n";
+    return 2;
+  }
   std::vector<double> givenValues;
   try {
-    if (!values.empty()) givenValues = rlab::parseValues(values);
+    if (!o.values.empty()) givenValues = rlab::parseValues(o.values);
   } catch (const rlab::ParamError& e) {
     std::cerr << "reduction-lab: " << e.what() << "\n";
     return 2;
   }
+  // A teacher's chapter is checked before any window opens: refused, it says why and where.
+  std::optional<rlab::text::Document> chapter;
+  if (!o.chapter.empty()) {
+    try {
+      chapter = rlab::readChapterFile(o.chapter);
+      const auto problems =
+          rlab::checkChapter(*chapter, std::filesystem::path(o.chapter).filename().string());
+      for (const auto& problem : problems)
+        std::cerr << rlab::problemLine(o.chapter, problem) << "\n";
+      if (!problems.empty()) {
+        std::cerr << "reduction-lab: " << o.chapter << ": " << problems.size()
+                  << (problems.size() == 1 ? " problem" : " problems")
+                  << "; the chapter is refused until it has none (rlab lesson --check " << o.chapter
+                  << " checks it again).\n";
+        return 2;
+      }
+    } catch (const rlab::ParamError& e) {
+      std::cerr << "reduction-lab: " << e.what() << "\n";
+      return 2;
+    }
+  }
   int width = 0, height = 0;
   char x = 0;
-  if (std::sscanf(size.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width < 320 ||
+  if (std::sscanf(o.size.c_str(), "%d%c%d", &width, &x, &height) != 3 || x != 'x' || width < 320 ||
       height < 240 || width > 7680 || height > 4320) {
-    std::cerr << "reduction-lab: --size '" << size
+    std::cerr << "reduction-lab: --size '" << o.size
               << "' is not allowed; give WIDTHxHEIGHT from 320x240 to 7680x4320.\n";
     return 2;
   }
@@ -132,22 +81,22 @@ int main(int argc, char** argv) {
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
   try {
     // Screenshots show exactly what their options say; a window starts where the learner left.
-    const bool remembers = screenshot.empty() && !glInfo;
+    const bool remembers = o.screenshot.empty() && !o.glInfo;
     const std::string settingsFile = remembers ? rlab::gui::settingsPath() : "";
     std::string settingsProblem;
     std::optional<rlab::gui::Settings> remembered;
-    if (!settingsFile.empty() && resetSettings) std::remove(settingsFile.c_str());
+    if (!settingsFile.empty() && o.resetSettings) std::remove(settingsFile.c_str());
     // A settings file that cannot be used is said in the language asked for, or the locale's.
-    rlab::gui::setUiLanguage(language.empty() ? rlab::languageFromEnvironment()
-                                              : rlab::parseLanguage(language));
+    rlab::gui::setUiLanguage(o.language.empty() ? rlab::languageFromEnvironment()
+                                                : rlab::parseLanguage(o.language));
     if (!settingsFile.empty()) remembered = rlab::gui::loadSettings(settingsFile, settingsProblem);
     if (!settingsProblem.empty()) std::cerr << "reduction-lab: " << settingsProblem << "\n";
     if (remembered && !cli.count("--size")) {
       width = remembered->width;
       height = remembered->height;
     }
-    rlab::gui::Platform platform(width, height, screenshot.empty() && !glInfo);
-    if (glInfo) {
+    rlab::gui::Platform platform(width, height, o.screenshot.empty() && !o.glInfo);
+    if (o.glInfo) {
       std::cout << platform.renderer() << "\n";
       return 0;
     }
@@ -158,10 +107,16 @@ int main(int argc, char** argv) {
       app.ui.status = settingsProblem;
       app.ui.statusIsError = true;
     }
-    if (presenter) app.ui.view.presenter = true;
-    if (cli.count("--text-scale")) app.ui.view.textScale = textScale;
-    if (!language.empty()) app.ui.language = rlab::parseLanguage(language);
-    const std::string fonts = fontsList(argv[0]);
+    if (o.presenter) app.ui.view.presenter = true;
+    if (o.drawer) app.ui.view.drawerOpen = true;
+    if (cli.count("--text-scale")) app.ui.view.textScale = o.textScale;
+    if (!o.language.empty()) app.ui.language = rlab::parseLanguage(o.language);
+    // share/reduction-lab/fonts.txt of this installation (or build folder); without it the
+    // app draws with ImGui's built-in font.
+    const std::string fonts = rlab::dataFile("fonts.txt");
+    if (fonts.empty())
+      std::cerr << "reduction-lab: no fonts list (fonts.txt) in " << rlab::dataFolders()
+                << "; drawing with ImGui's built-in font.\n";
     // Between frames: the atlas at the size text now needs, with the language's glyphs.
     auto fontsIfWanted = [&] {
       if (!app.ui.fontsWanted) return;
@@ -176,80 +131,93 @@ int main(int argc, char** argv) {
       app.ui.fontsWanted = false;
     };
     fontsIfWanted();
-    if (!lesson.empty()) {
-      app.ui.params.lesson = lesson;
-      app.ui.params.variant = variant;
-      const rlab::LessonInfo* info = rlab::findLesson(lesson);
+    if (o.lesson == "basics") {  // a chapter with no run: shown in the text view
+      app.ui.chapter = "basics";
+      o.lesson.clear();
+      if (!cli.count("--view")) o.view = "text";
+    }
+    if (!o.lesson.empty()) {
+      app.ui.params.lesson = o.lesson;
+      app.ui.params.variant = o.variant;
+      const rlab::LessonInfo* info = rlab::findLesson(o.lesson);
       app.ui.params.n = info ? info->defaultN : 1;
       app.ui.params.perThread = 0;  // the kernel's own, unless --per-thread says
       app.ui.params.loadAdd = true;
     }
-    if (n) app.ui.params.n = n;
-    if (block) app.ui.params.block = block;
-    if (gpus) app.ui.params.gpus = gpus;
-    if (perThread) app.ui.params.perThread = perThread;
-    if (noLoadAdd) app.ui.params.loadAdd = false;
-    if (type == "float") app.ui.params.type = rlab::ElementType::Float;
-    if (!op.empty()) app.ui.params.op = rlab::parseOp(op);
-    if (!values.empty()) {
+    if (o.n) app.ui.params.n = o.n;
+    if (o.block) app.ui.params.block = o.block;
+    if (o.gpus) app.ui.params.gpus = o.gpus;
+    if (o.perThread) app.ui.params.perThread = o.perThread;
+    if (o.noLoadAdd) app.ui.params.loadAdd = false;
+    if (o.type == "float") app.ui.params.type = rlab::ElementType::Float;
+    if (!o.op.empty()) app.ui.params.op = rlab::parseOp(o.op);
+    if (!o.values.empty()) {
       app.ui.params.values = givenValues;
       app.ui.params.n = int64_t(givenValues.size());
-      values.resize(std::min(values.size(), app.ui.valuesText.size() - 1));
-      std::copy(values.begin(), values.end(), app.ui.valuesText.begin());
-      app.ui.valuesText[values.size()] = '\0';
+      o.values.resize(std::min(o.values.size(), app.ui.valuesText.size() - 1));
+      std::copy(o.values.begin(), o.values.end(), app.ui.valuesText.begin());
+      app.ui.valuesText[o.values.size()] = '\0';
     }
-    if (noBarrier) app.ui.params.barrier = false;
-    if (perturb) app.ui.params.perturb = true;
-    if (printing) app.ui.params.printing = true;
-    if (runs) app.ui.raceRuns = runs;
-    if (!schedule.empty()) app.ui.params.schedule = schedule;
-    if (!exerciseDir.empty()) app.ui.exerciseFolder = exerciseDir;
-    if (!exercise.empty()) {
-      if (!rlab::findExercise(exercise)) {
-        std::cerr << "reduction-lab: --exercise '" << exercise << "' does not exist; choose one of "
-                  << rlab::exerciseIds() << ".\n";
+    if (o.noBarrier) app.ui.params.barrier = false;
+    if (o.noSyncwarp) app.ui.params.syncwarp = false;
+    if (o.perturb) app.ui.params.perturb = true;
+    if (o.printing) app.ui.params.printing = true;
+    if (o.runs) app.ui.raceRuns = o.runs;
+    if (!o.schedule.empty()) app.ui.params.schedule = o.schedule;
+    if (!o.exerciseDir.empty()) app.ui.exerciseFolder = o.exerciseDir;
+    if (!o.exercise.empty()) {
+      if (!rlab::findExercise(o.exercise)) {
+        std::cerr << "reduction-lab: --exercise '" << o.exercise
+                  << "' does not exist; choose one of " << rlab::exerciseIds() << ".\n";
         return 2;
       }
-      app.openExercise(exercise);
-      if (!exerciseFile.empty()) {
-        app.ui.exercise.file = exerciseFile;
+      app.openExercise(o.exercise);
+      if (!o.exerciseFile.empty()) {
+        app.ui.exercise.file = o.exerciseFile;
         app.reloadExercise();
       }
-      app.ui.exercise.hintsOpen = hints;
+      app.ui.exercise.hintsOpen = o.hints;
       // --n, --block and --schedule are the exercise's Run options too.
       rlab::Params& run = app.ui.exercise.runOptions;
-      if (n) run.n = n;
-      if (block) run.block = block;
-      if (!schedule.empty()) run.schedule = schedule;
+      if (o.n) run.n = o.n;
+      if (o.block) run.block = o.block;
+      if (!o.schedule.empty()) run.schedule = o.schedule;
     }
 
-    if (!screenshot.empty()) {
-      app.runNow(step);
+    if (chapter) {
+      app.showChapter(o.chapter, std::move(*chapter));
+      if (!cli.count("--view")) o.view = "text";  // a screenshot shows the chapter opened
+    }
+    if (!o.screenshot.empty()) {
+      app.runNow(o.step);
       if (!app.ui.paramError.empty()) {
         std::cerr << "reduction-lab: " << rlab::gui::say(app.ui.paramError) << "\n";
         return 2;
       }
-      if (view == "race") app.startRace();
-      if (view == "witness") app.startWitness();
-      if (view == "by-block") app.startRateByBlock();
-      if (view == "float-sums") app.startFloatSums();
-      if (view == "timing") app.startBench();
-      if (exerciseAction == "check") app.startExerciseCheck();
-      if (exerciseAction == "run") app.startExerciseRun();
+      if (o.view == "race") app.startRace();
+      if (o.view == "witness") app.startWitness();
+      if (o.view == "by-block") app.startRateByBlock();
+      if (o.view == "float-sums") app.startFloatSums();
+      // Without a GPU the chart shows a GPU's recording where one is built in, as it opens.
+      if (o.view == "timing" && (app.ui.gpuUsable || rlab::recordings().empty())) app.startBench();
+      if (o.view == "profile" && app.ui.gpuUsable && !rlab::findCudaTool("ncu").empty())
+        app.startProfile();
+      if (o.exerciseAction == "check") app.startExerciseCheck();
+      if (o.exerciseAction == "run") app.startExerciseRun();
       app.waitForWork();
       if (rlab::gui::ExerciseState& ex = app.ui.exercise; ex.trace) {  // the learner's run
         const int count = int(ex.trace->steps.size());
-        ex.step = step < 0 ? count / 2 : std::clamp(step, 0, count - 1);
+        ex.step = o.step < 0 ? count / 2 : std::clamp(o.step, 0, count - 1);
       }
       // The job refused or failed: say why.
-      if (app.ui.statusIsError && view != "lesson" && view != "text" && view != "timeline" &&
-          view != "output" && view != "memory") {
+      if (app.ui.statusIsError && o.view != "lesson" && o.view != "text" && o.view != "timeline" &&
+          o.view != "output" && o.view != "memory" && o.view != "profile") {
         std::cerr << "reduction-lab: " << app.ui.status << "\n";
         return 2;
       }
-      app.ui.requestTab = rlab::gui::viewTabFor(view);
+      app.ui.requestTab = rlab::gui::viewTabFor(o.view);
       app.ui.requestCodeTab =
-          code == "host" ? rlab::gui::CodeTab::Host : rlab::gui::CodeTab::Kernel;
+          o.code == "host" ? rlab::gui::CodeTab::Host : rlab::gui::CodeTab::Kernel;
       std::vector<unsigned char> pixels;
       for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
         fontsIfWanted();
@@ -259,8 +227,8 @@ int main(int argc, char** argv) {
         // What the first frame started (a GPU race's live rate) finishes before the picture.
         if (frame == 0) app.waitForWork();
       }
-      if (!rlab::gui::writePng(screenshot, width, height, pixels)) {
-        std::cerr << "reduction-lab: could not write " << screenshot << ".\n";
+      if (!rlab::gui::writePng(o.screenshot, width, height, pixels)) {
+        std::cerr << "reduction-lab: could not write " << o.screenshot << ".\n";
         return 1;
       }
       return 0;

@@ -61,22 +61,28 @@ void scheduleControls(UiState& ui) {
     s = sim::Schedule::parse(ui.params.schedule);
   } catch (const std::invalid_argument&) {
   }
-  const char* kinds[] = {"lockstep", "sequential", "reverse", "random", "warps-random", "stall"};
+  // In the order of sim::Schedule::Kind.
+  const char* kinds[] = {"lockstep",     "sequential", "reverse", "random",
+                         "warps-random", "stall",      "lane",    "lanes-random"};
   int kind = int(s.kind);
-  bool changed = ImGui::Combo("schedule", &kind, kinds, 6);
+  bool changed = ImGui::Combo("schedule", &kind, kinds, 8);
   helpMarker(
       tr("How the simulator picks who runs next. lockstep: rounds, every thread to its next "
          "barrier in thread order. random / warps-random: a seeded shuffle. stall: thread T "
-         "sits out K rounds from round R."));
+         "sits out K rounds from round R. lane: thread T sits out K rounds after its warp step "
+         "S, where the lanes of a warp meet with no barrier. lanes-random: the lanes of each "
+         "warp in a random order, now and then one held back at a warp step."));
   noteWidget(ui, "schedule");
   int seed = int(s.seed), t = int(s.stallThread), r = int(std::max(1u, s.stallRound)),
       k = int(s.stallRounds);
   s.kind = sim::Schedule::Kind(kind);
-  if (s.kind == sim::Schedule::Kind::Random || s.kind == sim::Schedule::Kind::WarpsRandom)
+  if (s.kind == sim::Schedule::Kind::Random || s.kind == sim::Schedule::Kind::WarpsRandom ||
+      s.kind == sim::Schedule::Kind::LanesRandom)
     changed |= ImGui::InputInt(trId("seed"), &seed);
-  if (s.kind == sim::Schedule::Kind::Stall) {
+  if (s.kind == sim::Schedule::Kind::Stall || s.kind == sim::Schedule::Kind::Lane) {
     changed |= ImGui::InputInt(trId("late thread T"), &t);
-    changed |= ImGui::InputInt(trId("from round R"), &r);
+    changed |= ImGui::InputInt(
+        s.kind == sim::Schedule::Kind::Lane ? trId("after warp step S") : trId("from round R"), &r);
     changed |= ImGui::InputInt(trId("for K rounds"), &k);
   }
   if (!changed) return;
@@ -85,11 +91,13 @@ void scheduleControls(UiState& ui) {
       ui.params.schedule = "random:" + std::to_string(std::max(0, seed));
       break;
     case sim::Schedule::Kind::WarpsRandom:
-      ui.params.schedule = "warps-random:" + std::to_string(std::max(0, seed));
+    case sim::Schedule::Kind::LanesRandom:
+      ui.params.schedule = std::string(kinds[kind]) + ":" + std::to_string(std::max(0, seed));
       break;
     case sim::Schedule::Kind::Stall:
-      ui.params.schedule = "stall:" + std::to_string(std::max(0, t)) + ":" + std::to_string(r) +
-                           ":" + std::to_string(std::max(0, k));
+    case sim::Schedule::Kind::Lane:
+      ui.params.schedule = std::string(kinds[kind]) + ":" + std::to_string(std::max(0, t)) + ":" +
+                           std::to_string(std::max(1, r)) + ":" + std::to_string(std::max(0, k));
       break;
     default:
       ui.params.schedule = kinds[kind];
@@ -182,17 +190,31 @@ void drawControlsPanel(App& app) {
   changed |= operatorCombo(p, variant);
   changed |= comboOf("type", p.type, {ElementType::Int, ElementType::Float});
 
-  const char* dataKinds[] = {"iota", "ones", "random"};
-  int data = p.data == "ones" ? 1 : p.data.rfind("random:", 0) == 0 ? 2 : 0;
-  if (ImGui::Combo("data", &data, dataKinds, 3)) {
-    p.data = data == 2 ? "random:1" : dataKinds[data];
+  // What runs when no data set was chosen: the lesson's own (mixed magnitudes for the atomic
+  // lesson's floats).
+  const std::string shown =
+      !p.data.empty() ? p.data
+      : p.type == ElementType::Float && lesson && !lesson->defaultFloatData.empty()
+          ? lesson->defaultFloatData
+          : "iota";
+  const char* dataKinds[] = {"iota", "ones", "random", "mixed"};
+  int data = shown == "ones"                  ? 1
+             : shown.rfind("random:", 0) == 0 ? 2
+             : shown.rfind("mixed:", 0) == 0  ? 3
+                                              : 0;
+  if (ImGui::Combo("data", &data, dataKinds, 4)) {
+    p.data = data >= 2 ? std::string(dataKinds[data]) + ":1" : dataKinds[data];
     p.values.clear();
     changed = true;
   }
-  if (data == 2) {
-    int seed = std::atoi(p.data.c_str() + 7);
+  helpMarker(
+      tr("mixed: values of mixed magnitude, whose float sum changes with the order of "
+         "the additions."));
+  if (data >= 2) {
+    const std::string kind = dataKinds[data];
+    int seed = std::atoi(shown.c_str() + kind.size() + 1);
     if (ImGui::InputInt(trId("data seed"), &seed)) {
-      p.data = "random:" + std::to_string(std::max(0, seed));
+      p.data = kind + ":" + std::to_string(std::max(0, seed));
       changed = true;
     }
   }
@@ -218,6 +240,23 @@ void drawControlsPanel(App& app) {
                    : tr("Switch off the barrier between the reads and the writes and a thread may "
                         "overwrite its slot before its partner has read the old value."));
   }
+  if (variant && variant->warpSynchronous) {  // lastwarp: the warp's barrier, beside the block's
+    ImGui::Separator();
+    bool on = variant->syncwarpSwitch && p.syncwarp;
+    ImGui::BeginDisabled(!variant->syncwarpSwitch);
+    if (ImGui::Checkbox(trId("warp barrier (__syncwarp)"), &on)) {
+      p.syncwarp = on;
+      changed = true;
+    }
+    ImGui::EndDisabled();
+    noteWidget(ui, "syncwarp");
+    helpMarker(variant->syncwarpSwitch
+                   ? tr("Take __syncwarp() out of the last warp and a lane may read a partial "
+                        "before the lane that adds into it has written it, or after it has "
+                        "already overwritten it.")
+                   : tr("This kernel has no __syncwarp(): it counts on the lanes of the warp "
+                        "staying in step. The variant syncwarp is the same code with it."));
+  }
   if (variant && variant->defaultPerThread > 0) {  // shared coarsened
     ImGui::Separator();
     int perThread = p.perThread > 0 ? p.perThread : variant->defaultPerThread;
@@ -236,9 +275,11 @@ void drawControlsPanel(App& app) {
         tr("Off: each thread copies its elements into shared memory as they are, and the "
            "tree's first levels add them."));
   }
-  if (lesson && lesson->switchableBarrier) {
+  if (variant && variant->perturbs) {
     if (ImGui::Checkbox("perturb", &p.perturb)) changed = true;
     helpMarker(tr("Every third thread pauses each level, as printing from some threads does."));
+  }
+  if (lesson && lesson->switchableBarrier) {
     ImGui::SameLine();
     if (ImGui::Checkbox("printf", &p.printing)) {
       changed = true;

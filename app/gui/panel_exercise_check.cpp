@@ -5,6 +5,8 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
@@ -30,18 +32,28 @@ const char* verdictWord(ExerciseVerdict v, bool run) {
   return tr("NOT RUN");
 }
 
+// A number the exercise chooses unless the learner types one: empty shows "default".
+void optionalNumber(const char* label, long long& value) {
+  std::string text = value > 0 ? std::to_string(value) : "";
+  if (ImGui::InputTextWithHint(label, tr("default"), &text, ImGuiInputTextFlags_CharsDecimal))
+    value = text.empty() ? 0 : std::max(0LL, std::atoll(text.c_str()));
+}
+
 void runOptions(ExerciseState& ex) {
   Params& p = ex.runOptions;
   ImGui::PushItemWidth(ImGui::GetFontSize() * 7);
-  long long n = p.n;
-  if (ImGui::InputScalar("n", ImGuiDataType_S64, &n)) p.n = std::max(0LL, n);
+  long long n = p.n, block = p.block;
+  optionalNumber("n", n);
   ImGui::SameLine();
-  ImGui::InputInt("block", &p.block, 0);
+  optionalNumber("block", block);
+  p.n = n;
+  p.block = int(std::min(block, 1LL << 20));
   ImGui::InputText("data", &p.data);
   ImGui::SameLine();
   ImGui::InputText("schedule", &p.schedule);
   ImGui::PopItemWidth();
-  wrappedText(tr("n 0 and block 0: the exercise's defaults; data iota, ones or random:SEED"), true);
+  wrappedText(tr("n and block left empty: the exercise's own; data iota, ones or random:SEED"),
+              true);
 }
 
 void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
@@ -51,7 +63,10 @@ void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(good ? pal.right : pal.wrong), "%s",
                      verdictWord(r.verdict, ex.reportIsRun));
   ImGui::SetWindowFontScale(1.0f);
-  wrappedText(say(r.summary()));
+  // A run's "correct" or "wrong" would only repeat the word above it.
+  if (!(r.hasResult &&
+        (r.verdict == ExerciseVerdict::Passed || r.verdict == ExerciseVerdict::Failed)))
+    wrappedText(say(r.summary()));
   if (good && !ex.reportIsRun)
     wrappedText(tr("Compare with ours: Show our solution, under the statement."), true);
   if (r.hasResult)
@@ -138,7 +153,9 @@ void drawExerciseCheck(App& app) {
     noteWidget(ui, "exercise:gpu");
     ex.onGpu = onGpu;
     wrappedText(onGpu ? tr("On the GPU: compiled by NVRTC, the GPU's cases (no schedules, sums of "
-                           "2^24 + 3), and the speed goal where the exercise has one. No steps.")
+                           "2^24 + 3), and the speed goal where the exercise has one; then the "
+                           "simulator's schedules on the same file. Passed only where both pass. "
+                           "No steps.")
                       : tr("On the simulator: many schedules, so a missing barrier fails even "
                            "where the GPU happens to hide it; Run once shows every step."),
                 true);

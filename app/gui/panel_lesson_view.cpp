@@ -3,6 +3,7 @@
 // copies between GPUs of the all-reduce (panel_ranks.cpp).
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
@@ -204,15 +205,25 @@ void warpGrid(const StepSnapshot& s, int block, const Palette& pal) {
     for (int lane = 0; lane < 32; ++lane) {
       const int thread = w * 32 + lane;
       const bool on = thread < int(active.size()) && active[size_t(thread)];
-      const ImVec2 a(origin.x + label + lane * cell, y);
-      draw->AddRectFilled(a, ImVec2(a.x + cell - 2, a.y + cell), on ? pal.worked : pal.cell);
+      const ImVec2 a(origin.x + label + lane * cell, y), b(a.x + cell - 2, a.y + cell);
+      draw->AddRectFilled(a, b, on ? pal.worked : pal.cell);
+      if (!on) draw->AddRect(a, b, pal.muted);  // idle, and seen to be so on a projector
     }
   }
   ImGui::Dummy(ImVec2(label + 32 * cell, warps * rowHeight));
+  int lanes = 0, working = 0;
+  for (int thread = 0; thread < warps * 32 && thread < block; ++thread, ++lanes)
+    working += thread < int(active.size()) && active[size_t(thread)];
+  ImGui::Text(tr("%d of %d lanes idle in the warps shown"), lanes - working, lanes);
   ImGui::TextDisabled("%s", tr("Lit lanes did work in this step (the first block's warps)."));
 }
 
-void butterflyNetwork(const UiState& ui, const Trace& t, const Palette& pal) {
+// The steps as columns and the first 32 elements as rows, each combine a line from where its
+// value came from to where it went: the butterfly's network, the barrier lesson's tree. With
+// `barriers`, the barrier between two levels is drawn between their columns: solid where the
+// kernel waits there, dashed and red where the learner switched it off; a read that came too
+// early is a red line.
+void network(const UiState& ui, const Trace& t, const Palette& pal, bool barriers = false) {
   const int n = int(std::min<size_t>(t.steps[0].values.size(), 32));
   const int steps = int(t.steps.size()) - 1;
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -220,6 +231,17 @@ void butterflyNetwork(const UiState& ui, const Trace& t, const Palette& pal) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float column = avail.x / float(std::max(1, steps + 1));
   const float row = std::min(avail.y / float(std::max(1, n)), ImGui::GetFontSize() * 1.3f);
+  if (barriers)
+    for (int s = 1; s <= steps; ++s) {
+      const float x = origin.x + (s - 0.5f) * column + 8;
+      const ImVec2 top(x, origin.y), bottom(x, origin.y + n * row);
+      if (t.params.barrier) {
+        draw->AddLine(top, bottom, pal.right, pal.line);
+      } else {
+        for (float y = top.y; y < bottom.y; y += 12)
+          draw->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 6, bottom.y)), pal.wrong, pal.line);
+      }
+    }
   for (int s = 0; s <= steps; ++s) {
     for (int i = 0; i < n; ++i) {
       const ImVec2 at(origin.x + s * column + 8, origin.y + i * row + row / 2);
@@ -228,19 +250,78 @@ void butterflyNetwork(const UiState& ui, const Trace& t, const Palette& pal) {
     if (s == 0) continue;
     for (const auto& [source, target] : t.steps[size_t(s)].pairs) {
       if (source >= n || target >= n) continue;
+      bool stale = false;
+      for (const CombineRead& c : t.steps[size_t(s)].combines)
+        stale |= c.target.element == target && c.source.element == source && c.source.stale;
       const ImVec2 from(origin.x + (s - 1) * column + 8, origin.y + source * row + row / 2);
       const ImVec2 to(origin.x + s * column + 8, origin.y + target * row + row / 2);
+      // This step's lines thick, but never so thick that 32 rows of them merge into one.
       draw->AddLine(from, to,
-                    s == ui.step  ? pal.changed
-                    : s < ui.step ? pal.pair
-                                  : pal.cell,
-                    s == ui.step ? pal.line * 1.5f : 1);
+                    stale && s <= ui.step ? pal.wrong
+                    : s == ui.step        ? pal.changed
+                    : s < ui.step         ? pal.pair
+                                          : pal.cell,
+                    s == ui.step ? std::min(pal.line * 1.5f, std::max(1.f, row * 0.15f)) : 1);
     }
   }
   ImGui::Dummy(ImVec2(avail.x, n * row));
 }
 
-void blockPartials(const Trace& t, const Palette& pal) {
+// The fastest kernel's one pass as four stages, each with as many values as the run recorded
+// for it: the elements, the threads' sums, the warps' totals, the blocks' totals, the result.
+void pipeline(const UiState& ui, const Trace& t, const Palette& pal) {
+  struct Stage {
+    const char* what;
+    size_t count;
+  };
+  std::vector<Stage> stages = {{tr("elements"), t.steps[0].values.size()}};
+  const char* names[] = {tr("threads' sums"), tr("warps' totals"), tr("blocks' totals")};
+  for (size_t k = 1; k < t.steps.size() && k <= 3; ++k)
+    stages.push_back({names[k - 1], t.steps[k].values.size()});
+  stages.push_back({tr("the sum"), 1});
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float font = ImGui::GetFontSize();
+  const float width = ImGui::GetContentRegionAvail().x / float(stages.size());
+  const float tallest = font * 5;
+  double most = 1;
+  for (const Stage& s : stages) most = std::max(most, double(s.count));
+  for (size_t k = 0; k < stages.size(); ++k) {
+    // Heights on a log scale, so that 1000 elements and 1 sum both show.
+    const float h = font + (tallest - font) *
+                               float(std::log2(double(stages[k].count) + 1) / std::log2(most + 1));
+    const float x = origin.x + float(k) * width;
+    const bool current = int(k) == ui.step || (k + 1 == stages.size() && ui.step >= 3);
+    draw->AddRectFilled(ImVec2(x + 4, origin.y + tallest - h),
+                        ImVec2(x + width * 0.6f, origin.y + tallest),
+                        current ? pal.changed : pal.bar, 3);
+    const std::string count = std::to_string(stages[k].count);
+    placeLabel(draw, {ImVec2(x + 6, origin.y + tallest + 2)}, pal.text, count);
+    placeLabel(draw, {ImVec2(x + 6, origin.y + tallest + font * 1.2f)}, pal.muted, stages[k].what);
+    if (k + 1 < stages.size())
+      draw->AddTriangleFilled(ImVec2(x + width * 0.68f, origin.y + tallest - font * 0.8f),
+                              ImVec2(x + width * 0.68f, origin.y + tallest - font * 0.2f),
+                              ImVec2(x + width * 0.85f, origin.y + tallest - font * 0.5f),
+                              pal.muted);
+  }
+  ImGui::Dummy(ImVec2(width * float(stages.size()), tallest + font * 2.6f));
+}
+
+void blockPartials(const UiState& ui, const Trace& t, const Palette& pal) {
+  // The blocks' totals exist once their trees are done: after the last step, not before.
+  const int last = int(t.steps.size()) - 1;
+  if (ui.step < last) {
+    wrappedText(t.blockPartials.size() == 1
+                    ? printed(tr("The block's total is ready after the tree's last step (step "
+                                 "%d); then one atomic adds it into the result."),
+                              last)
+                    : printed(tr("The %zu blocks' totals are ready after the trees' last step "
+                                 "(step %d); then one atomic per block adds them into the "
+                                 "result."),
+                              t.blockPartials.size(), last),
+                pal.muted);
+    return;
+  }
   ImGui::Text(t.blockPartials.size() == 1
                   ? tr("%zu block partial (one per block, combined at the end):")
                   : tr("%zu block partials (one per block, combined at the end):"),
@@ -269,14 +350,14 @@ void blockPartials(const Trace& t, const Palette& pal) {
 }  // namespace
 
 void drawLessonView(App& app) {
-  const UiState& ui = app.ui;
+  UiState& ui = app.ui;
   const Palette& pal = palette(ui.view.presenter);
   if (!ui.trace) return;
   const Trace& t = *ui.trace;
   if (!t.traced) {
     wrappedText(
-        tr("This run was too large to record step by step; its result and "
-           "timings are on the right."));
+        tr("This run was too large to record step by step; its result and timings are in the "
+           "Result panel."));
     return;
   }
   const StepSnapshot& s = t.steps[size_t(ui.step)];
@@ -303,17 +384,28 @@ void drawLessonView(App& app) {
       wrappedText(on ? tr("Every thread waits at the end of each level, so a[tid + i] is final "
                           "before anyone reads it.")
                      : tr("Nothing makes a thread wait: it may read a[tid + i] before the thread "
-                          "that owns it has finished the level below. Try the schedule "
-                          "stall:4:2:1 with n = 8, or race it in the Race explorer."));
+                          "that owns it has finished the level below."));
       ImGui::Text(tr("Schedule: %s"),
                   t.backend == "sim" ? t.params.schedule.c_str() : tr("the GPU's own"));
+      if (!on) {  // what to try next, as buttons that set the controls and run
+        suggestionButton(app, tr("Thread 4 late: n = 8, stall:4:2:1"), "barrier",
+                         "try:n=8&barrier=off&schedule=stall:4:2:1&backend=sim");
+        ImGui::SameLine();
+        if (ImGui::Button(trId("Race it 200 times"))) {
+          app.ui.raceRuns = 200;
+          app.startRace();
+          app.ui.requestTab = ViewTab::Race;
+        }
+        noteWidget(app.ui, "suggestion:race");
+      }
+      network(ui, t, pal, true);
       break;
     }
     case LessonPicture::WarpGrid:
       warpGrid(s, t.params.block, pal);
       break;
     case LessonPicture::BlockPartials:
-      blockPartials(t, pal);
+      blockPartials(ui, t, pal);
       break;
     case LessonPicture::Butterfly:
       wrappedText(
@@ -332,9 +424,10 @@ void drawLessonView(App& app) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent),
                            tr("After the last step: %s"), totals.c_str());
       }
-      butterflyNetwork(ui, t, pal);
+      network(ui, t, pal);
       break;
     case LessonPicture::Pipeline:
+      pipeline(ui, t, pal);
       wrappedText(
           tr("One pass: each thread walks the array in tiles of 16-byte loads with four "
              "accumulators, each warp reduces with five shuffles, each block adds its "
@@ -342,7 +435,6 @@ void drawLessonView(App& app) {
              "block that started last (float, added in a fixed order: the same sum every "
              "run; the last block loads nothing, so it is ready when the last total "
              "lands)."));
-      wrappedText(printed(tr("This step: %s, %zu values"), say(s.label).c_str(), s.values.size()));
       break;
     case LessonPicture::Ranks:
       if (t.gpus > 0) drawRanksDetails(app);

@@ -21,14 +21,39 @@ std::string withoutBackticks(std::string text) {
 
 void drawLessonsPanel(App& app) {
   UiState& ui = app.ui;
+  // The basics open the course: a chapter with no run of its own, shown in the text view.
+  if (const text::Document* basics = text::chapter("basics", ui.language)) {
+    const bool current = ui.chapter == "basics" && ui.exercise.id.empty();
+    if (ImGui::Selectable(("0. " + basics->title + "##basics").c_str(), current) && !current) {
+      app.closeExercise();
+      ui.chapter = "basics";
+      ui.requestTab = ViewTab::LessonText;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", basics->title.c_str());
+    noteWidget(ui, "lesson:basics");
+  }
+  // With an exercise open, its statement needs the room: only its own lesson stays listed.
+  const Exercise* open = findExercise(ui.exercise.id);
+  if (open) {
+    if (ImGui::SmallButton(trId("All lessons"))) app.closeExercise();
+    noteWidget(ui, "all lessons");
+  }
   int number = 1;
   for (const LessonInfo& lesson : lessons()) {
+    if (open && open->lesson != lesson.id) {
+      ++number;
+      continue;
+    }
     const bool inExercise = !ui.exercise.id.empty();
-    const bool current = ui.params.lesson == lesson.id && !inExercise;
+    const bool current = ui.params.lesson == lesson.id && !inExercise && ui.chapter.empty();
     const text::Document* doc = text::chapter(lesson.id, ui.language);
     const std::string label =
         std::to_string(number++) + ". " + (doc ? doc->title : lesson.title) + "##" + lesson.id;
-    if (ImGui::Selectable(label.c_str(), current) && !current) {
+    const bool chosen = ImGui::Selectable(label.c_str(), current) && !current;
+    if (chosen && ui.params.lesson == lesson.id) {
+      app.closeExercise();  // back from the basics or an exercise to the lesson on screen
+      ui.chapter.clear();
+    } else if (chosen) {
       app.closeExercise();
       ui.params.lesson = lesson.id;
       ui.params.variant.clear();
@@ -40,6 +65,7 @@ void drawLessonsPanel(App& app) {
       if (!lesson.variants.front().offersSubtract && ui.params.op == Op::Subtract)
         ui.params.op = Op::Sum;  // the demonstration is not offered there
       ui.params.barrier = true;
+      ui.params.syncwarp = true;
       ui.params.perturb = false;
       ui.params.printing = false;
       ui.params.delayThread = -1;
@@ -69,6 +95,17 @@ void drawLessonsPanel(App& app) {
     }
     ImGui::Unindent();
   }
+  // A teacher's own chapters (File > Open chapter), beside the lessons.
+  if (!ui.ownChapters.empty()) ImGui::TextDisabled("%s", tr("Your chapters"));
+  for (const auto& own : ui.ownChapters) {
+    const bool current = ui.ownChapterShown() == own.get() && ui.exercise.id.empty();
+    if (ImGui::Selectable((own->doc.title + "##" + own->path).c_str(), current) && !current) {
+      app.closeExercise();
+      ui.chapter = "file:" + own->path;
+      ui.requestTab = ViewTab::LessonText;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", own->path.c_str());
+  }
   ImGui::Separator();
   if (!ui.exercise.id.empty()) {
     drawExerciseText(app);
@@ -95,6 +132,9 @@ void drawLessonsPanel(App& app) {
         ui.params.variant = v;
         ui.params.block = 0;
         if (!variant.barrierSwitch) ui.params.barrier = true;  // none to switch off there
+        if (!variant.syncwarpSwitch) ui.params.syncwarp = true;
+        if (!variant.perturbs) ui.params.perturb = false;
+        if (!variant.delays) ui.params.delayThread = -1;
         if (!variant.offersSubtract && ui.params.op == Op::Subtract) ui.params.op = Op::Sum;
         if (variant.defaultPerThread == 0) {  // one element per thread there
           ui.params.perThread = 0;

@@ -38,26 +38,19 @@ void drawPlayerPanel(App& app) {
   ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - speedLabel,
                                      ImGui::GetFontSize() * 3, ImGui::GetFontSize() * 7));
   ImGui::SliderFloat(trId("steps/s"), &ui.stepsPerSecond, 0.25f, 10.f, "%.2f");
+  // The step beside the scrubber, not on it, where its handle would cover it; the array view
+  // says what the step did.
+  const std::string where = count == 0 ? std::string(tr("no steps recorded"))
+                                       : printed(tr("step %d of %d"), ui.step, count - 1);
   int step = ui.step;
-  ImGui::SetNextItemWidth(-1);
-  // The slider's format: its %d is the step; the label comes from the core, its % doubled.
-  const std::string description = count > 0 ? say(ui.trace->steps[size_t(ui.step)].label) : "";
-  std::string label;
-  for (char c : description) label += c == '%' ? "%%" : std::string(1, c);
-  std::string format = count == 0 ? std::string(tr("no steps recorded"))
-                                  : printed(tr("step %%d of %d: %s"), count - 1, label.c_str());
-  // Too long for the slider (which also cuts its text at 63 bytes, a Japanese or Chinese
-  // character being 3): the step alone in it, and the description on a line of its own under
-  // it, so that no language loses it.
-  const std::string shown = printed(format.c_str(), ui.step);
-  const bool fits = shown.size() <= 63 &&
-                    ImGui::CalcTextSize(shown.c_str()).x <=
-                        ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2;
-  if (count > 0 && !fits) format = printed(tr("step %%d of %d"), count - 1);
-  if (ImGui::SliderInt("##scrub", &step, 0, std::max(0, count - 1), format.c_str()))
-    app.stepTo(step);
+  ImGui::SetNextItemWidth(
+      std::max(ImGui::GetFontSize() * 4, ImGui::GetContentRegionAvail().x -
+                                             ImGui::CalcTextSize(where.c_str()).x -
+                                             ImGui::GetStyle().ItemSpacing.x));
+  if (ImGui::SliderInt("##scrub", &step, 0, std::max(0, count - 1), "")) app.stepTo(step);
   noteWidget(ui, "scrubber");
-  if (count > 0 && !fits) wrappedText(description);
+  ImGui::SameLine();
+  ImGui::TextUnformatted(where.c_str());
   // The text's sentence for this step, in what is left of the window (scrolls when longer).
   ImGui::BeginChild("##narration");
   drawNarration(app);

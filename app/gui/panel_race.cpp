@@ -154,11 +154,7 @@ void drawResults(App& app, const Palette& pal) {
       const std::string label =
           printed(tr("result %s"), formatValue(run->result, run->params.type).c_str()) + "##" +
           std::to_string(k);
-      if (ImGui::Button(label.c_str())) {
-        ui.trace = run;
-        ui.step = int(run->steps.size()) - 1;
-        ui.playing = false;
-      }
+      if (ImGui::Button(label.c_str())) app.adoptRun(run);
       noteWidget(ui, "wrong run " + std::to_string(k));
       if ((k + 1) % 5 != 0 && k + 1 < race.wrongRuns.size()) ImGui::SameLine();
     }

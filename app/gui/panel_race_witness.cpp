@@ -41,14 +41,19 @@ std::string howItWasShown(const Witness& w) {
     smaller += (smaller.empty() ? "" : ", ") + o.str();
   addSentence(how, printed(tr("One step smaller, each right: %s."), smaller.c_str()));
   if (w.smallest && w.smallerTotal == 0)
-    addSentence(how, tr("The smallest: no stall schedule is smaller but lockstep."));
+    addSentence(how, s.lane ? tr("The smallest: no lane schedule is smaller but lockstep.")
+                            : tr("The smallest: no stall schedule is smaller but lockstep."));
   else if (w.smallest)
-    addSentence(how, printed(tr("The smallest: all %d stall schedules of a smaller size were run, "
-                                "and none is wrong."),
+    addSentence(how, printed(s.lane ? tr("The smallest: all %d lane schedules of a smaller size "
+                                         "were run, and none is wrong.")
+                                    : tr("The smallest: all %d stall schedules of a smaller size "
+                                         "were run, and none is wrong."),
                              w.smallerChecked));
   else
-    addSentence(how, printed(tr("Not shown to be the smallest: the %lld stall schedules of a "
-                                "smaller size are more than the search runs."),
+    addSentence(how, printed(s.lane ? tr("Not shown to be the smallest: the %lld lane schedules "
+                                         "of a smaller size are more than the search runs.")
+                                    : tr("Not shown to be the smallest: the %lld stall schedules "
+                                         "of a smaller size are more than the search runs."),
                              w.smallerTotal));
   return how;
 }
@@ -75,6 +80,14 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
   ImGui::SameLine();
   if (s.rounds == 0)
     wrappedText(tr("No thread need be late: the run is wrong under lockstep as it stands."));
+  else if (s.lane)
+    wrappedText(printed(s.rounds == 1 ? tr("thread %d (lane %d of warp %d) sits out %d round "
+                                           "after its warp step %d; every other thread runs in "
+                                           "lockstep.")
+                                      : tr("thread %d (lane %d of warp %d) sits out %d rounds "
+                                           "after its warp step %d; every other thread runs in "
+                                           "lockstep."),
+                        s.thread, s.thread % 32, s.thread / 32, s.rounds, s.from));
   else
     wrappedText(printed(s.rounds == 1 ? tr("thread %d sits out %d round from round %d; every "
                                            "other thread runs in lockstep.")
@@ -96,8 +109,8 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
                        w.combineLine.line);
     if (w.barrierLine.line)
       lines += std::string(lines.empty() ? "" : ",  ") +
-               printed(p.barrier ? tr("line %d the barrier it needed (on)")
-                                 : tr("line %d the barrier it needed (off)"),
+               printed(w.barrierOn ? tr("line %d the barrier it needed (on)")
+                                   : tr("line %d the barrier it needed (off)"),
                        w.barrierLine.line);
     if (!lines.empty())
       wrappedText("  " + printed(tr("%s: marked in the kernel source."), lines.c_str()), true);

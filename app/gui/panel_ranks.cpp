@@ -1,8 +1,10 @@
 // allreduce: the G buffers after the step on screen, one row per GPU. Each chunk is coloured by
 // how many ranks' inputs it already holds and labelled with them (0+3, all); the step's copies
 // are arrows from the sending chunk to the receiving one with their bytes, solid where the
-// receiver combines them, dashed where it copies them over. Small n: every element in a cell;
-// larger n: one box per chunk with its first and last values.
+// receiver combines them, dashed where it copies them over; a ring's copy from the last GPU to
+// the first goes around the rows. Small n: every element in a cell; larger n: one box per chunk
+// with its first and last values (in every chunk, or in none where they do not all fit).
+// Also the verdict rank by rank, which the result panel shows.
 #include <algorithm>
 #include <cmath>
 
@@ -23,26 +25,9 @@ int popcount(unsigned mask) {
   return count;
 }
 
-// "0+3", or "all" when the chunk holds every rank's input; runs of three or more as "0-4", so
-// that eight GPUs' labels stay short ("0-2+6+7").
+// The ranks a chunk holds, "0+3", "0-2+6+7", or "all" in the UI's language.
 std::string heldText(unsigned mask, int gpus) {
-  if (gpus > 1 && mask == (1u << gpus) - 1) return tr("all");
-  if (gpus <= 4) return ranksText(mask, gpus);
-  std::string text;
-  for (int r = 0; r < gpus;) {
-    if (!(mask & (1u << r))) {
-      ++r;
-      continue;
-    }
-    int last = r;
-    while (last + 1 < gpus && (mask & (1u << (last + 1)))) ++last;
-    text +=
-        (text.empty() ? "" : "+") + (last - r >= 2 ? std::to_string(r) + "-" + std::to_string(last)
-                                     : last > r    ? std::to_string(r) + "+" + std::to_string(last)
-                                                   : std::to_string(r));
-    r = last + 1;
-  }
-  return text;
+  return gpus > 1 && mask == (1u << gpus) - 1 ? tr("all") : ranksText(mask, gpus);
 }
 
 bool overlaps(const ImVec4& a, const ImVec4& b) {
@@ -103,6 +88,18 @@ int chunkOf(const Trace& t, long long begin) {
   return std::clamp(int(at - starts.begin()) - 1, 0, int(starts.size()) - 2);
 }
 
+// A chunk's first and last values, "1 .. 125".
+std::string spanText(const double* values, long long begin, long long end, ElementType type) {
+  return formatValue(values[begin], type) +
+         (end - begin > 1 ? " .. " + formatValue(values[end - 1], type) : "");
+}
+
+// A ring's copy from one end of the column of rows to the other (GPU G-1 to GPU 0): drawn as
+// a straight arrow it would cross every row between them.
+bool wrapsAround(const Transfer& x, int gpus) {
+  return gpus > 2 && ((x.from == gpus - 1 && x.to == 0) || (x.from == 0 && x.to == gpus - 1));
+}
+
 }  // namespace
 
 void drawRanks(App& app) {
@@ -119,31 +116,53 @@ void drawRanks(App& app) {
     return;
   }
 
+  // The header says what moved; where every copy of the step moves the same bytes (a ring, a
+  // butterfly), it says so once, and the arrows need no labels of their own.
   long long moved = 0;
-  for (const Transfer& x : s.transfers) moved += x.bytes;
+  bool sameBytes = true;
+  for (const Transfer& x : s.transfers) {
+    moved += x.bytes;
+    sameBytes &= x.bytes == s.transfers.front().bytes;
+  }
+  // Wrapped: in a narrow window the copies' size is the part that must not be cut off.
   if (ui.step == 0 && gpus == 1)
-    ImGui::Text(tr("the input: one GPU, %lld values: nothing to exchange"), n);
+    wrappedText(printed(tr("the input: one GPU, %lld values: nothing to exchange"), n));
   else if (ui.step == 0)
-    ImGui::Text(tr("the input: %d GPUs, %lld values each"), gpus, n);
+    wrappedText(printed(tr("the input: %d GPUs, %lld values each"), gpus, n));
+  else if (sameBytes && s.transfers.size() > 1)
+    wrappedText(printed(tr("%s   (%zu copies of %s each)"), say(s.label).c_str(),
+                        s.transfers.size(), bytesText(s.transfers.front().bytes).c_str()));
   else
-    ImGui::Text(s.transfers.size() == 1 ? tr("%s   (%zu copy, %s)") : tr("%s   (%zu copies, %s)"),
-                say(s.label).c_str(), s.transfers.size(), bytesText(moved).c_str());
+    wrappedText(
+        printed(s.transfers.size() == 1 ? tr("%s   (%zu copy, %s)") : tr("%s   (%zu copies, %s)"),
+                say(s.label).c_str(), s.transfers.size(), bytesText(moved).c_str()));
+
+  // Room around the rows for copies that wrap around: above the first row and right of the
+  // chunks, the same for every step of the run so that the rows stay where they are.
+  bool wraps = false;
+  for (const StepSnapshot& step : t.steps)
+    for (const Transfer& x : step.transfers) wraps |= wrapsAround(x, gpus);
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
   const ImVec2 avail(ImGui::GetContentRegionAvail().x,
                      std::max(40.f, ImGui::GetContentRegionAvail().y - 4));
   // Eight rows in a short window (presenter mode, 1280x800): smaller type, not a scrollbar.
   const float gapShare = 0.8f, small = 0.75f;
-  const float needed = ImGui::GetFontSize() * (1.15f * (gpus + (gpus - 1) * gapShare) + 0.9f);
+  const float needed =
+      ImGui::GetFontSize() * (1.15f * (gpus + (gpus - 1) * gapShare) + 0.9f + (wraps ? 0.6f : 0));
   ImGui::SetWindowFontScale(std::clamp(avail.y / needed, 0.6f, 1.f));
   const float font = ImGui::GetFontSize();
+  // Copies' byte counts: as large as the rows' own type in presenter mode, to read from afar.
+  const float bytesScale = ui.view.presenter ? 1.f : 0.85f;
+  const float topMargin = wraps ? font * 0.6f : 0, gutter = wraps ? font * 1.2f : 0;
+  const ImVec2 origin(start.x, start.y + topMargin);
   const float label = ImGui::CalcTextSize(printed(tr("GPU %d"), gpus - 1).c_str()).x + font * 0.6f;
-  const float width = std::max(font * 4, avail.x - label - 2);
+  const float width = std::max(font * 4, avail.x - label - 2 - gutter);
   // Rows with a gap under each for the chunk labels and the arrows; the window scrolls where
   // eight rows do not fit.
-  const float row =
-      std::clamp(avail.y / (gpus + (gpus - 1) * gapShare + 0.9f), font * 1.15f, font * 2.4f);
+  const float row = std::clamp((avail.y - topMargin) / (gpus + (gpus - 1) * gapShare + 0.9f),
+                               font * 1.15f, font * 2.4f);
   const float gap = std::max(row * gapShare, font * small + 2);
   const bool cells = n <= kCellLimit && width / float(n) >= font * 1.4f;
   // Where chunk c starts: by elements when every element has its cell, else equal boxes.
@@ -155,17 +174,53 @@ void drawRanks(App& app) {
   // Small type drawn so far: a byte count that would cover one goes to the arrow's other side,
   // or is left out (the lesson view lists every copy).
   std::vector<ImVec4> labels;
-  auto smallLabel = [&](ImVec2 at, ImU32 colour, const std::string& text, bool backed) {
-    const ImVec2 size = sizeScaled(small, text);
+  auto smallLabel = [&](ImVec2 at, ImU32 colour, const std::string& text, bool backed,
+                        float scale) {
+    const ImVec2 size = sizeScaled(scale, text);
     const ImVec4 box(at.x - 1, at.y, at.x + size.x + 1, at.y + size.y);
     for (const ImVec4& other : labels)
       if (overlaps(box, other)) return false;
     labels.push_back(box);
     if (backed)
       draw->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), IM_COL32(0, 0, 0, 160));
-    textScaled(draw, small, at, colour, text);
+    textScaled(draw, scale, at, colour, text);
     return true;
   };
+
+  // What the chunks say, decided once for the step: every cell's value at one size, or none;
+  // every box's first and last values, or none; never some chunks with values and some without.
+  const float cell = cells ? width / float(n) : 0;
+  float valueScale = 1;
+  bool boxValues = true;
+  for (int r = 0; r < gpus; ++r) {
+    const double* values = s.values.data() + size_t(r) * size_t(n);
+    for (int c = 0; c < chunks; ++c) {
+      const long long begin = t.chunkStarts[size_t(c)], end = t.chunkStarts[size_t(c) + 1];
+      if (end <= begin) continue;
+      if (cells) {
+        for (long long i = begin; i < end; ++i)
+          valueScale = std::min(
+              valueScale,
+              (cell - 4) / std::max(1.f, sizeScaled(1, formatValue(values[i], t.params.type)).x));
+      } else {
+        const std::string both = heldText(s.contains[size_t(r)][size_t(c)], gpus) + "  " +
+                                 spanText(values, begin, end, t.params.type);
+        const float boxWidth = chunkX(c + 1) - chunkX(c);
+        valueScale = std::min(valueScale, (boxWidth - 8) / std::max(1.f, sizeScaled(1, both).x));
+      }
+    }
+  }
+  if (!cells && valueScale < 0.6f) {  // the ranks alone, at the size they need
+    boxValues = false;
+    valueScale = 1;
+    for (int r = 0; r < gpus; ++r)
+      for (int c = 0; c < chunks; ++c)
+        valueScale = std::min(
+            valueScale,
+            (chunkX(c + 1) - chunkX(c) - 6) /
+                std::max(1.f, sizeScaled(1, heldText(s.contains[size_t(r)][size_t(c)], gpus)).x));
+  }
+  const bool cellValues = cells && valueScale >= 0.5f;
 
   for (int r = 0; r < gpus; ++r) {
     const float y = rowTop(r);
@@ -185,28 +240,24 @@ void drawRanks(App& app) {
                     3, 0, grew ? pal.line * 1.5f : 1);
       const std::string held = heldText(mask, gpus);
       if (cells) {
-        const float cell = width / float(n);
         for (long long i = begin; i < end; ++i) {
           const float cx = origin.x + label + cell * float(i);
           if (i > begin) draw->AddLine(ImVec2(cx, y + 3), ImVec2(cx, y + row - 3), pal.cellBorder);
+          if (!cellValues) continue;
           const std::string text = formatValue(values[i], t.params.type);
-          const float scale = std::min(1.f, (cell - 4) / std::max(1.f, sizeScaled(1, text).x));
-          if (scale < 0.5f) continue;
+          const float scale = std::min(1.f, valueScale);
           const ImVec2 size = sizeScaled(scale, text);
           textScaled(draw, scale, ImVec2(cx + (cell - size.x) / 2, y + (row - size.y) / 2), ink,
                      text);
         }
         // The ranks the chunk holds, under it in small type.
         if (sizeScaled(small, held).x < x1 - x0 - 2)
-          smallLabel(ImVec2(x0 + 3, y + row + 1), pal.muted, held, false);
+          smallLabel(ImVec2(x0 + 3, y + row + 1), pal.muted, held, false, small);
       } else {
-        // One box: the ranks it holds, then its first and last values where they fit.
-        const std::string span =
-            formatValue(values[begin], t.params.type) +
-            (end - begin > 1 ? " .. " + formatValue(values[end - 1], t.params.type) : "");
-        const std::string both = held + "  " + span;
-        const std::string& text = sizeScaled(1, both).x < x1 - x0 - 8 ? both : held;
-        const float scale = std::min(1.f, (x1 - x0 - 6) / std::max(1.f, sizeScaled(1, text).x));
+        // One box: the ranks it holds, then its first and last values where every box has room.
+        const std::string text =
+            boxValues ? held + "  " + spanText(values, begin, end, t.params.type) : held;
+        const float scale = std::min(1.f, valueScale);
         if (scale >= 0.5f) {
           const ImVec2 size = sizeScaled(scale, text);
           textScaled(draw, scale, ImVec2((x0 + x1 - size.x) / 2, y + (row - size.y) / 2), ink,
@@ -214,37 +265,100 @@ void drawRanks(App& app) {
         }
         const std::string range = printed(tr("[%lld, %lld)"), begin, end);
         if (r == gpus - 1 && sizeScaled(small, range).x < x1 - x0 - 2)
-          smallLabel(ImVec2(x0 + 3, y + row + 1), pal.muted, range, false);
+          smallLabel(ImVec2(x0 + 3, y + row + 1), pal.muted, range, false, small);
       }
     }
   }
 
   // The copies of this step: from the sender's chunk to the receiver's, each sender at its own
-  // place along the chunk so that swaps in both directions stay apart.
+  // place along the chunk so that swaps in both directions stay apart. A copy from the last row
+  // to the first (or back) leaves its row on the outer side, runs down the gutter right of the
+  // chunks and comes into the other row from the outer side too.
+  const float right = origin.x + label + width + gutter * 0.5f;
+  // Around the rows: above the first row, and below the last row's small labels.
+  const float top = start.y + topMargin * 0.4f;
+  const float bottom = rowTop(gpus - 1) + row + sizeScaled(small, "0").y + 4;
   for (const Transfer& x : s.transfers) {
     if (x.from < 0 || x.from >= gpus || x.to < 0 || x.to >= gpus || x.from == x.to) continue;
     const int c = chunkOf(t, x.begin);
     const float x0 = chunkX(c), x1 = chunkX(c + 1);
     const float ax = x0 + (x1 - x0) * (0.3f + 0.65f * (x.from + 0.5f) / gpus);
-    const bool down = x.to > x.from;
-    const ImVec2 from(ax, down ? rowTop(x.from) + row : rowTop(x.from)),
-        to(ax, down ? rowTop(x.to) : rowTop(x.to) + row);
     const ImU32 colour = x.combined ? pal.accent : pal.worked;
     const float thick = pal.line * 1.5f, head = std::max(6.f, font * 0.45f);
+    auto segment = [&](ImVec2 a, ImVec2 b) {
+      if (x.combined)
+        draw->AddLine(a, b, colour, thick);
+      else
+        dashedLine(draw, a, b, colour, thick, font * 0.3f);
+    };
+    const bool around = wrapsAround(x, gpus);
+    // Down the column: from the sender's bottom edge into the receiver's top edge; around the
+    // rows the other way.
+    const bool down = around ? x.to < x.from : x.to > x.from;
+    const ImVec2 from(ax, down ? rowTop(x.from) + row : rowTop(x.from)),
+        to(ax, down ? rowTop(x.to) : rowTop(x.to) + row);
     const ImVec2 shaft(to.x, down ? to.y - head : to.y + head);
-    if (x.combined)
-      draw->AddLine(from, shaft, colour, thick);
-    else
-      dashedLine(draw, from, shaft, colour, thick, font * 0.3f);
+    if (around) {
+      const float leave = x.from == 0 ? top : bottom, arrive = x.to == 0 ? top : bottom;
+      segment(from, ImVec2(ax, leave));
+      segment(ImVec2(ax, leave), ImVec2(right, leave));
+      segment(ImVec2(right, leave), ImVec2(right, arrive));
+      segment(ImVec2(right, arrive), ImVec2(ax, arrive));
+      segment(ImVec2(ax, arrive), shaft);
+    } else {
+      segment(from, shaft);
+    }
     arrowHead(draw, to, down, head, colour);
+    if (sameBytes && s.transfers.size() > 1) continue;  // the header gave their size
     const std::string bytes = (x.combined ? "+" : "") + bytesText(x.bytes);
-    const float by = down ? from.y + 1 : from.y - sizeScaled(small, bytes).y - 1;
-    if (!smallLabel(ImVec2(ax + 4, by), colour, bytes, true))
-      smallLabel(ImVec2(ax - 4 - sizeScaled(small, bytes).x, by), colour, bytes, true);
+    const float by = down ? from.y + 1 : from.y - sizeScaled(bytesScale, bytes).y - 1;
+    if (!smallLabel(ImVec2(ax + 4, by), colour, bytes, true, bytesScale))
+      smallLabel(ImVec2(ax - 4 - sizeScaled(bytesScale, bytes).x, by), colour, bytes, true,
+                 bytesScale);
   }
-  ImGui::Dummy(ImVec2(avail.x, rowTop(gpus - 1) + row + gap - origin.y));
+  ImGui::Dummy(
+      ImVec2(avail.x, std::max(rowTop(gpus - 1) + row + gap, wraps ? bottom + 4 : 0) - start.y));
   noteWidget(app.ui, "ranks");
   ImGui::SetWindowFontScale(1);
+}
+
+// The result panel's verdict for an all-reduce: the run is right only where every GPU holds the
+// whole result, so one verdict for the run and one for each GPU, a chip each, wrapped onto as
+// many lines as the panel needs.
+void drawRankVerdicts(App& app) {
+  UiState& ui = app.ui;
+  const Palette& pal = palette(ui.view.presenter);
+  const Trace& t = *ui.trace;
+  const int gpus = t.gpus;
+  const ImVec4 verdictColour = ImGui::ColorConvertU32ToFloat4(t.correct ? pal.right : pal.wrong);
+  ImGui::SetWindowFontScale(1.8f);
+  ImGui::TextColored(verdictColour, "%s", t.correct ? tr("CORRECT") : tr("WRONG"));
+  ImGui::SetWindowFontScale(1.0f);
+
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (int r = 0; r < gpus; ++r) {
+    const bool known = size_t(r) < t.rankResults.size() && size_t(r) < t.rankWrongElements.size();
+    const long long wrong = known ? t.rankWrongElements[size_t(r)] : t.params.n;
+    const std::string text = !known       ? printed(tr("GPU %d: no result"), r)
+                             : wrong == 0 ? printed(tr("GPU %d right"), r)
+                                          : printed(tr("GPU %d: %lld wrong"), r, wrong);
+    const ImVec2 size(ImGui::CalcTextSize(text.c_str()).x + style.FramePadding.x * 2,
+                      ImGui::GetFrameHeight());
+    if (r > 0 && ImGui::GetItemRectMax().x + style.ItemSpacing.x + size.x <= right)
+      ImGui::SameLine();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    draw->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y),
+                        wrong == 0 ? pal.right : pal.wrong, size.y * 0.3f);
+    draw->AddText(ImVec2(at.x + style.FramePadding.x, at.y + style.FramePadding.y),
+                  wrong == 0 ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255), text.c_str());
+    ImGui::Dummy(size);
+    noteWidget(ui, "rank verdict " + std::to_string(r) + (wrong == 0 ? ": right" : ": wrong"));
+  }
+  ImGui::Text(tr("element 0: %s on GPU 0, expected %s"),
+              formatValue(t.result, t.params.type).c_str(),
+              formatValue(t.expected, t.params.type).c_str());
 }
 
 // The lesson view: what the picture means, then this step's copies one by one and the bytes

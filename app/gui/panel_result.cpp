@@ -1,4 +1,4 @@
-// Result, expected, verdict (unmistakable on a projector), and the timings.
+// Result, expected, verdict (unmistakable on a projector; verdict.cpp), and the timings.
 #include <cmath>
 
 #include "app/gui/panels.hpp"
@@ -63,24 +63,12 @@ void drawResultPanel(App& app) {
     for (const auto& note : t.notes) wrappedText(say(note));
     return;
   }
-  const ImVec4 verdictColour = ImGui::ColorConvertU32ToFloat4(t.correct ? pal.right : pal.wrong);
-  ImGui::SetWindowFontScale(1.8f);
-  ImGui::TextColored(verdictColour, "%s", t.correct ? tr("CORRECT") : tr("WRONG"));
-  ImGui::SetWindowFontScale(1.0f);
-  // The result line, how far off a sum is ("15 short") and the timings are the core's
-  // sentences, as rlab says them.
-  wrappedText(say(resultLine(t)));
-  if (const Message off = howFarOff(t); !off.empty())
-    wrappedText(say(off), t.correct ? pal.right : pal.wrong);
-  // Barrier off on a GPU: this run is one draw; how often the setting goes wrong here.
-  if (ui.liveRate && ui.liveRate->forRun == ui.trace) {
-    const LiveRaceRate& rate = *ui.liveRate;
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(rate.wrong > 0 ? pal.wrong : pal.right),
-                       tr("wrong in %d of %d runs on this GPU"), rate.wrong, rate.runs);
-  } else if (app.liveRateBusy()) {
-    const std::string label = printed(tr("measuring on this GPU: %d of %d runs"),
-                                      int(app.liveRateProgress() * kLiveRaceRuns), kLiveRaceRuns);
-    ImGui::ProgressBar(app.liveRateProgress(), ImVec2(-1, 0), label.c_str());
+  if (t.gpus > 0) {  // a vector on every GPU: a verdict for each (panel_ranks.cpp)
+    drawRankVerdicts(app);
+  } else {
+    drawVerdict(app, 1.8f);
+    // The result line is the core's sentence, as rlab says it.
+    wrappedText(say(resultLine(t)));
   }
   wrappedText(say(t.device), true);
   for (const Message& line : timingLines(t)) wrappedText(say(line), !t.timings.measured);

@@ -69,13 +69,18 @@ void drawSourcePanel(App& app) {
       for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
       if (depth == 0 && line.find('}') != std::string::npos) inFunction = false;
     }
-    const bool barrierLine = line.find("switchableBarrier(barrierOn)") != std::string::npos;
+    // The switchable barrier, or the last warp's __syncwarp (on only where the variant has it).
+    const bool syncwarpLine = line.find("switchableSyncwarp(syncwarpOn)") != std::string::npos;
+    const bool barrierLine =
+        syncwarpLine || line.find("switchableBarrier(barrierOn)") != std::string::npos;
+    const bool on =
+        syncwarpLine ? variant->syncwarpSwitch && ui.params.syncwarp : ui.params.barrier;
     const bool witnessLine =
         number == witnessRead || number == witnessBarrier || number == hazardLine;
     if (highlight || barrierLine || witnessLine) {
       const ImVec2 at = ImGui::GetCursorScreenPos();
       const ImU32 back = witnessLine   ? pal.wrong
-                         : barrierLine ? (ui.params.barrier ? pal.right : pal.wrong)
+                         : barrierLine ? (on ? pal.right : pal.wrong)
                                        : pal.worked;
       const ImVec2 end(at.x + ImGui::GetContentRegionAvail().x, at.y + ImGui::GetTextLineHeight());
       ImGui::GetWindowDrawList()->AddRectFilled(
@@ -100,8 +105,8 @@ void drawSourcePanel(App& app) {
     }
     if (barrierLine) {
       ImGui::SameLine(0, ImGui::GetFontSize());
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ui.params.barrier ? pal.right : pal.wrong),
-                         "%s%s", ui.params.barrier ? tr("<- ON") : tr("<- OFF"),
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(on ? pal.right : pal.wrong), "%s%s",
+                         on ? tr("<- ON") : tr("<- OFF"),
                          number == witnessBarrier ? tr(": the read needed it") : "");
     }
   }

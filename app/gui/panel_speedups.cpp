@@ -1,6 +1,8 @@
 // The speed-up table under the timing chart: for one measured n, each kernel's time, x the CPU
-// loop, x the kernel before it in the course order, x CUB (the seed's table, for this GPU).
-// Read from the bench's rows; fillSpeedUps (the core) computed the ratios.
+// loop, x the kernel before it in the course order, x CUB (the seed's table, for this GPU, or
+// for the GPU of a recording, so labelled). Read from the bench's rows; fillSpeedUps (the core)
+// computed the ratios. It fits the height the chart leaves it: its rows scroll under a header
+// that stays.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -55,7 +57,7 @@ float speedUpTableHeight(const UiState& ui) {
   return ImGui::GetFrameHeightWithSpacing() * float(rows + 4);
 }
 
-void drawSpeedUpTable(App& app) {
+void drawSpeedUpTable(App& app, float height) {
   UiState& ui = app.ui;
   const long long n = shownN(ui);
   if (n == 0) return;
@@ -78,14 +80,21 @@ void drawSpeedUpTable(App& app) {
   ImGui::SameLine();
   ImGui::TextDisabled("%s, %s", ui.bench.gpuTimes ? ui.bench.device.c_str() : tr("CPU"),
                       name(ui.bench.type));
+  if (!ui.bench.recording.empty()) {  // never taken for this machine's
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%s)", tr("recorded, not measured here"));
+  }
 
   const std::vector<const BenchRow*> rows = rowsOf(all, n);
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
   const int columns = ui.bench.gpuTimes ? 5 : 2;
-  const float height =
-      ImGui::GetFrameHeightWithSpacing() * float(ui.bench.gpuTimes ? rows.size() + 1 : 2);
-  if (!ImGui::BeginTable("speedups", columns, flags, ImVec2(0, height))) return;
+  const float frame = ImGui::GetFrameHeightWithSpacing();
+  // What is left of `height` under the combo and over the line under the table; never so
+  // little that the header and a row would not show.
+  const float whole = frame * float(ui.bench.gpuTimes ? rows.size() + 1 : 2);
+  const float room = std::max(frame * 3, height - frame * 3);
+  if (!ImGui::BeginTable("speedups", columns, flags, ImVec2(0, std::min(whole, room)))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn(tr("kernel"));
   ImGui::TableSetupColumn("ms");

@@ -9,6 +9,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
+#include "lessons/engine/chapter_check.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
@@ -17,9 +18,10 @@ namespace {
 
 using Kind = text::Block::Kind;
 
-// Sets the controls to a try link's run and runs it (the backend stays the learner's unless
-// the link names one).
-void applyTry(App& app, const std::string& chapter, const std::string& query) {
+}  // namespace
+
+// The backend stays the learner's unless the link names one.
+void runTryLink(App& app, const std::string& chapter, const std::string& query) {
   UiState& ui = app.ui;
   try {
     Params p = paramsFromQuery(chapter, query);
@@ -44,17 +46,34 @@ void applyTry(App& app, const std::string& chapter, const std::string& query) {
   }
 }
 
-// Inline text, wrapped to the panel: words break at spaces, CJK characters anywhere.
-void drawInline(App& app, const text::Inline& spans, const std::string& chapter, float scale = 1) {
+bool suggestionButton(App& app, const std::string& label, const std::string& chapter,
+                      const std::string& link) {
+  const bool pressed = ImGui::Button(label.c_str());
+  noteWidget(app.ui, "suggestion:" + link);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", commandLineFor(chapter, link).c_str());
+  if (pressed) runTryLink(app, chapter, link);
+  return pressed;
+}
+
+namespace {
+
+// Inline text, wrapped to `width`: words break at spaces, CJK characters anywhere. Draws it
+// when `draw` (and runs a clicked try link), else only measures; its height either way.
+float layoutInline(App& app, const text::Inline& spans, const std::string& chapter, float width,
+                   bool draw, float scale = 1) {
   const Palette& pal = palette(app.ui.view.presenter);
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = std::max(ImGui::GetContentRegionAvail().x, 50.f);
+  // Measuring may happen outside any window (the stage sizes its strips first): no window's
+  // draw list or cursor then.
+  ImDrawList* list = draw ? ImGui::GetWindowDrawList() : nullptr;
+  const ImVec2 origin = draw ? ImGui::GetCursorScreenPos() : ImVec2(0, 0);
   const float size = ImGui::GetFontSize() * scale;
   const float lineHeight = size * 1.35f;
   float x = 0, y = 0;
   const std::string* clicked = nullptr;
   bool spaceCarried = false;  // the span before ended with a space: the next word keeps its gap
+  // Code gets one chip per line it spans, not one per word: drawn under the text (channel 0)
+  // once its line or its span ends.
+  if (draw) list->ChannelsSplit(2);
   for (const text::Span& span : spans) {
     ImFont* font = span.code && codeFont() ? codeFont() : ImGui::GetFont();
     const float space = font->CalcTextSizeA(size, FLT_MAX, 0, " ").x;
@@ -64,8 +83,19 @@ void drawInline(App& app, const text::Inline& spans, const std::string& chapter,
                                             : ImGui::GetColorU32(ImGuiCol_Text);
     const std::string& s = span.text;
     bool first = true;
+    float chipStart = -1, chipEnd = 0, chipY = 0;
+    auto closeChip = [&] {
+      if (!draw || chipStart < 0) return;
+      list->ChannelsSetCurrent(0);
+      list->AddRectFilled(ImVec2(chipStart - 2, chipY - 1), ImVec2(chipEnd + 2, chipY + size + 1),
+                          ImGui::GetColorU32(ImGuiCol_FrameBg), 3);
+      list->ChannelsSetCurrent(1);
+      chipStart = -1;
+    };
+    if (draw) list->ChannelsSetCurrent(1);
     for (const text::Word& piece : text::words(s)) {
       if (piece.newline) {
+        closeChip();
         x = 0;
         y += lineHeight;
         continue;
@@ -77,6 +107,7 @@ void drawInline(App& app, const text::Inline& spans, const std::string& chapter,
       const float w = font->CalcTextSizeA(size, FLT_MAX, 0, word, s.c_str() + i).x;
       float gap = spaced && x > 0 ? space : 0;
       if (x > 0 && x + gap + w > width) {
+        closeChip();
         x = 0;
         y += lineHeight;
         gap = 0;
@@ -84,14 +115,17 @@ void drawInline(App& app, const text::Inline& spans, const std::string& chapter,
       x += gap;
       const ImVec2 at(origin.x + x, origin.y + y + (lineHeight - size) * 0.5f);
       const ImVec2 end(at.x + w, at.y + size);
-      if (span.code)
-        draw->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(end.x + 2, end.y + 1),
-                            ImGui::GetColorU32(ImGuiCol_FrameBg), 3);
-      draw->AddText(font, size, at, colour, word, s.c_str() + i);
+      x += w;
+      if (!draw) continue;
+      if (span.code) {
+        if (chipStart < 0) chipStart = at.x, chipY = at.y;
+        chipEnd = end.x;
+      }
+      list->AddText(font, size, at, colour, word, s.c_str() + i);
       if (span.strong)
-        draw->AddText(font, size, ImVec2(at.x + 0.7f, at.y), colour, word, s.c_str() + i);
+        list->AddText(font, size, ImVec2(at.x + 0.7f, at.y), colour, word, s.c_str() + i);
       if (!span.link.empty()) {
-        draw->AddLine(ImVec2(at.x, end.y), end, colour);
+        list->AddLine(ImVec2(at.x, end.y), end, colour);
         app.ui.widgetRects[span.link] = ImVec4(at.x, at.y, end.x, end.y);
         if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(at, end)) {
           ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
@@ -101,12 +135,19 @@ void drawInline(App& app, const text::Inline& spans, const std::string& chapter,
           if (ImGui::IsMouseClicked(0)) clicked = &span.link;
         }
       }
-      x += w;
     }
+    closeChip();
     if (!s.empty()) spaceCarried = s.back() == ' ';
   }
+  if (!draw) return y + lineHeight;
+  list->ChannelsMerge();
   ImGui::Dummy(ImVec2(width, y + lineHeight));
-  if (clicked && clicked->rfind("try:", 0) == 0) applyTry(app, chapter, *clicked);
+  if (clicked && clicked->rfind("try:", 0) == 0) runTryLink(app, chapter, *clicked);
+  return y + lineHeight;
+}
+
+void drawInline(App& app, const text::Inline& spans, const std::string& chapter, float scale = 1) {
+  layoutInline(app, spans, chapter, std::max(ImGui::GetContentRegionAvail().x, 50.f), true, scale);
 }
 
 void drawBlocks(App& app, const std::vector<text::Block>& blocks, const std::string& chapter);
@@ -123,7 +164,8 @@ void answerPrediction(App& app, const text::Block& b, Prediction& p, const std::
   }
   const Params& ran = trace->params;
   if (ran.lesson != asked.lesson || ran.variant != asked.variant || ran.n != asked.n ||
-      ran.block != asked.block || ran.barrier != asked.barrier || ran.schedule != asked.schedule)
+      ran.block != asked.block || ran.barrier != asked.barrier || ran.syncwarp != asked.syncwarp ||
+      ran.schedule != asked.schedule)
     return;
   p.waiting = false;
   const double typed = std::strtod(p.answer.data(), nullptr);
@@ -184,7 +226,7 @@ void drawPrediction(App& app, const text::Block& b, const std::string& chapter) 
     if (ImGui::Button(trId("Run and check")) && p.answer[0]) {
       p.waiting = true;
       p.verdict.clear();
-      applyTry(app, chapter, predictionQueries(b).front());
+      runTryLink(app, chapter, predictionQueries(b).front());
     }
     noteWidget(ui, "predict:" + b.query);
     answerPrediction(app, b, p, chapter);
@@ -204,14 +246,23 @@ void drawPrediction(App& app, const text::Block& b, const std::string& chapter) 
   ImGui::Spacing();
 }
 
+// The narration of the run on screen: in the teacher's chapter shown, else in the lesson's.
+const text::Block* narrationOnScreen(const UiState& ui) {
+  if (!ui.trace) return nullptr;
+  const bool simulated = ui.trace->backend != "gpu";
+  if (const OwnChapter* own = ui.ownChapterShown())
+    if (const text::Block* steps = narrationIn(own->doc, own->name, ui.trace->params, simulated))
+      return steps;
+  return narrationFor(ui.trace->params, simulated, ui.language);
+}
+
 void drawSteps(App& app, const text::Block& b, const std::string& chapter) {
   UiState& ui = app.ui;
-  const bool onScreen =
-      ui.trace && narrationFor(ui.trace->params, ui.trace->backend != "gpu", ui.language) == &b;
+  const bool onScreen = narrationOnScreen(ui) == &b;
   ImGui::PushID(&b);
   ImGui::TextColored(ImVec4(0.6f, 0.85f, 1, 1), "%s", tr("Step by step"));
   ImGui::SameLine();
-  if (!onScreen && ImGui::SmallButton(trId("show this run"))) applyTry(app, chapter, b.query);
+  if (!onScreen && ImGui::SmallButton(trId("show this run"))) runTryLink(app, chapter, b.query);
   for (size_t k = 0; k < b.items.size(); ++k) {
     ImGui::PushID(int(k));
     const bool current = onScreen && int(k) == ui.step;
@@ -341,6 +392,22 @@ void drawTextPanel(App& app) {
   }
   noteWidget(ui, "language");
   ImGui::SameLine();
+  if (!ui.chapterProblems.empty()) {  // a teacher's chapter refused: why, line by line
+    wrappedText(
+        tr("The chapter was refused. Mend these lines and open it again (File > Open "
+           "chapter):"));
+    for (const std::string& problem : ui.chapterProblems)
+      wrappedText(problem, palette(ui.view.presenter).wrong);
+    ImGui::Separator();
+  }
+  if (const OwnChapter* own = ui.ownChapterShown()) {  // a teacher's chapter, in its language
+    if (ImGui::SmallButton(trId("back to the lesson"))) ui.chapter.clear();
+    ImGui::BeginChild("##text");
+    drawInline(app, {{own->doc.title, "", false, false, true}}, own->name, 1.45f);
+    drawBlocks(app, own->doc.blocks, own->name);
+    ImGui::EndChild();
+    return;
+  }
   const auto& ids = chapterIds();
   const bool showBasics = ui.chapter == "basics";
   if (ImGui::SmallButton(showBasics ? trId("back to the lesson") : trId("the basics first")))
@@ -374,10 +441,18 @@ void drawMarkdown(App& app, const std::string& markdown) {
 void drawNarration(App& app) {
   UiState& ui = app.ui;
   if (!ui.trace || !ui.trace->exercise.empty()) return;  // the learner's kernel: no narration
-  const text::Block* steps =
-      narrationFor(ui.trace->params, ui.trace->backend != "gpu", ui.language);
+  const text::Block* steps = narrationOnScreen(ui);
   if (!steps || ui.step >= int(steps->items.size())) return;
   drawInline(app, steps->items[size_t(ui.step)], ui.trace->params.lesson);
+}
+
+float narrationHeight(App& app, float width) {
+  UiState& ui = app.ui;
+  if (!ui.trace || !ui.trace->exercise.empty()) return 0;
+  const text::Block* steps =
+      narrationFor(ui.trace->params, ui.trace->backend != "gpu", ui.language);
+  if (!steps || ui.step >= int(steps->items.size())) return 0;
+  return layoutInline(app, steps->items[size_t(ui.step)], ui.trace->params.lesson, width, false);
 }
 
 }  // namespace rlab::gui

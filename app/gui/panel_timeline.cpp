@@ -62,8 +62,8 @@ void drawTimelinePanel(App& app) {
   const Trace& t = *ui.trace;
   if (!lessonOrThrow(t.params.lesson).timeline) {
     wrappedText(
-        tr("The timeline is for the barrier lesson: its kernels stamp when each thread "
-           "read and wrote."));
+        tr("The timeline is for the barrier and lastwarp lessons: their kernels stamp when "
+           "each thread read and wrote."));
     return;
   }
   const Timeline tl = buildTimeline(t);

@@ -13,33 +13,78 @@ struct LessonInfo;
 
 namespace rlab::gui {
 
-void drawLessonsPanel(App& app);   // lesson list, variants, lesson text
-void drawControlsPanel(App& app);  // parameters, backend, Run
-void drawPlayerPanel(App& app);    // scrubber, play/pause, step buttons, speed
-void drawArrayPanel(App& app);     // the array after this step
-void drawLessonView(App& app);     // the lesson's own picture
-void drawResultPanel(App& app);    // result, expected, verdict, timings
+// The menu bar (File > Open chapter, Help > Manual); its height. The dialog File > Open
+// chapter opens, drawn after every window (a modal popup comes last in a frame).
+float drawMenuBar(App& app);
+void drawOpenChapterDialog(App& app);
+void drawLessonsPanel(App& app);                      // lesson list, variants, lesson text
+void drawControlsPanel(App& app);                     // parameters, backend, Run
+void drawPlayerPanel(App& app);                       // scrubber, play/pause, step buttons, speed
+void drawArrayPanel(App& app);                        // the array after this step
+float arrayPanelHeight(const App& app, float width);  // ... the height it needs for this step
+void drawLessonView(App& app);                        // the lesson's own picture
+void drawResultPanel(App& app);                       // result, expected, verdict, timings
+
+// The verdict on the run on screen (verdict.cpp), the same on the desk and on the stage.
+struct Verdict {
+  enum class Kind { None, Correct, RightThisTime, Wrong, NoSingleAnswer } kind = Kind::None;
+  std::string headline;  // CORRECT, RIGHT THIS TIME, WRONG, NO SINGLE ANSWER
+  std::string detail;    // how far off: "15 short"
+  // A racy setting (the barrier off): how often it goes wrong, or that it is being measured.
+  std::string rate;
+  bool measuring = false;
+  ImU32 colour = 0;
+};
+Verdict verdictOf(const App& app);
+void drawVerdict(App& app, float headlineScale);  // the headline larger, then the rest
+
+// The stage (layout.cpp): a bar with the lesson, the player and the teacher's buttons
+// (panel_stage_bar.cpp); the view under the array; the step's narration beside the verdict
+// (panel_stage_narration.cpp); the drawer with the lessons, controls and code (panel_drawer.cpp).
+void drawStageBar(App& app);
+float stageBarHeight(App& app, float width);
+void drawStageView(App& app);
+void drawStageNarration(App& app);
+float stageNarrationHeight(App& app, float width);
+void drawDrawer(App& app);
+// Sets the controls to a try link's run ("try:n=8&schedule=stall:4:2:1") and runs it; the
+// texts' links and the lessons' suggestion buttons both do this.
+void runTryLink(App& app, const std::string& chapter, const std::string& link);
+// A suggestion the run on screen makes, as a button that sets the controls and runs.
+bool suggestionButton(App& app, const std::string& label, const std::string& chapter,
+                      const std::string& link);
 void drawSourcePanel(App& app);    // the kernel that ran
 void drawHostCodePanel(App& app);  // the host code that launched it, and the run's launches
 // The files the host code panel shows for a lesson: its driver.hpp, then the helpers of lessons/
 // it includes (tree_passes.hpp).
 std::vector<std::string> hostFiles(const LessonInfo& lesson);
-void drawTimingPanel(App& app);    // log-log chart from rlab bench's engine
+void drawTimingPanel(App& app);  // log-log chart from rlab bench's engine
 // Under the chart (panel_speedups.cpp): each kernel's time x the CPU loop, the previous kernel
-// and CUB, at one measured n; its height, so that the chart leaves room for it.
-void drawSpeedUpTable(App& app);
+// and CUB, at one measured n, in `height` pixels (its rows scroll within them); the height it
+// would take whole, so that the chart leaves room for it.
+void drawSpeedUpTable(App& app, float height);
 float speedUpTableHeight(const UiState& ui);
-void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
-void drawTimelinePanel(App& app);  // one row per thread: when each read and wrote
+void drawRacePanel(App& app);          // run K times, histogram, open a wrong run
+void drawTimelinePanel(App& app);      // one row per thread: when each read and wrote
 void drawKernelOutputPanel(App& app);  // what the kernel printed (printf), line by line
-void drawMemoryPanel(App& app);    // one warp's global loads and stores: sectors, efficiency
-void drawTextPanel(App& app);      // the lesson's text: links, narration, predictions
-void drawNarration(App& app);      // the text's sentence for the step on screen
+void drawMemoryPanel(App& app);        // one warp's global loads and stores: sectors, efficiency
+// The GPU's own counters for the run on screen (Nsight Compute), the simulator's prediction
+// beside them; a recording of a GPU where this machine has none.
+void drawProfilePanel(App& app);
+// "measured on NVIDIA H100 80GB HBM3, 2026-11-03, not on this machine": how every view labels
+// what a recording holds (the recording at `path`, or `path` itself where none is built in).
+std::string recordedOnText(const std::string& path);
+void drawTextPanel(App& app);          // the lesson's text: links, narration, predictions
+void drawNarration(App& app);          // the text's sentence for the step on screen
+float narrationHeight(App& app, float width);  // ... and how tall it is at that width
 // allreduce (panel_ranks.cpp): the G buffers after the step, chunks coloured by the ranks they
 // hold, the step's copies as arrows (in the Array window); the copies listed and the bytes each
 // GPU moved so far (in the lesson view).
 void drawRanks(App& app);
 void drawRanksDetails(App& app);
+// The verdict of an all-reduce run for the result panel: the run's, then each GPU's (right, or
+// how many of its elements are wrong).
+void drawRankVerdicts(App& app);
 
 // The race explorer's parts (panel_race_witness.cpp, panel_race_charts.cpp).
 struct Palette;
@@ -58,6 +103,25 @@ void drawWitness(App& app, const Witness& w, const Palette& pal);
 void drawExerciseText(App& app);    // the statement, hints one at a time, our solution
 void drawExerciseEditor(App& app);  // the learner's kernel: line numbers, colours, errors
 void drawExerciseCheck(App& app);   // Run and Check with progress and Cancel, the report
+
+// Labels drawn into pictures (labels.cpp): each placed where it overlaps no label placed
+// before it in the frame and stays inside its window, else moved to the next place offered or
+// left out; every one kept with its rectangle, so that the tests can check that no two overlap
+// and none is cut off.
+struct PlacedLabel {
+  ImVec2 min, max;
+  std::string text;
+  std::string window;  // the window it was drawn in
+};
+void beginLabelFrame();
+const std::vector<PlacedLabel>& labelsThisFrame();
+// Draws `text` at the first of `at` (top-left corners) where it fits; false: none did. `size`
+// 0: the current font size.
+bool placeLabel(ImDrawList* draw, std::initializer_list<ImVec2> at, ImU32 colour,
+                const std::string& text, float size = 0);
+// A label ImGui drew itself (a verdict, a title): kept for the checks, and in the way of the
+// labels placed after it.
+void noteLabel(ImVec2 min, ImVec2 max, const std::string& text);
 
 // Small helpers the panels share.
 void helpMarker(const char* text);

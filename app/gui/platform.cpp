@@ -31,6 +31,9 @@ Platform::Platform(int width, int height, bool visible) {
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+  // The window's class names the desktop entry (StartupWMClass), so the menu's icon is its.
+  glfwWindowHintString(GLFW_X11_CLASS_NAME, "reduction-lab");
+  glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "reduction-lab");
   window_ = glfwCreateWindow(width, height, "Reduction Lab", nullptr, nullptr);
   if (!window_) {
     glfwTerminate();

@@ -40,6 +40,7 @@ std::optional<Settings> loadSettings(const std::string& path, std::string& probl
     s.params.data = p.at("data").get<std::string>();
     s.params.values = p.at("values").get<std::vector<double>>();
     s.params.barrier = p.at("barrier").get<bool>();
+    s.params.syncwarp = p.value("syncwarp", true);  // files from before the lastwarp lesson: none
     s.params.perturb = p.at("perturb").get<bool>();
     s.params.printing = p.value("printf", false);  // files from before --printf have none
     s.params.schedule = p.at("schedule").get<std::string>();
@@ -77,6 +78,7 @@ bool saveSettings(const std::string& path, const Settings& s, std::string& probl
                       {"data", s.params.data},
                       {"values", s.params.values},
                       {"barrier", s.params.barrier},
+                      {"syncwarp", s.params.syncwarp},
                       {"perturb", s.params.perturb},
                       {"printf", s.params.printing},
                       {"schedule", s.params.schedule},

@@ -25,6 +25,7 @@ const std::vector<std::pair<ViewTab, TabEntry>>& viewTabs() {
       {ViewTab::KernelOutput,
        {"Kernel output", "output", [] { return trId("Kernel output"); }, drawKernelOutputPanel}},
       {ViewTab::Memory, {"Memory", "memory", [] { return trId("Memory"); }, drawMemoryPanel}},
+      {ViewTab::Profile, {"Profile", "profile", [] { return trId("Profile"); }, drawProfilePanel}},
   };
   return tabs;
 }

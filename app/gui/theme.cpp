@@ -7,16 +7,33 @@
 namespace rlab::gui {
 
 const Palette& palette(bool presenter) {
-  static const Palette normal = {
-      IM_COL32(48, 52, 64, 255),    IM_COL32(90, 96, 112, 255),  IM_COL32(230, 230, 235, 255),
-      IM_COL32(255, 200, 40, 255),  IM_COL32(60, 190, 220, 255), IM_COL32(60, 190, 220, 150),
-      IM_COL32(70, 200, 100, 255),  IM_COL32(235, 70, 60, 255),  IM_COL32(110, 140, 220, 255),
-      IM_COL32(140, 140, 150, 255), IM_COL32(255, 160, 60, 255), 1.5f};
-  static const Palette projector = {
-      IM_COL32(0, 0, 0, 255),       IM_COL32(255, 255, 255, 255), IM_COL32(255, 255, 255, 255),
-      IM_COL32(255, 230, 0, 255),   IM_COL32(0, 230, 255, 255),   IM_COL32(0, 230, 255, 220),
-      IM_COL32(0, 255, 90, 255),    IM_COL32(255, 40, 40, 255),   IM_COL32(120, 170, 255, 255),
-      IM_COL32(200, 200, 200, 255), IM_COL32(255, 170, 0, 255),   3.0f};
+  static const Palette normal = {IM_COL32(48, 52, 64, 255),
+                                 IM_COL32(90, 96, 112, 255),
+                                 IM_COL32(230, 230, 235, 255),
+                                 IM_COL32(255, 200, 40, 255),
+                                 IM_COL32(60, 190, 220, 255),
+                                 IM_COL32(60, 190, 220, 150),
+                                 IM_COL32(70, 200, 100, 255),
+                                 IM_COL32(235, 70, 60, 255),
+                                 IM_COL32(110, 140, 220, 255),
+                                 IM_COL32(140, 140, 150, 255),
+                                 IM_COL32(255, 160, 60, 255),
+                                 IM_COL32(30, 32, 40, 255),
+                                 1.5f};
+  // A cell is dark grey, not the black of the window: an idle lane must still be seen.
+  static const Palette projector = {IM_COL32(52, 52, 64, 255),
+                                    IM_COL32(255, 255, 255, 255),
+                                    IM_COL32(255, 255, 255, 255),
+                                    IM_COL32(255, 230, 0, 255),
+                                    IM_COL32(0, 230, 255, 255),
+                                    IM_COL32(0, 230, 255, 220),
+                                    IM_COL32(0, 255, 90, 255),
+                                    IM_COL32(255, 40, 40, 255),
+                                    IM_COL32(120, 170, 255, 255),
+                                    IM_COL32(200, 200, 200, 255),
+                                    IM_COL32(255, 170, 0, 255),
+                                    IM_COL32(24, 24, 30, 255),
+                                    3.0f};
   return presenter ? projector : normal;
 }
 

@@ -11,7 +11,8 @@ namespace rlab::gui {
 
 struct Palette {
   ImU32 cell, cellBorder, text, changed, worked, pair, right, wrong, bar, muted, accent;
-  float line;  // line thickness
+  ImU32 padding;  // a cell that holds no input (a thread past n)
+  float line;     // line thickness
 };
 
 const Palette& palette(bool presenter);

@@ -15,6 +15,7 @@
 #include "lessons/engine/distribution.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/params.hpp"
+#include "lessons/engine/profile.hpp"
 #include "lessons/engine/race.hpp"
 #include "lessons/engine/sanitizer.hpp"
 #include "lessons/engine/texts.hpp"
@@ -34,7 +35,16 @@ struct RaceOutcome {
 
 // The views under the array, in the order of their tabs (app/gui/tabs.cpp names and draws
 // them).
-enum class ViewTab { LessonText, LessonView, Timing, Race, Timeline, KernelOutput, Memory };
+enum class ViewTab {
+  LessonText,
+  LessonView,
+  Timing,
+  Race,
+  Timeline,
+  KernelOutput,
+  Memory,
+  Profile
+};
 // The code beside the controls.
 enum class CodeTab { Kernel, Host };
 // The race explorer's views, in the order of its tabs.
@@ -45,6 +55,16 @@ struct BenchOutcome {
   std::string device;
   bool gpuTimes = false;
   ElementType type = ElementType::Int;
+  // Rows read from a recording (lessons/engine/recording.hpp), not measured here: its path, and
+  // the views label them with its card and date. Empty: measured here.
+  std::string recording;
+};
+
+// The Profile tab: the last profile made here (rlab profile's, on the worker), or why it could
+// not be made; recordings are looked up as it draws.
+struct ProfileOutcome {
+  std::optional<ProfileReport> report;
+  std::string error;  // one sentence: no ncu, no permission, the run failed
 };
 
 // The exercise open in the editor: the learner's text, the file it lives in, and the last
@@ -84,10 +104,27 @@ struct ExerciseState {
 };
 
 struct ViewOptions {
-  bool presenter = false;      // large type, thick lines, high contrast
+  bool presenter = false;      // large type, thick lines, high contrast; the stage layout
   bool chartShowsGBs = false;  // timing chart: GB/s instead of time
-  long long speedUpN = 0;      // the speed-up table's n; 0 (or one not measured): the largest
-  float textScale = 1;         // Ctrl+= / Ctrl+-
+  // Timing chart: every lesson's kernels, not only those of the lesson on screen (and the
+  // yardsticks: CUB, the CPU loop, the copy roofline).
+  bool chartAllKernels = false;
+  long long speedUpN = 0;  // the speed-up table's n; 0 (or one not measured): the largest
+  float textScale = 1;     // Ctrl+= / Ctrl+-
+  // The stage (presenter mode, small windows): the picture and the narration fill the screen;
+  // lessons, controls and code wait in a drawer that opens on demand (M).
+  bool drawerOpen = false;
+  ViewTab stageView = ViewTab::LessonView;  // the view under the array on the stage (V)
+};
+
+// Which part of a long array the array view shows: a screenful of cells with their values.
+struct ArrayWindow {
+  long long first = 0;  // the first element shown
+  // The run and step it was last placed for: a new step moves it to where that step works,
+  // unless the learner moved it by hand since.
+  const Trace* placedFor = nullptr;
+  int placedAtStep = -1;
+  bool movedByHand = false;
 };
 
 // A "predict, then run" question of the texts, as the learner answered it.
@@ -99,12 +136,23 @@ struct Prediction {
   bool right = false;
 };
 
-// A GPU run of a lesson with its barrier off: how often that setting goes wrong on this GPU,
-// measured in the background after the run (App::followLiveRaceRate).
+// A run with its barrier off: how often that setting goes wrong, measured in the background
+// after the run (App::followLiveRaceRate): on this GPU, or under random schedules on the
+// simulator.
 struct LiveRaceRate {
   std::shared_ptr<const Trace> forRun;  // shown while this run is on screen
   int runs = 0, wrong = 0;
   Message device;
+  bool onGpu = false;
+};
+
+// A teacher's own chapter (--chapter, File > Open chapter): a Markdown file in the lesson
+// format, checked as the course's chapters are when it is opened, then listed beside the
+// lessons. Held by pointer: predictions and narrations are keyed by its blocks.
+struct OwnChapter {
+  std::string path;  // as opened
+  std::string name;  // the file's name: the chapter its try links speak for
+  text::Document doc;
 };
 
 struct UiState {
@@ -129,15 +177,29 @@ struct UiState {
   RaceOutcome race;
   std::optional<LiveRaceRate> liveRate;
   BenchOutcome bench;
-  int memoryBlock = 0, memoryWarp = 0;    // the warp the memory view shows
+  int memoryBlock = 0, memoryWarp = 0;  // the warp the memory view shows
+  ArrayWindow arrayWindow;
+  bool allStaleReadsShown = false;  // the array view lists every stale read, not the first
+  ProfileOutcome profile;
+  int recording = 0;  // the recording the timing chart and the Profile tab offer (recordings())
   std::optional<ViewTab> requestTab;      // a view to bring to the front on the next frame
   std::optional<CodeTab> requestCodeTab;  // the same beside the controls
   std::optional<RaceTab> requestRaceTab;  // the same, in the race explorer
 
   ViewOptions view;
   Language language = Language::En;  // of the course texts (and fonts)
-  std::string chapter;               // the text shown: empty for the lesson's, or "basics"
-  bool fontsWanted = true;           // rebuild the font atlas before the next frame
+  std::string chapter;  // the text shown: empty for the lesson's, "basics", or "file:PATH"
+  std::vector<std::shared_ptr<const OwnChapter>> ownChapters;  // opened, in that order
+  bool openChapterWanted = false;  // File > Open chapter: its dialog opens on the next frame
+  std::string chapterFolder;       // where that dialog looks
+  std::vector<std::string> chapterProblems;    // the last chapter refused: FILE:LINE: reason
+  std::shared_ptr<OwnChapter> pendingChapter;  // checked in the background: the app shows it
+  const OwnChapter* ownChapterShown() const {
+    for (const auto& own : ownChapters)
+      if (chapter == "file:" + own->path) return own.get();
+    return nullptr;
+  }
+  bool fontsWanted = true;  // rebuild the font atlas before the next frame
   std::map<const text::Block*, Prediction> predictions;
   ExerciseState exercise;
   std::string exerciseFolder;    // where the learner's files live (one per exercise)

@@ -57,6 +57,7 @@ std::string runSetup(const Params& p, bool withN) {
   std::string setup = p.lesson + " " + p.variant;
   if (withN) setup += ", n = " + std::to_string(p.n);
   setup += std::string(", ") + (p.barrier ? tr("barrier on") : tr("barrier off"));
+  if (!p.syncwarp) setup += std::string(", ") + tr("__syncwarp off");
   if (p.perturb) setup += std::string(", ") + tr("perturbed");
   if (p.printing) setup += std::string(", ") + tr("printing");
   return setup;
@@ -66,12 +67,14 @@ namespace {
 
 bool isCudaWord(const std::string& w) {
   static const char* words[] = {
-      "__global__",    "__device__",  "__host__",        "__shared__",        "__syncthreads",
-      "__syncwarp",    "__shfl_sync", "__shfl_xor_sync", "__shfl_down_sync",  "__shfl_up_sync",
-      "__threadfence", "__nanosleep", "atomicAdd",       "atomicCAS",         "atomicMax",
-      "atomicMin",     "atomicExch",  "threadIdx",       "blockIdx",          "blockDim",
-      "gridDim",       "warpSize",    "__forceinline__", "switchableBarrier", "atomicCombine",
-      "__ballot_sync", "__any_sync",  "__all_sync"};
+      "__global__",       "__device__",         "__host__",        "__shared__",
+      "__syncthreads",    "__syncwarp",         "__shfl_sync",     "__shfl_xor_sync",
+      "__shfl_down_sync", "__shfl_up_sync",     "__threadfence",   "__nanosleep",
+      "atomicAdd",        "atomicCAS",          "atomicMax",       "atomicMin",
+      "atomicExch",       "threadIdx",          "blockIdx",        "blockDim",
+      "gridDim",          "warpSize",           "__forceinline__", "switchableBarrier",
+      "atomicCombine",    "switchableSyncwarp", "__ballot_sync",   "__any_sync",
+      "__all_sync"};
   for (const char* word : words)
     if (w == word) return true;
   return false;

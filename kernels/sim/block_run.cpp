@@ -6,6 +6,7 @@
 
 #include "kernels/sim/detail/block_run.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 
@@ -55,10 +56,14 @@ void BlockRun::run(unsigned blockLinear) {
   started_.assign(total_, 0);
   barrierSite_.assign(total_, Site{});
   waiting_.assign(total_, Waiting{});
+  warpSteps_.assign(total_, 0);
+  atWarpStep_.assign(total_, 0);
+  laneHeld_ = 0;
   idx_.resize(total_);
   for (unsigned i = 0; i < total_; ++i) idx_[i] = {i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
   count_ = {};
   count_[static_cast<int>(State::Runnable)] = total_;
+  pendingTrue_ = 0;
   rng_ = options_.schedule.seed ^ (0x5851f42d4c957f2dull * (blockLinear_ + 1));
   switches_ = 0;
   try {
@@ -69,6 +74,11 @@ void BlockRun::run(unsigned blockLinear) {
     throw;
   }
   stats_.switches += switches_;
+  for (unsigned t = 0; t < total_; ++t)
+    if (warpSteps_[t] > 0) {
+      stats_.warpSteps = std::max<uint64_t>(stats_.warpSteps, warpSteps_[t]);
+      stats_.warpStepThreads = std::max(stats_.warpStepThreads, t + 1);
+    }
 }
 
 void fiberMain(fc::transfer_t start) {
@@ -104,6 +114,7 @@ void BlockRun::runThread() {
 void BlockRun::unwindSuspended() {
   failure_.reset();
   inRound_ = false;
+  ordered_ = false;
   unwinding_ = true;
   for (unsigned i = 0; i < total_; ++i)
     if (started_[i] && state_[i] != State::Done) advance(i);
@@ -125,6 +136,9 @@ bool BlockRun::releaseWaiters() {
         spans.push_back({r.begin, size_t(r.end - r.begin), r.name});
     options_.onBarrier(blockLinear_, spans);
   }
+  barrierArrived_ = count(State::AtBarrier);
+  barrierTrue_ = pendingTrue_;
+  pendingTrue_ = 0;
   for (State& s : state_)
     if (s == State::AtBarrier) s = State::Runnable;
   count_[static_cast<int>(State::Runnable)] += count(State::AtBarrier);
@@ -163,26 +177,32 @@ void BlockRun::barrierMismatch() {
 }
 
 void BlockRun::stuck() {
-  std::vector<unsigned> atBarrier, atWarp;
+  std::vector<unsigned> atBarrier;
   const Site* barrierThread = nullptr;
-  const Waiting* warpThread = nullptr;
+  // The warp operations threads wait at, each site with its threads (lanes of one warp that
+  // name each other in different masks wait at two sites).
+  std::vector<std::pair<const WarpRequest*, std::vector<unsigned>>> atWarp;
   for (unsigned i = 0; i < total_; ++i) {
     if (state_[i] == State::AtBarrier) {
       atBarrier.push_back(i);
       barrierThread = &barrierSite_[i];
     } else if (state_[i] == State::AtWarpOp) {
-      atWarp.push_back(i);
-      warpThread = &waiting_[i];
+      const WarpRequest& r = waiting_[i].warp;
+      auto site = std::find_if(atWarp.begin(), atWarp.end(), [&](const auto& s) {
+        return sameSite(s.first->file, s.first->line, r.file, r.line);
+      });
+      if (site == atWarp.end()) site = atWarp.insert(atWarp.end(), {&r, {}});
+      site->second.push_back(i);
     }
   }
   std::string message = "no thread" + blockName() + " can go on: ";
   if (barrierThread)
     message += "threads " + ranges(atBarrier) + " wait at the barrier at " +
                where(barrierThread->file, barrierThread->line);
-  if (warpThread)
-    message += std::string(barrierThread ? ", " : "") + "threads " + ranges(atWarp) +
-               " wait at the warp operation at " +
-               where(warpThread->warp.file, warpThread->warp.line);
+  for (size_t k = 0; k < atWarp.size() && k < 4; ++k)
+    message += std::string(barrierThread || k > 0 ? ", " : "") + "threads " +
+               ranges(atWarp[k].second) + " wait at the warp operation at " +
+               where(atWarp[k].first->file, atWarp[k].first->line);
   message += "; a barrier or warp operation must be reached by every thread it waits for.";
   fail(message);
 }

@@ -1,17 +1,23 @@
 // The hooks that kernel code calls through shim.hpp (declared in detail/hooks.hpp): a barrier,
-// a yield point, a warp operation, printf, an atomic to record, a failed assertion; and the
-// globals the shim reads for threadIdx, blockIdx, blockDim, gridDim and clock64(). Each hook
-// turns a CUDA call into what the running block does with it (detail/block_run.hpp). Called
+// a yield point, a warp step, a warp operation, printf, an atomic to record, a failed assertion,
+// the device heap; and the globals the shim reads for threadIdx, blockIdx, blockDim, gridDim and
+// clock64(). Each hook turns a CUDA call into what the running block does with it
+// (detail/block_run.hpp). Called
 // outside a launch, a hook says so rather than touching a block that is not there.
 
 #include "kernels/sim/detail/hooks.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "kernels/sim/detail/launch_state.hpp"
+#include "kernels/sim/runtime.hpp"
 
 namespace rlab::sim::detail {
 
@@ -40,8 +46,23 @@ void barrier(const char* file, int line) {
   block.suspend();
 }
 
+int barrierVote(BarrierVote vote, int predicate, const char* file, int line) {
+  BlockRun& block = runningBlock("__syncthreads_count, _and or _or");
+  block.arriveAtBarrier(file, line, predicate != 0);
+  block.suspend();
+  return block.barrierVoteResult(vote);
+}
+
 void yieldPoint(const char*, int) {
-  runningBlock("a yield point").suspend();
+  BlockRun& block = runningBlock("a yield point");
+  block.arriveAtYield();
+  block.suspend();
+}
+
+void warpStep(const char*, int) {
+  BlockRun& block = runningBlock("a warp step");
+  block.arriveAtWarpStep();
+  block.suspend();
 }
 
 uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
@@ -84,7 +105,10 @@ int kernelPrintf(const char* format, ...) {
     length = std::vprintf(format, args);
   }
   va_end(args);
-  if (inKernel) g_launch.block->suspend();  // printing takes a GPU thread time: the others go on
+  if (inKernel) {  // printing takes a GPU thread time: the others go on
+    g_launch.block->arriveAtYield();
+    g_launch.block->suspend();
+  }
   return length;
 }
 
@@ -96,10 +120,56 @@ void noteAtomic(const void* address, double old, double operand, double after) {
 }
 
 void failAssertion(const char* expression, const char* file, int line) {
-  std::string message = std::string("failed assertion '") + expression + "'";
+  failInKernel((std::string("failed assertion '") + expression + "'").c_str(), file, line);
+}
+
+void failInKernel(const char* what, const char* file, int line) {
+  std::string message = what;
   if (line > 0) message += " at " + where(file, line);
   if (g_launch.thread() != kNoThread) throw AssertionFailure{message};
   throw std::logic_error(message);
 }
 
+// ---- The device heap ----------------------------------------------------------------------------
+// Blocks for a kernel's malloc and new, counted against CUDA's default heap. They outlive the
+// launch, as on a GPU, until the kernel frees them or the process ends.
+
+namespace {
+std::mutex g_heapMutex;
+std::unordered_map<void*, size_t> g_heapBlocks;
+size_t g_heapBytes = 0;
+}  // namespace
+
+size_t g_heapRefusals = 0;
+
+void* deviceMalloc(size_t bytes) {
+  std::lock_guard<std::mutex> lock(g_heapMutex);
+  if (bytes > kDeviceHeapBytes - g_heapBytes) {
+    ++g_heapRefusals;
+    return nullptr;
+  }
+  void* block = std::aligned_alloc(16, (std::max<size_t>(bytes, 1) + 15) / 16 * 16);
+  if (!block) return nullptr;
+  g_heapBlocks.emplace(block, bytes);
+  g_heapBytes += bytes;
+  return block;
+}
+
+void deviceFree(void* pointer) {
+  if (!pointer) return;
+  std::unique_lock<std::mutex> lock(g_heapMutex);
+  auto found = g_heapBlocks.find(pointer);
+  if (found == g_heapBlocks.end()) {
+    lock.unlock();
+    failInKernel("freed a pointer that malloc or new in a kernel did not give", "", 0);
+  }
+  g_heapBytes -= found->second;
+  g_heapBlocks.erase(found);
+  std::free(pointer);
+}
+
 }  // namespace rlab::sim::detail
+
+size_t rlab::sim::deviceHeapRefusals() noexcept {
+  return detail::g_heapRefusals;
+}

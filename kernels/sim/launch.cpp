@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "kernels/sim/detail/block_run.hpp"
@@ -121,6 +122,57 @@ size_t sharedMemoryBytes(const void* kernel) {
   return bytes;
 }
 
+bool usesDynamicSharedMemory(const void* kernel) {
+  bool uses = false;
+  Worker::instance().runOnWorker([&] { uses = detail::dynamicSharedOf(kernel).begin != nullptr; });
+  return uses;
+}
+
+namespace {
+
+// Dynamic shared memory: the launch's bytes, and a block that wrote past them. The whole buffer
+// is poisoned at each block's start, so a read past the bytes shows the poison; a write past
+// them would land outside the block's shared memory on a GPU, and is named when the block ends.
+class DynamicShared {
+ public:
+  DynamicShared(const detail::ByteRange& buffer, size_t bytes, size_t staticBytes)
+      : buffer_(buffer), bytes_(bytes) {
+    const size_t capacity = size_t(buffer.end - buffer.begin);
+    if (staticBytes + bytes > kSharedMemoryPerBlock)
+      throw std::invalid_argument(
+          "the launch asks for " + std::to_string(staticBytes + bytes) +
+          " bytes of shared memory a block (" + std::to_string(staticBytes) +
+          " declared __shared__ in the kernel, " + std::to_string(bytes) +
+          " dynamic); CUDA gives a block at most " + std::to_string(kSharedMemoryPerBlock) +
+          " unless the host raises the limit with cudaFuncSetAttribute");
+    if (capacity < bytes) bytes_ = capacity;
+  }
+  void startBlock() const {
+    if (buffer_.begin) std::memset(buffer_.begin, kSharedPoisonByte, buffer_.end - buffer_.begin);
+  }
+  void endBlock(unsigned block) const {
+    for (const unsigned char* p = buffer_.begin + bytes_; p < buffer_.end; ++p)
+      if (*p != kSharedPoisonByte)
+        throw LaunchError("kernel stopped: block " + std::to_string(block) +
+                          " wrote to extern __shared__ " + buffer_.name + "[] at byte " +
+                          std::to_string(p - buffer_.begin) + ", past the " +
+                          std::to_string(bytes_) +
+                          " bytes of dynamic shared memory the launch gave it; on a GPU that "
+                          "write lands outside the block's shared memory.");
+  }
+  // What onBarrier shows of it: the launch's bytes.
+  void addSpan(std::vector<detail::ByteRange>& spans) const {
+    if (buffer_.begin && bytes_ > 0)
+      spans.push_back({buffer_.begin, buffer_.begin + bytes_, buffer_.name});
+  }
+
+ private:
+  detail::ByteRange buffer_;
+  size_t bytes_;
+};
+
+}  // namespace
+
 LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const void* kernel,
                    const std::function<void()>& body) {
   const uint64_t threadsPerBlock = uint64_t(block.x) * block.y * block.z;
@@ -136,7 +188,14 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
     detail::g_gridDim = grid;
     detail::g_recordAtomics = options.recordAtomics;
     static const std::vector<detail::ByteRange> noKernel;
-    const auto& shared = kernel ? detail::sharedVariablesOf(kernel) : noKernel;
+    static const detail::ByteRange noBuffer;
+    const auto& declared = kernel ? detail::sharedVariablesOf(kernel) : noKernel;
+    size_t staticBytes = 0;
+    for (const detail::ByteRange& r : declared) staticBytes += r.end - r.begin;
+    const DynamicShared dynamic(kernel ? detail::dynamicSharedOf(kernel) : noBuffer,
+                                options.dynamicSharedBytes, staticBytes);
+    std::vector<detail::ByteRange> shared = declared;  // what a barrier shows
+    dynamic.addSpan(shared);
     detail::BlockRun run(body, options, worker.fibers(), stats, &shared);  // for every block
     detail::g_launch = {&run, options.recordAtomics ? &stats.atomics : nullptr,
                         options.capturePrintf ? &stats : nullptr,
@@ -152,10 +211,12 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
     for (unsigned z = 0; z < grid.z; ++z)
       for (unsigned y = 0; y < grid.y; ++y)
         for (unsigned x = 0; x < grid.x; ++x, ++linear) {
-          for (const detail::ByteRange& r : shared)
+          for (const detail::ByteRange& r : declared)
             std::memset(r.begin, kSharedPoisonByte, r.end - r.begin);
+          dynamic.startBlock();
           detail::g_blockIdx = {x, y, z};
           run.run(linear);  // a failed block has unwound its fibers before it throws
+          dynamic.endBlock(linear);
         }
   });
   return stats;

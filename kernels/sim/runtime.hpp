@@ -16,33 +16,53 @@
 namespace rlab::sim {
 
 // Which runnable thread advances next. Same schedule + same input = same run, every time.
+//
+// A warp step is where the lanes of a warp go on with no __syncthreads() between them: a warp
+// operation (__syncwarp, a shuffle, a vote), or a place where warp-synchronous code would need a
+// __syncwarp() and has none (the kernels mark it: switchableSyncwarp in kernels/common.cuh).
+// The lane schedules act there and only there. lockstep and warps-random keep the lanes of
+// every warp at the same step, as GPUs before Volta did; lane:T:S:K and lanes-random:SEED let
+// them part, as Volta and every GPU since may.
 struct Schedule {
-  enum class Kind { Lockstep, Sequential, Reverse, Random, WarpsRandom, Stall };
+  enum class Kind { Lockstep, Sequential, Reverse, Random, WarpsRandom, Stall, Lane, LanesRandom };
   Kind kind = Kind::Lockstep;
-  uint64_t seed = 0;         // random, warps-random
+  uint64_t seed = 0;         // random, warps-random, lanes-random
   unsigned stallThread = 0;  // stall:T:R:K — thread T sits out K rounds from round R
-  unsigned stallRound = 0;
+  unsigned stallRound = 0;   // lane:T:S:K — thread T sits out K rounds from its warp step S
   unsigned stallRounds = 0;
 
   // Parses "lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED",
-  // "stall:T:R:K". Throws ScheduleError (below) with one sentence saying what is allowed.
+  // "stall:T:R:K", "lane:T:S:K", "lanes-random:SEED". Throws ScheduleError (below) with one
+  // sentence saying what is allowed.
   static Schedule parse(std::string_view text);
   std::string str() const;
-  // True for schedules that advance threads in rounds (lockstep, stall).
-  bool usesRounds() const { return kind == Kind::Lockstep || kind == Kind::Stall; }
+  // True for schedules that advance threads in rounds (lockstep, stall and the lane schedules).
+  bool usesRounds() const {
+    return kind == Kind::Lockstep || kind == Kind::Stall || kind == Kind::Lane ||
+           kind == Kind::LanesRandom;
+  }
 };
 
 inline constexpr const char* kScheduleHelp =
-    "lockstep, sequential, reverse, random:SEED, warps-random:SEED or stall:T:R:K";
+    "lockstep, sequential, reverse, random:SEED, warps-random:SEED, stall:T:R:K, lane:T:S:K or "
+    "lanes-random:SEED";
 
 // A schedule's name refused: what() in English, and why as a code, which the lessons' engine
 // says in the learner's language.
 struct ScheduleError : std::invalid_argument {
-  enum class Why { NotASchedule, Fields, Malformed, ThreadPast1023, RoundRange, TooManyRounds };
+  enum class Why {
+    NotASchedule,
+    Fields,
+    Malformed,
+    ThreadPast1023,
+    RoundRange,
+    StepRange,
+    TooManyRounds
+  };
   ScheduleError(const std::string& sentence, Why why, std::string field)
       : std::invalid_argument(sentence), why(why), field(std::move(field)) {}
   Why why;
-  std::string field;  // Malformed: "seed", "thread", "round" or "round count"
+  std::string field;  // Malformed: "seed", "thread", "round", "warp step" or "round count"
 };
 
 // One atomic as it landed: who, where, what it saw.
@@ -93,6 +113,9 @@ bool canWatchMemory();
 
 struct LaunchOptions {
   Schedule schedule;
+  // Bytes of dynamic shared memory each block gets, the third value of <<<grid, block, bytes>>>:
+  // the kernel's `extern __shared__` arrays all start there.
+  size_t dynamicSharedBytes = 0;
   bool recordAtomics = false;
   // What the kernel's printf calls write goes into LaunchStats::printed, in the order the
   // schedule ran them, instead of to stdout.
@@ -107,6 +130,11 @@ struct LaunchOptions {
 struct LaunchStats {
   uint64_t switches = 0;  // fiber resumes
   uint64_t rounds = 0;    // lockstep rounds, summed over blocks
+  // The most warp steps (see Schedule) any one thread took: a lane schedule that holds a
+  // thread from a later warp step than this changes nothing; and one past the highest thread of
+  // a block that took any (0: none did), since holding a thread that takes none changes nothing.
+  uint64_t warpSteps = 0;
+  unsigned warpStepThreads = 0;
   std::vector<AtomicEvent> atomics;
   std::string printed;      // capturePrintf: the kernel's printf output, at most kPrintedBytes
   bool printedCut = false;  // more was printed than kPrintedBytes: the rest was dropped
@@ -147,6 +175,16 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, void (*k
 // Bytes of __shared__ variables the kernel declares (in its own body), as the simulator
 // poisons them at each block start.
 size_t sharedMemoryBytes(const void* kernel);
+// Whether the kernel's module declares `extern __shared__` arrays (dynamic shared memory).
+bool usesDynamicSharedMemory(const void* kernel);
+
+// Shared memory a block may have, static and dynamic together: CUDA's 48 KiB, which a kernel
+// may pass only after cudaFuncSetAttribute (a host call no exercise makes).
+inline constexpr size_t kSharedMemoryPerBlock = 48 * 1024;
+// The thread-local buffer behind `extern __shared__` in a module that declares any: the
+// exercise compiler defines it (kSharedMemoryPerBlock bytes) and makes every extern __shared__
+// array an alias of it.
+inline constexpr const char* kDynamicSharedSymbol = "rlab_dynamic_shared";
 
 // The simulated thread that runs on the calling thread at this moment, if any. Plain reads and
 // nothing else, so a signal handler may call it (a crash or a time limit inside a kernel).
@@ -156,6 +194,13 @@ struct RunningThread {
   unsigned thread = 0;  // linear thread index in the block
 };
 RunningThread runningThread() noexcept;
+
+// CUDA's device heap, which malloc, free, new and delete in a kernel use: CUDA's default
+// cudaLimitMallocHeapSize.
+inline constexpr size_t kDeviceHeapBytes = size_t(8) << 20;
+// How many of the kernels' mallocs (and news) got a null pointer because CUDA's device heap was
+// full: a plain read, for a signal handler that explains a null pointer.
+size_t deviceHeapRefusals() noexcept;
 
 // Runs `job` on the thread every kernel runs on (not on a fiber), and waits: for set-up that
 // belongs to that thread, such as a signal stack or a signal mask.

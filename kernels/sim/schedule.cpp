@@ -1,6 +1,6 @@
 // Schedules: which runnable thread of a block advances next. Parsing the names the user types
-// ("lockstep", "random:SEED", "stall:T:R:K") and the one loop that picks threads by them
-// (BlockRun::schedule), so that a schedule family is added in this file alone: a name in
+// ("lockstep", "random:SEED", "stall:T:R:K", "lane:T:S:K") and the one loop that picks threads by
+// them (BlockRun::schedule), so that a schedule family is added in this file alone: a name in
 // Schedule::parse and str, a Kind in runtime.hpp, and a case below.
 // Same schedule + same input = same run, every time: no choice here depends on time or memory.
 
@@ -60,20 +60,25 @@ Schedule Schedule::parse(std::string_view text) {
     s.kind = name == "lockstep"     ? Kind::Lockstep
              : name == "sequential" ? Kind::Sequential
                                     : Kind::Reverse;
-  } else if (name == "random" || name == "warps-random") {
+  } else if (name == "random" || name == "warps-random" || name == "lanes-random") {
     expectParts(2);
-    s.kind = name == "random" ? Kind::Random : Kind::WarpsRandom;
+    s.kind = name == "random"         ? Kind::Random
+             : name == "warps-random" ? Kind::WarpsRandom
+                                      : Kind::LanesRandom;
     s.seed = parseNumber(text, parts[1], "seed");
-  } else if (name == "stall") {
+  } else if (name == "stall" || name == "lane") {
     expectParts(4);
-    s.kind = Kind::Stall;
+    const bool lane = name == "lane";
+    s.kind = lane ? Kind::Lane : Kind::Stall;
     const uint64_t thread = parseNumber(text, parts[1], "thread");
-    const uint64_t round = parseNumber(text, parts[2], "round");
+    const uint64_t round = parseNumber(text, parts[2], lane ? "warp step" : "round");
     const uint64_t rounds = parseNumber(text, parts[3], "round count");
     if (thread > 1023)
       badSchedule(text, "names a thread past 1023", ScheduleError::Why::ThreadPast1023);
     if (round < 1 || round > 1000000)
-      badSchedule(text, "needs a round from 1 to 1000000", ScheduleError::Why::RoundRange);
+      badSchedule(text,
+                  lane ? "needs a warp step from 1 to 1000000" : "needs a round from 1 to 1000000",
+                  lane ? ScheduleError::Why::StepRange : ScheduleError::Why::RoundRange);
     if (rounds > 1000000)
       badSchedule(text, "sits out more than 1000000 rounds", ScheduleError::Why::TooManyRounds);
     s.stallThread = static_cast<unsigned>(thread);
@@ -98,8 +103,11 @@ std::string Schedule::str() const {
     case Kind::WarpsRandom:
       return "warps-random:" + std::to_string(seed);
     case Kind::Stall:
-      return "stall:" + std::to_string(stallThread) + ":" + std::to_string(stallRound) + ":" +
-             std::to_string(stallRounds);
+    case Kind::Lane:
+      return (kind == Kind::Stall ? "stall:" : "lane:") + std::to_string(stallThread) + ":" +
+             std::to_string(stallRound) + ":" + std::to_string(stallRounds);
+    case Kind::LanesRandom:
+      return "lanes-random:" + std::to_string(seed);
   }
   return "lockstep";
 }
@@ -131,12 +139,20 @@ void BlockRun::schedule() {
       const bool stalling = s.kind == Schedule::Kind::Stall && rounds >= s.stallRound &&
                             rounds < uint64_t(s.stallRound) + s.stallRounds;
       roundSkips_ = stalling ? s.stallThread : kNoThread;
-      const unsigned first = nextInRound(0);
+      // lane:T:S:K: thread T sits out the rounds after its warp step S (countWarpStep).
+      if (laneHeld_ > 0 && s.stallThread < total_ && state_[s.stallThread] == State::Runnable) {
+        roundSkips_ = s.stallThread;
+        --laneHeld_;
+      }
+      ordered_ = s.kind == Schedule::Kind::LanesRandom;
+      if (ordered_) orderLanesAtRandom();
+      const unsigned first = ordered_ ? nextOrdered() : nextInRound(0);
       if (first != kNoThread) {
         inRound_ = true;  // the threads hand over to each other; the last one returns here
         advance(first);
         inRound_ = false;
       }
+      ordered_ = false;
     } else {
       runnable.clear();
       for (unsigned i = 0; i < total_; ++i)
@@ -173,6 +189,22 @@ void BlockRun::schedule() {
     if (count(State::Runnable) == 0 || count(State::AtWarpOp) > 0) releaseWaiters();
   }
   stats_.rounds += s.usesRounds() ? rounds : 0;
+}
+
+// lanes-random: warp after warp, the lanes of each warp in a random order, and every lane that
+// stands at a warp step sits this round out with odds of one in four. Lanes part at warp steps
+// only; everywhere else the round is lockstep's.
+void BlockRun::orderLanesAtRandom() {
+  roundOrder_.clear();
+  roundAt_ = 0;
+  for (unsigned warpStart = 0; warpStart < total_; warpStart += 32) {
+    const size_t first = roundOrder_.size();
+    for (unsigned t = warpStart; t < std::min(total_, warpStart + 32); ++t)
+      if (state_[t] == State::Runnable && !(atWarpStep_[t] && nextRandom() % 4 == 0))
+        roundOrder_.push_back(t);
+    for (size_t k = roundOrder_.size(); k > first + 1; --k)  // Fisher-Yates
+      std::swap(roundOrder_[k - 1], roundOrder_[first + nextRandom() % (k - first)]);
+  }
 }
 
 }  // namespace detail

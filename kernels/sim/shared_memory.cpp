@@ -20,7 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -96,6 +99,17 @@ std::string sourceName(std::string_view rest) {
   return std::string(rest.substr(digits, length));
 }
 
+// "s" of "_ZN2ns1sE" or of a plain "s": what the source calls a variable at namespace scope.
+std::string lastComponent(const std::string& symbol) {
+  if (symbol.rfind("_Z", 0) != 0) return symbol;  // a C name, or one at global scope: as it is
+  int status = 0;
+  char* readable = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+  std::string name = readable ? readable : symbol;
+  std::free(readable);
+  const size_t colons = name.rfind("::");
+  return colons == std::string::npos ? name : name.substr(colons + 2);
+}
+
 // The symbols of one ELF file that matter here: functions (to name a kernel by its address)
 // and thread-local variables (offsets into the module's TLS block).
 class SymbolTable {
@@ -140,6 +154,20 @@ class SymbolTable {
     return found;
   }
 
+  // The thread-local variable called exactly `name`, and the other names it has (the aliases
+  // the exercise compiler gives each `extern __shared__` array), as the source spells them.
+  std::optional<Found> threadLocal(std::string_view name, std::vector<std::string>* aliases) const {
+    for (const auto& v : threadLocals_) {
+      if (v.name != name) continue;
+      if (aliases)
+        for (const auto& other : threadLocals_)
+          if (other.offset == v.offset && other.name != name)
+            aliases->push_back(lastComponent(other.name));
+      return Found{v.offset, v.size, v.name};
+    }
+    return std::nullopt;
+  }
+
  private:
   struct Function {
     uint64_t start, size;
@@ -170,7 +198,7 @@ class SymbolTable {
         const char* name = names + sym.st_name;
         if (ELF64_ST_TYPE(sym.st_info) == STT_FUNC)
           functions_.push_back({sym.st_value, sym.st_size, name});
-        else if (ELF64_ST_TYPE(sym.st_info) == STT_TLS && std::strncmp(name, "_ZZ", 3) == 0)
+        else if (ELF64_ST_TYPE(sym.st_info) == STT_TLS)
           threadLocals_.push_back({sym.st_value, sym.st_size, name});
       }
     }
@@ -179,7 +207,7 @@ class SymbolTable {
   }
 
   std::vector<Function> functions_;
-  std::vector<ThreadLocal> threadLocals_;  // function-local statics only (names "_ZZ...")
+  std::vector<ThreadLocal> threadLocals_;
 };
 
 // What a static local of `function` is called begins with this: "_ZZ", the function's
@@ -191,29 +219,55 @@ std::string staticLocalPrefix(const std::string& function) {
 
 }  // namespace
 
-const std::vector<ByteRange>& sharedVariablesOf(const void* kernel) {
-  static std::map<const void*, std::vector<ByteRange>> kernels;
+namespace {
+
+struct KernelShared {
+  std::vector<ByteRange> variables;
+  ByteRange dynamic;  // the module's buffer for extern __shared__, if it has one
+};
+
+const KernelShared& sharedOf(const void* kernel) {
+  static std::map<const void*, KernelShared> kernels;
   static std::map<std::string, SymbolTable> tables;
   auto known = kernels.find(kernel);
   if (known != kernels.end()) return known->second;
-  static const std::vector<ByteRange> none;
+  static const KernelShared none;
   auto module = moduleHolding(kernel);
   if (!module) return none;
   if (module->tlsBytes && !module->tls) module->tls = allocateTlsBlock(module->tlsModule);
-  std::vector<ByteRange>& ranges = kernels[kernel];
-  if (!module->tlsBytes) return ranges;  // the module has no thread-locals at all
+  KernelShared& found = kernels[kernel];
+  if (!module->tlsBytes) return found;  // the module has no thread-locals at all
   auto table = tables.find(module->file);
   if (table == tables.end()) table = tables.emplace(module->file, module->file).first;
   const std::string* name =
       table->second.functionAt(reinterpret_cast<uintptr_t>(kernel) - module->bias);
   if (!name) {  // no symbols: every zero-initialised thread-local of the module
-    ranges.push_back({module->tls + module->tlsFileBytes, module->tls + module->tlsBytes, ""});
-    return ranges;
+    found.variables.push_back(
+        {module->tls + module->tlsFileBytes, module->tls + module->tlsBytes, ""});
+    return found;
   }
   for (const auto& v : table->second.threadLocalsNamed(staticLocalPrefix(*name)))
     if (v.offset + v.size <= module->tlsBytes)
-      ranges.push_back({module->tls + v.offset, module->tls + v.offset + v.size, v.name});
-  return ranges;
+      found.variables.push_back({module->tls + v.offset, module->tls + v.offset + v.size, v.name});
+  std::vector<std::string> aliases;
+  if (auto buffer = table->second.threadLocal(kDynamicSharedSymbol, &aliases);
+      buffer && !aliases.empty() && buffer->offset + buffer->size <= module->tlsBytes) {
+    std::string names;
+    for (const std::string& alias : aliases) names += (names.empty() ? "" : ", ") + alias;
+    found.dynamic = {module->tls + buffer->offset, module->tls + buffer->offset + buffer->size,
+                     names};
+  }
+  return found;
+}
+
+}  // namespace
+
+const std::vector<ByteRange>& sharedVariablesOf(const void* kernel) {
+  return sharedOf(kernel).variables;
+}
+
+const ByteRange& dynamicSharedOf(const void* kernel) {
+  return sharedOf(kernel).dynamic;
 }
 
 }  // namespace rlab::sim::detail

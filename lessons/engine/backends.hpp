@@ -31,9 +31,13 @@ bool gpuHasDriver(const std::string& lesson, const std::string& variant);
 
 struct GpuProbe {
   bool usable = false;
-  Message device;   // "NVIDIA H100 80GB HBM3, compute capability 9.0, 79.1 GiB"
-  Message why;      // when not usable: one sentence
-  int devices = 0;  // CUDA devices the driver sees
+  Message device;      // "NVIDIA H100 80GB HBM3, compute capability 9.0, 79.1 GiB"
+  Message why;         // when not usable: one sentence
+  int devices = 0;     // CUDA devices the driver sees
+  std::string name{};  // the card alone: "NVIDIA H100 80GB HBM3"
+  // The CUDA version the driver supports and the one this build's runtime is, as CUDA numbers
+  // them (13000: 13.0); 0 where unknown.
+  int cudaDriver = 0, cudaRuntime = 0;
 };
 // Asks the driver once per call; cheap enough for start-up, not for every frame.
 GpuProbe probeGpu();

@@ -8,6 +8,20 @@
 
 namespace rlab {
 
+const char* name(BenchRole role) {
+  switch (role) {
+    case BenchRole::CpuLoop:
+      return "cpu_loop";
+    case BenchRole::Cub:
+      return "cub";
+    case BenchRole::Roofline:
+      return "roofline";
+    case BenchRole::Lesson:
+      break;
+  }
+  return "lesson";
+}
+
 std::vector<std::pair<std::string, std::string>> scalableKernels() {
   std::vector<std::pair<std::string, std::string>> kernels;
   for (const LessonInfo& l : lessons())

@@ -15,6 +15,8 @@ namespace rlab {
 
 // What a row of rlab bench measured: a lesson's kernel, or one of the yardsticks beside them.
 enum class BenchRole { Lesson, CpuLoop, Cub, Roofline };
+// "lesson", "cpu_loop", "cub", "roofline": as JSON and the recordings name it.
+const char* name(BenchRole role);
 
 struct BenchRow {
   std::string kernel;

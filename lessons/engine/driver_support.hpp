@@ -246,8 +246,9 @@ class Recording {
     // The simulator, asked to: the launch's global loads and stores, step by step.
     if constexpr (TakesWarpRequests<B>::value) {
       auto requests = backend_.takeWarpRequests(steps_);
-      for (size_t k = 0; k < requests.size() && k < out.size(); ++k)
+      for (size_t k = 0; k + 1 < requests.size() && k < out.size(); ++k)
         out[k].memory = std::move(requests[k]);
+      if (!requests.empty() && !out.empty()) out.back().memoryAfter = std::move(requests.back());
     }
     return out;
   }

@@ -15,6 +15,7 @@
 #include "lessons/divergence/driver.hpp"
 #include "lessons/fastest/driver.hpp"
 #include "lessons/folding/driver.hpp"
+#include "lessons/lastwarp/driver.hpp"
 #include "lessons/shared/driver.hpp"
 #include "lessons/engine/registry.hpp"
 
@@ -62,6 +63,10 @@ const std::vector<DriverEntry<B, T, Op>>& driverTable() {
       RLAB_DRIVER("shared", "shared", driveTreeInShared),
       RLAB_DRIVER("shared", "multiblock", driveMultiBlock),
       RLAB_DRIVER("shared", "coarsened", driveCoarsened),
+      RLAB_DRIVER("lastwarp", "volatile", driveLastWarpVolatile),
+      RLAB_DRIVER("lastwarp", "plain", driveLastWarpPlain),
+      RLAB_DRIVER("lastwarp", "syncwarp", driveLastWarpSyncwarp),
+      RLAB_DRIVER("lastwarp", "shuffle", driveLastWarpShuffle),
       RLAB_DRIVER("butterfly", "shared", driveButterflyShared),
       RLAB_DRIVER("butterfly", "shuffle", driveButterflyShuffle),
       RLAB_DRIVER("fastest", "default", driveFastest),

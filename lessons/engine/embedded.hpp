@@ -3,10 +3,13 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace rlab {
 
 // "kernels/barrier.cuh", "lessons/barrier/en.md": the file's text, or nullptr.
 const std::string* embeddedFile(const std::string& path);
+// Every embedded file's path, sorted ("assets/recordings/...json" among them).
+std::vector<std::string> embeddedPaths();
 
 }  // namespace rlab

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 
 #include "lessons/engine/texts.hpp"
 
@@ -20,9 +21,20 @@ using Kind = Block::Kind;
 // until the markers are read (readMarkers).
 class Builder {
  public:
-  Builder() {
+  explicit Builder(std::string_view source) : source_(source) {
     open_.emplace_back();
     open_.back().block.kind = Kind::Quote;
+    for (size_t i = 0; i < source.size(); ++i)
+      if (source[i] == '\n') lineStarts_.push_back(i + 1);
+  }
+
+  // The line (from 1) of a pointer into the source; 0 for text md4c made up (entities).
+  int lineOf(const char* p) const {
+    if (p < source_.data() || p >= source_.data() + source_.size()) return 0;
+    const size_t offset = size_t(p - source_.data());
+    return int(std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset) -
+               lineStarts_.begin()) +
+           1;
   }
 
   std::vector<Block> finish() { return std::move(open_.front().block.children); }
@@ -110,6 +122,7 @@ class Builder {
     if (type == MD_SPAN_A) {
       const MD_ATTRIBUTE& href = static_cast<MD_SPAN_A_DETAIL*>(detail)->href;
       link_.assign(href.text ? href.text : "", href.size);
+      linkLine_ = href.text ? lineOf(href.text) : 0;
     }
     return 0;
   }
@@ -126,13 +139,16 @@ class Builder {
     std::string piece(text, size);
     if (type == MD_TEXT_NULLCHAR) piece = "\xEF\xBF\xBD";
     if (type == MD_TEXT_ENTITY) piece = entity(piece);
+    const int line = lineOf(text);
     Block& b = top();
+    if (b.line == 0) b.line = line;
     if (!inCell_ && (b.kind == Kind::Code)) {
       b.code += piece;
       return 0;
     }
     if (!inCell_ && (b.kind == Kind::ListItem || b.kind == Kind::Quote)) {
       open_.push_back({Block{}, true});  // a tight list's item: text without a paragraph
+      top().line = line;
     }
     Inline& spans = inCell_ ? top().rows.back().back() : top().spans;
     if (type == MD_TEXT_BR) piece = "\n";
@@ -154,6 +170,7 @@ class Builder {
     Span span;
     span.text = piece;
     span.link = link_;
+    span.line = link_.empty() ? 0 : (linkLine_ ? linkLine_ : line);
     span.code = isCode;
     span.emphasis = emphasis_ > 0;
     span.strong = strong_ > 0;
@@ -207,6 +224,9 @@ class Builder {
     return name;
   }
 
+  std::string_view source_;
+  std::vector<size_t> lineStarts_;
+  int linkLine_ = 0;
   std::vector<Open> open_;
   bool inCell_ = false;
   int emphasis_ = 0, strong_ = 0, code_ = 0;
@@ -247,7 +267,7 @@ Inline inlineOf(const Block& item) {  // a list item's text, its paragraphs join
 
 // Reads the HTML markers of one sequence of sibling blocks (and, recursively, their children)
 // into Steps, Predict and Details blocks.
-std::vector<Block> readMarkers(std::vector<Block> in, std::vector<std::string>& problems) {
+std::vector<Block> readMarkers(std::vector<Block> in, std::vector<Problem>& problems) {
   std::vector<Block> out;
   for (size_t i = 0; i < in.size(); ++i) {
     Block b = std::move(in[i]);
@@ -260,12 +280,14 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<std::string>& 
     const auto [name, argument] = marker(b);
     if (name == "steps") {
       if (i + 1 >= in.size() || in[i + 1].kind != Kind::List) {
-        problems.push_back("<!-- steps: " + argument + " --> must be followed by a list.");
+        problems.push_back(
+            {b.line, "<!-- steps: " + argument + " --> must be followed by a list."});
         continue;
       }
       Block steps;
       steps.kind = Kind::Steps;
       steps.query = argument;
+      steps.line = b.line;
       for (const Block& item : in[++i].children) steps.items.push_back(inlineOf(item));
       out.push_back(std::move(steps));
     } else if (name == "predict") {
@@ -274,12 +296,15 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<std::string>& 
       const size_t space = argument.find(' ');
       predict.predictKind = argument.substr(0, space);
       predict.query = space == std::string::npos ? "" : trim(argument.substr(space + 1));
+      predict.line = b.line;
       if (predict.predictKind != "result" && predict.predictKind != "faster" &&
           predict.predictKind != "idle")
-        problems.push_back("<!-- predict: " + argument +
-                           " --> names no kind of prediction; use result, faster or idle.");
+        problems.push_back({b.line, "<!-- predict: " + argument +
+                                        " --> names no kind of prediction; use result, faster "
+                                        "or idle."});
       if (i + 1 >= in.size() || in[i + 1].kind != Kind::Paragraph) {
-        problems.push_back("<!-- predict: " + argument + " --> must be followed by a paragraph.");
+        problems.push_back(
+            {b.line, "<!-- predict: " + argument + " --> must be followed by a paragraph."});
         continue;
       }
       predict.spans = std::move(in[++i].spans);
@@ -287,9 +312,11 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<std::string>& 
     } else if (html.rfind("<details>", 0) == 0) {
       Block details;
       details.kind = Kind::Details;
+      details.line = b.line;
       const size_t open = html.find("<summary>"), close = html.find("</summary>");
       if (open == std::string::npos || close == std::string::npos || close < open) {
-        problems.push_back("A <details> block needs <summary>...</summary> on its first line.");
+        problems.push_back(
+            {b.line, "A <details> block needs <summary>...</summary> on its first line."});
         continue;
       }
       const Document summary = parse(html.substr(open + 9, close - open - 9));
@@ -300,7 +327,7 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<std::string>& 
         if (isHtml(in[j]) && trim(in[j].code) == "</details>") break;
         folded.push_back(std::move(in[j]));
       }
-      if (j == in.size()) problems.push_back("A <details> block has no </details>.");
+      if (j == in.size()) problems.push_back({b.line, "A <details> block has no </details>."});
       details.children = readMarkers(std::move(folded), problems);
       i = j;
       // A predict's reason is the folded block right after its question.
@@ -309,7 +336,8 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<std::string>& 
       else
         out.push_back(std::move(details));
     } else {
-      problems.push_back("Raw HTML is not part of the lesson format: " + html.substr(0, 60));
+      problems.push_back(
+          {b.line, "Raw HTML is not part of the lesson format: " + html.substr(0, 60)});
     }
   }
   return out;
@@ -318,7 +346,7 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<std::string>& 
 }  // namespace
 
 Document parse(const std::string& markdown) {
-  Builder builder;
+  Builder builder(markdown);
   MD_PARSER parser{};
   parser.abi_version = 0;
   parser.flags = MD_FLAG_TABLES | MD_FLAG_NOINDENTEDCODEBLOCKS;
@@ -339,7 +367,7 @@ Document parse(const std::string& markdown) {
   };
   Document doc;
   if (md_parse(markdown.data(), MD_SIZE(markdown.size()), &parser, &builder) != 0) {
-    doc.problems.push_back("The Markdown could not be parsed.");
+    doc.problems.push_back({0, "The Markdown could not be parsed."});
     return doc;
   }
   doc.blocks = readMarkers(builder.finish(), doc.problems);

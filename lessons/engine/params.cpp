@@ -148,6 +148,12 @@ std::string delayText(const Params& params) {
 
 namespace {
 
+int64_t levelsBelow(int64_t n) {  // of `for (i = 1; i < n; i *= 2)`
+  int64_t levels = 0;
+  for (int64_t i = 1; i < n; i *= 2) ++levels;
+  return levels;
+}
+
 bool isPowerOfTwo(int64_t v) {
   return v > 0 && (v & (v - 1)) == 0;
 }
@@ -166,15 +172,18 @@ Message scheduleRefusal(const std::string& schedule, const sim::ScheduleError& e
     case Why::Fields:
       return Message("params.schedule-fields", args);
     case Why::Malformed:
-      return Message(e.field == "seed"     ? "params.schedule-seed"
-                     : e.field == "thread" ? "params.schedule-thread"
-                     : e.field == "round"  ? "params.schedule-round"
-                                           : "params.schedule-rounds",
+      return Message(e.field == "seed"        ? "params.schedule-seed"
+                     : e.field == "thread"    ? "params.schedule-thread"
+                     : e.field == "round"     ? "params.schedule-round"
+                     : e.field == "warp step" ? "params.schedule-step"
+                                              : "params.schedule-rounds",
                      args);
     case Why::ThreadPast1023:
       return Message("params.schedule-thread-past", args);
     case Why::RoundRange:
       return Message("params.schedule-round-range", args);
+    case Why::StepRange:
+      return Message("params.schedule-step-range", args);
     case Why::TooManyRounds:
       return Message("params.schedule-too-many-rounds", args);
     case Why::NotASchedule:
@@ -184,7 +193,7 @@ Message scheduleRefusal(const std::string& schedule, const sim::ScheduleError& e
 }
 
 uint64_t parseSeed(const std::string& data) {
-  const std::string digits = data.substr(7);
+  const std::string digits = data.substr(data.find(':') + 1);
   if (digits.empty() || digits.size() > 19 ||
       !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
     throw ParamError(Message("params.no-seed", {{"data", data}}));
@@ -211,8 +220,16 @@ Resolved resolve(const Params& in) {
   if (!variant->barrierSwitch && !p.barrier)
     throw ParamError(
         Message("params.no-barrier-switch", {{"lesson", p.lesson}, {"variant", p.variant}}));
-  if (!lesson->switchableBarrier && p.perturb)
-    throw ParamError(Message("params.barrier-only", {{"option", "--perturb"}}));
+  if (!variant->syncwarpSwitch && !p.syncwarp)
+    throw ParamError(Message("params.no-syncwarp-switch",
+                             {{"variants", variantsWith(&VariantInfo::syncwarpSwitch)},
+                              {"lesson", p.lesson},
+                              {"variant", p.variant}}));
+  if (!variant->perturbs && p.perturb)
+    throw ParamError(
+        Message("params.perturb-only", {{"variants", variantsWith(&VariantInfo::perturbs)},
+                                        {"lesson", p.lesson},
+                                        {"variant", p.variant}}));
   if (!lesson->switchableBarrier && p.printing)
     throw ParamError(Message("params.barrier-only", {{"option", "--printf"}}));
 
@@ -256,9 +273,14 @@ Resolved resolve(const Params& in) {
               Message("params.value-not-int", {{"value", formatValue(v, ElementType::Float)}}));
     r.dataLabel = "values";
   } else {
-    if (p.data != "iota" && p.data != "ones" && p.data.rfind("random:", 0) != 0)
+    if (p.data.empty())
+      p.data = p.type == ElementType::Float && !lesson->defaultFloatData.empty()
+                   ? lesson->defaultFloatData
+                   : "iota";
+    const bool seeded = p.data.rfind("random:", 0) == 0 || p.data.rfind("mixed:", 0) == 0;
+    if (p.data != "iota" && p.data != "ones" && !seeded)
       throw ParamError(Message("params.bad-data", {{"data", p.data}}));
-    if (p.data.rfind("random:", 0) == 0) parseSeed(p.data);
+    if (seeded) parseSeed(p.data);
     r.dataLabel = p.data;
   }
   if (p.n == 0) p.n = lesson->defaultN;
@@ -291,24 +313,38 @@ Resolved resolve(const Params& in) {
                                                 {"most", kMaxSharedSlots}}));
 
   if (p.delayThread >= 0) {
-    if (!lesson->switchableBarrier)
-      throw ParamError(Message("params.delay-barrier-only", {{"lesson", p.lesson}}));
+    if (!variant->delays)
+      throw ParamError(
+          Message("params.delay-only", {{"variants", variantsWith(&VariantInfo::delays)},
+                                        {"lesson", p.lesson},
+                                        {"variant", p.variant}}));
     if (p.delayThread >= p.block)
       throw ParamError(
           Message("params.delay-thread", {{"thread", p.delayThread}, {"last", p.block - 1}}));
-    // The tree's depth: the longest chain of combines a barrier variant has.
-    const int64_t levels = variant->longestChain(p.n, p.block);
+    // The levels of one launch: the tree's depth where one block does it all, else the levels
+    // of a block's tree (each pass over the block partials has as many).
+    const int64_t levels =
+        lesson->oneBlock ? variant->longestChain(p.n, p.block) : levelsBelow(p.block);
     if (levels < 1) throw ParamError(Message("params.delay-no-levels", {{"level", p.delayLevel}}));
     if (p.delayLevel > levels)
       throw ParamError(
           Message("params.delay-level", {{"level", p.delayLevel}, {"levels", levels}}));
   }
 
+  sim::Schedule schedule;
   try {
-    sim::Schedule::parse(p.schedule);
+    schedule = sim::Schedule::parse(p.schedule);
   } catch (const sim::ScheduleError& e) {
     throw ParamError(scheduleRefusal(p.schedule, e));
   }
+  // A stall schedule names a thread of each block; one the blocks do not have would never be
+  // late, and the run would look like lockstep while claiming to be something else.
+  if (schedule.kind == sim::Schedule::Kind::Stall && int64_t(schedule.stallThread) >= p.block)
+    throw ParamError(
+        Message(lesson->oneBlock ? "params.stall-thread-block" : "params.stall-thread-blocks",
+                {{"schedule", p.schedule},
+                 {"thread", int64_t(schedule.stallThread)},
+                 {"last", p.block - 1}}));
   return r;
 }
 
@@ -334,11 +370,21 @@ std::vector<double> makeInput(const Resolved& r) {
     std::fill(data.begin(), data.end(), 1.0);
   } else {
     uint64_t state = parseSeed(p.data) * 0x9e3779b97f4a7c15ull + 1;
-    for (double& v : data) {  // xorshift64*: the same numbers everywhere
+    auto next = [&] {  // xorshift64*: the same numbers everywhere
       state ^= state >> 12;
       state ^= state << 25;
       state ^= state >> 27;
-      v = double(((state * 0x2545f4914f6cdd1dull) >> 60) % 10);  // 0..9: sums stay exact
+      return state * 0x2545f4914f6cdd1dull;
+    };
+    const bool mixed = p.data.rfind("mixed:", 0) == 0;
+    for (double& v : data) {
+      const uint64_t r = next();
+      if (!mixed)
+        v = double((r >> 60) % 10);  // 0..9: sums stay exact
+      else if (p.type == ElementType::Float)
+        v = std::ldexp(double(1 + (r >> 59) % 9), int((r >> 32) % 31) - 10) * (r & 1 ? -1 : 1);
+      else
+        v = double(1 + (r >> 40) % 100000) * (r & 1 ? -1 : 1);
     }
   }
   return data;

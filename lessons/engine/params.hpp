@@ -51,16 +51,20 @@ struct Params {
   int block = 0;        // 0: smallest power of two covering n, at most 256
   Op op = Op::Sum;
   ElementType type = ElementType::Int;
-  std::string data = "iota";   // iota, ones, random:SEED
+  // iota, ones, random:SEED, mixed:SEED; empty: the lesson's default (iota, or for floats its
+  // defaultFloatData)
+  std::string data;
   std::vector<double> values;  // --values: overrides data and n
   bool barrier = true;
+  // lastwarp syncwarp: its __syncwarp() calls are in (--no-syncwarp takes them out).
+  bool syncwarp = true;
   bool perturb = false;
   // Barrier lesson: every third thread calls printf at each level (--printf). The lines come
   // back in the run's Trace::kernelOutput; printing delays those threads, as perturb's pause.
   bool printing = false;
-  // Barrier lesson: one thread held back before one level (rlab race --delay T:L), to force a
-  // race witness on hardware. On a GPU it sleeps (__nanosleep); on the simulator the pause is a
-  // yield, so it sits out the rest of that round. -1: nobody is held back.
+  // Barrier and lastwarp lessons: one thread held back before one level (rlab race --delay
+  // T:L), to force a race witness on hardware. On a GPU it sleeps (__nanosleep); on the simulator
+  // the pause is a yield, so it sits out the rest of that round. -1: nobody is held back.
   int delayThread = -1;
   int delayLevel = 0;  // 1-based, as a run's steps number the levels
   std::string schedule = "lockstep";
@@ -102,7 +106,9 @@ struct TourStop;
 Params tourStopParams(const LessonInfo& lesson, const TourStop& stop);
 
 // The input the run will reduce, as doubles (exact for both types). allreduce: n elements per
-// GPU, rank after rank (gpus · n in all).
+// GPU, rank after rank (gpus · n in all). mixed:SEED: values of mixed magnitude, 2^-10 to 2^20
+// times 1 to 9 with either sign, each exact as a float; in floats their sum depends on the
+// order of the additions (ints: whole numbers from 1 to 10^5 with either sign).
 std::vector<double> makeInput(const Resolved& r);
 
 }  // namespace rlab

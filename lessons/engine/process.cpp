@@ -95,6 +95,7 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
   const Clock::time_point start = Clock::now();
   Clock::time_point lastReport = start;
   std::string pending;  // a report line not yet ended
+  size_t written = 0;   // bytes of stdout and stderr, kept or not
   bool killed = false;
   auto killGroup = [&] {
     if (!killed) kill(-pid, SIGKILL);
@@ -114,9 +115,15 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
         continue;
       }
       if (k == 0) {
+        if (options.onOutput) options.onOutput(std::string(buffer, size_t(got)));
         const size_t room =
             options.outputLimit - std::min(options.outputLimit, result.output.size());
         result.output.append(buffer, std::min(room, size_t(got)));
+        written += size_t(got);
+        if (options.outputStopLimit > 0 && written > options.outputStopLimit && !killed) {
+          result.outputExceeded = true;
+          killGroup();
+        }
         continue;
       }
       pending.append(buffer, size_t(got));
@@ -147,6 +154,20 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
     result.signal = WTERMSIG(status);
   }
   return result;
+}
+
+std::string runAddr2line(const std::vector<std::string>& arguments) {
+  std::vector<std::string> argv = {"/usr/bin/addr2line"};
+  if (!isExecutableFile(argv[0])) argv[0] = "/bin/addr2line";
+  if (!isExecutableFile(argv[0])) return "";
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  try {
+    ChildOptions options;
+    options.timeLimitSeconds = 20;
+    return runChild(argv, options).output;
+  } catch (const std::exception&) {
+    return "";
+  }
 }
 
 bool isExecutableFile(const std::string& path) {

@@ -21,22 +21,31 @@ struct ChildOptions {
   // there comes here as it arrives (without the newline): a report kept apart from whatever
   // the child's own code prints.
   std::function<void(const std::string&)> onReportLine;
+  // When set, every piece of stdout and stderr as it arrives (a line may come in pieces), also
+  // past outputLimit: a tool's progress lines.
+  std::function<void(const std::string&)> onOutput;
   size_t outputLimit = size_t(1) << 20;  // bytes of stdout and stderr kept
+  size_t outputStopLimit = 0;            // the child is killed once it has written more (0: never)
   // "NAME=value" entries that replace or add to this process's environment for the child.
   std::vector<std::string> environment;
 };
 
 struct ChildResult {
-  std::string output;      // stdout and stderr, interleaved as written, up to the limit
-  int exitCode = -1;       // -1: ended by a signal
-  int signal = 0;          // the signal that ended it
-  bool timedOut = false;   // killed for a time limit
-  bool cancelled = false;  // killed because keepGoing said so
+  std::string output;           // stdout and stderr, interleaved as written, up to the limit
+  int exitCode = -1;            // -1: ended by a signal
+  int signal = 0;               // the signal that ended it
+  bool timedOut = false;        // killed for a time limit
+  bool cancelled = false;       // killed because keepGoing said so
+  bool outputExceeded = false;  // killed for writing more than outputStopLimit
 };
 
 // Runs argv[0] (a path) with these arguments and waits for it. Throws std::runtime_error in
 // one sentence when it cannot be started.
 ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& options = {});
+
+// binutils' addr2line run with `arguments`: its output, or "" where it is missing or fails
+// (the caller then names no line).
+std::string runAddr2line(const std::vector<std::string>& arguments);
 
 // Whether a path names a regular file this process may run.
 bool isExecutableFile(const std::string& path);

@@ -1,8 +1,10 @@
 #include "lessons/engine/race.hpp"
 
+#include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 
 namespace rlab {
+
 
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,
                    const std::function<bool(int)>& done, RaceSchedules schedules) {
@@ -10,7 +12,10 @@ RaceResult runRace(const Params& params, int runs, size_t keepWrong,
     throw ParamError(Message("race.no-right-answer", {{"op", name(params.op)}}));
   RaceResult race;
   const bool vary = schedules != RaceSchedules::AsGiven;
-  const std::string kind = schedules == RaceSchedules::VaryWarps ? "warps-random:" : "random:";
+  const bool lanes = lessonOrThrow(params.lesson).laneSchedules;
+  const std::string kind = schedules == RaceSchedules::VaryWarps ? "warps-random:"
+                           : lanes                               ? "lanes-random:"
+                                                                 : "random:";
   for (int k = 1; k <= runs; ++k) {
     Params p = params;
     if (vary) p.schedule = kind + std::to_string(k);  // the simulator's only; a GPU ignores it

@@ -35,9 +35,10 @@ struct RaceResult {
 };
 
 // On the simulator a run is fully determined by its schedule: Vary gives run k the schedule
-// random:k, VaryWarps warps-random:k (a random warp's lanes advance together, as a GPU's warp
-// runs its lanes), AsGiven repeats the params' schedule (every run then gives the same result).
-// A GPU schedules its threads itself.
+// random:k (lanes-random:k where the lesson's races are between the lanes of a warp, so that
+// the lanes part only where they meet with no barrier), VaryWarps warps-random:k (a random warp's
+// lanes advance together, as a GPU's warp runs its lanes), AsGiven repeats the params' schedule
+// (every run then gives the same result). A GPU schedules its threads itself.
 enum class RaceSchedules { Vary, VaryWarps, AsGiven };
 
 // `done(k)` is called after run k (1-based); returning false cancels. Throws as runLesson does.

@@ -61,21 +61,40 @@ int64_t gridStride(int64_t n, int block) {
   return blocks(n, block) + 2 + 2 * levels(block) + blocks(n, int64_t(block) * 16) + 10;
 }
 
+// The counters the lessons' points rest on, named once.
+using C = Counter;
+const std::vector<Counter> kGlobalAccesses = {C::GlobalLoadSectorsPerRequest,
+                                              C::GlobalStoreSectorsPerRequest,
+                                              C::GlobalLoadRequests, C::DurationUs};
+const std::vector<Counter> kDivergence = {C::BranchEfficiencyPct, C::WarpEfficiencyPct,
+                                          C::SharedBankConflicts, C::SharedWavefrontsPerRequest,
+                                          C::DurationUs};
+const std::vector<Counter> kSharedTree = {C::SharedBankConflicts, C::SharedWavefrontsPerRequest,
+                                          C::DramReadBytes, C::DurationUs};
+// The last warp: how many shared-memory accesses its steps make (none kept in registers by
+// volatile, some by plain), and whether its lanes idle.
+const std::vector<Counter> kLastWarp = {C::SharedRequests, C::WarpEfficiencyPct, C::DurationUs};
+const std::vector<Counter> kBandwidth = {C::DramReadPct, C::DramThroughputPct, C::DramGBs,
+                                         C::OccupancyPct, C::DurationUs};
+
 std::vector<LessonInfo> describeLessons() {
   std::vector<LessonInfo> all;
 
   LessonInfo atomic;
   atomic.id = "atomic";
   atomic.title = "Atomic baseline";
-  atomic.variants = {
-      {.id = "default", .kernelFunction = "atomicReduce", .longestChain = oneAddress}};
-  atomic.gpuStepsRepeat = false;  // the atomics land in another order on every GPU run
+  atomic.variants = {{.id = "default",
+                      .kernelFunction = "atomicReduce",
+                      .longestChain = oneAddress,
+                      .proofCounters = {C::DurationUs, C::DramGBs, C::L2HitPct}}};
+  atomic.gpuStepsRepeat = false;        // the atomics land in another order on every GPU run
+  atomic.defaultFloatData = "mixed:1";  // the lesson is the order: a float sum that shows it
   atomic.maxN = kLargest;
   atomic.defaultN = 16;
   atomic.traceLimit = 4096;  // one step per atomic
   atomic.kernelFile = "kernels/atomic.cuh";
   atomic.picture = LessonPicture::AtomicQueue;
-  atomic.tour = {{"default", 8, 0, true, "random:4", Message("tour.atomic")}};
+  atomic.tour = {{"default", 8, 0, true, "random:3", Message("tour.atomic")}};
   all.push_back(atomic);
 
   LessonInfo folding;
@@ -85,12 +104,14 @@ std::vector<LessonInfo> describeLessons() {
                        .kernelFunction = "foldStep",
                        .inPlace = true,
                        .longestChain = halving,
-                       .globalMemorySteps = true},
+                       .globalMemorySteps = true,
+                       .proofCounters = kGlobalAccesses},
                       {.id = "double-buffer",
                        .kernelFunction = "foldInto",
                        .inPlace = true,
                        .longestChain = halving,
-                       .globalMemorySteps = true}};
+                       .globalMemorySteps = true,
+                       .proofCounters = kGlobalAccesses}};
   folding.maxN = kLargest;
   folding.defaultN = 9;
   folding.kernelFile = "kernels/folding.cuh";
@@ -107,12 +128,19 @@ std::vector<LessonInfo> describeLessons() {
                        .inPlace = true,
                        .longestChain = halving,
                        .barrierSwitch = true,
-                       .globalMemorySteps = true},
+                       .perturbs = true,
+                       .delays = true,
+                       .globalMemorySteps = true,
+                       .proofCounters = kGlobalAccesses},
                       {.id = "shared",
                        .kernelFunction = "treeShared",
                        .inPlace = true,
                        .longestChain = blockTree,
-                       .barrierSwitch = true}};
+                       .barrierSwitch = true,
+                       .perturbs = true,
+                       .delays = true,
+                       .proofCounters = kSharedTree,
+                       .sharedTree = true}};
   barrier.maxN = 1024;
   barrier.defaultN = 8;
   barrier.switchableBarrier = true;
@@ -128,20 +156,30 @@ std::vector<LessonInfo> describeLessons() {
   LessonInfo divergence;
   divergence.id = "divergence";
   divergence.title = "Divergence, bank conflicts";
-  divergence.variants = {
-      {.id = "interleaved",
-       .kernelFunction = "interleaved",
-       .minBlock = 2,
-       .longestChain = treePasses},
-      {.id = "interleaved-mask",
-       .kernelFunction = "interleavedMask",
-       .minBlock = 2,
-       .longestChain = treePasses},
-      {.id = "strided", .kernelFunction = "strided", .minBlock = 2, .longestChain = treePasses},
-      {.id = "sequential",
-       .kernelFunction = "sequential",
-       .minBlock = 2,
-       .longestChain = treePasses}};
+  divergence.variants = {{.id = "interleaved",
+                          .kernelFunction = "interleaved",
+                          .minBlock = 2,
+                          .longestChain = treePasses,
+                          .proofCounters = kDivergence,
+                          .sharedTree = true},
+                         {.id = "interleaved-mask",
+                          .kernelFunction = "interleavedMask",
+                          .minBlock = 2,
+                          .longestChain = treePasses,
+                          .proofCounters = kDivergence,
+                          .sharedTree = true},
+                         {.id = "strided",
+                          .kernelFunction = "strided",
+                          .minBlock = 2,
+                          .longestChain = treePasses,
+                          .proofCounters = kDivergence,
+                          .sharedTree = true},
+                         {.id = "sequential",
+                          .kernelFunction = "sequential",
+                          .minBlock = 2,
+                          .longestChain = treePasses,
+                          .proofCounters = kDivergence,
+                          .sharedTree = true}};
   divergence.maxN = kLargest;
   divergence.defaultN = 64;
   divergence.kernelFile = "kernels/divergence.cuh";
@@ -160,32 +198,95 @@ std::vector<LessonInfo> describeLessons() {
        .minBlock = 2,
        .inPlace = true,
        .longestChain = treePasses,
-       .globalMemorySteps = true},
-      {.id = "shared", .kernelFunction = "treeInShared", .minBlock = 2, .longestChain = treePasses},
-      {.id = "multiblock", .kernelFunction = "multiBlock", .longestChain = treeThenAtomics},
+       .globalMemorySteps = true,
+       .proofCounters = kGlobalAccesses},
+      {.id = "shared",
+       .kernelFunction = "treeInShared",
+       .minBlock = 2,
+       .longestChain = treePasses,
+       .proofCounters = kSharedTree,
+       .sharedTree = true},
+      {.id = "multiblock",
+       .kernelFunction = "multiBlock",
+       .longestChain = treeThenAtomics,
+       .proofCounters = {C::DurationUs, C::DramReadBytes, C::SharedBankConflicts, C::OccupancyPct},
+       .sharedTree = true},
       {.id = "coarsened",
        .kernelFunction = "coarsened",
        .longestChain = coarsenedChain,
        .defaultPerThread = 8,  // kCoarsening in kernels/shared.cuh
-       .noLoadAddKernelFunction = "coarsenedNoLoadAdd"}};
+       .noLoadAddKernelFunction = "coarsenedNoLoadAdd",
+       .proofCounters = kBandwidth}};
   shared.maxN = kLargest;
   shared.defaultN = 1000;
   shared.kernelFile = "kernels/shared.cuh";
   shared.picture = LessonPicture::BlockPartials;
-  shared.tour = {{"multiblock", 1000, 0, true, "lockstep", Message("tour.shared-multiblock")}};
+  shared.tour = {{"shared", 12, 4, true, "lockstep", Message("tour.shared-shared")}};
   all.push_back(shared);
+
+  LessonInfo lastwarp;
+  lastwarp.id = "lastwarp";
+  lastwarp.title = "The last warp";
+  // Harris's kernel 5 and its fixes: the shared tree's passes, warp 0 alone from stride 32 on,
+  // so a block needs 64 threads at least.
+  lastwarp.variants = {{.id = "volatile",
+                        .kernelFunction = "lastWarpVolatile",
+                        .minBlock = 64,
+                        .longestChain = treePasses,
+                        .warpSynchronous = true,
+                        .perturbs = true,
+                        .delays = true,
+                        .proofCounters = kLastWarp},
+                       {.id = "plain",
+                        .kernelFunction = "lastWarpPlain",
+                        .minBlock = 64,
+                        .longestChain = treePasses,
+                        .warpSynchronous = true,
+                        .perturbs = true,
+                        .delays = true,
+                        .proofCounters = kLastWarp},
+                       {.id = "syncwarp",
+                        .kernelFunction = "lastWarpSyncwarp",
+                        .minBlock = 64,
+                        .longestChain = treePasses,
+                        .syncwarpSwitch = true,
+                        .warpSynchronous = true,
+                        .perturbs = true,
+                        .delays = true,
+                        .proofCounters = kLastWarp},
+                       {.id = "shuffle",
+                        .kernelFunction = "lastWarpShuffle",
+                        .minBlock = 64,
+                        .longestChain = treePasses,
+                        .perturbs = true,
+                        .delays = true,
+                        .proofCounters = kLastWarp}};
+  lastwarp.maxN = kLargest;
+  lastwarp.defaultN = 64;
+  lastwarp.timeline = true;
+  lastwarp.laneSchedules = true;
+  lastwarp.kernelFile = "kernels/lastwarp.cuh";
+  lastwarp.picture = LessonPicture::BlockPartials;
+  lastwarp.tour = {{"volatile", 64, 0, true, "lockstep", Message("tour.lastwarp-lockstep")},
+                   {"volatile", 64, 0, true, "lane:16:1:1", Message("tour.lastwarp-lane")}};
+  all.push_back(lastwarp);
 
   LessonInfo butterfly;
   butterfly.id = "butterfly";
   butterfly.title = "Butterfly all-reduce";
-  butterfly.variants = {{.id = "shared",
-                         .kernelFunction = "butterflyShared",
-                         .longestChain = treeThenAtomics,
-                         .barrierSwitch = true},  // the barrier between reads and writes
-                        {.id = "shuffle",
-                         .kernelFunction = "butterflyShuffle",
-                         .minBlock = 32,
-                         .longestChain = treeThenAtomics}};
+  butterfly.variants = {
+      {.id = "shared",
+       .kernelFunction = "butterflyShared",
+       .longestChain = treeThenAtomics,
+       .barrierSwitch = true,  // the barrier between reads and writes
+       .perturbs = true,
+       .proofCounters = {C::DurationUs, C::SharedRequests, C::SharedBankConflicts,
+                         C::WarpEfficiencyPct}},
+      {.id = "shuffle",
+       .kernelFunction = "butterflyShuffle",
+       .minBlock = 32,
+       .longestChain = treeThenAtomics,
+       .proofCounters = {C::DurationUs, C::SharedRequests, C::WarpEfficiencyPct}}};
   butterfly.maxN = kLargest;
   butterfly.defaultN = 8;
   butterfly.kernelFile = "kernels/butterfly.cuh";
@@ -199,7 +300,8 @@ std::vector<LessonInfo> describeLessons() {
   fastest.variants = {{.id = "default",
                        .kernelFunction = "fastestReduce",
                        .minBlock = 32,
-                       .longestChain = gridStride}};
+                       .longestChain = gridStride,
+                       .proofCounters = kBandwidth}};
   fastest.maxN = kLargest;
   fastest.defaultN = 1000;
   fastest.kernelFile = "kernels/fastest.cuh";
@@ -259,6 +361,15 @@ std::string LessonInfo::variantIds() const {
   return ids;
 }
 
+bool runMayRace(const Params& p) {
+  const LessonInfo* lesson = findLesson(p.lesson);
+  const VariantInfo* variant =
+      lesson ? lesson->findVariant(p.variant.empty() ? lesson->variants.front().id : p.variant)
+             : nullptr;
+  return variant && ((variant->barrierSwitch && !p.barrier) ||
+                     (variant->syncwarpSwitch && !p.syncwarp) || variant->needsLanesInStep());
+}
+
 bool recordsMemory(const Params& p) {
   const LessonInfo* lesson = findLesson(p.lesson);
   const VariantInfo* variant = lesson ? lesson->findVariant(p.variant) : nullptr;
@@ -290,24 +401,21 @@ std::vector<std::pair<std::string, std::string>> subtractRuns() {
   return runs;
 }
 
-namespace {
-// "lesson variant, ..." of the variants that have it; a lesson of one variant by its id alone.
-std::string variantsText(bool (*has)(const VariantInfo&)) {
+std::string variantsWith(bool VariantInfo::*field) {
   std::string text;
   for (const LessonInfo& l : lessons())
     for (const VariantInfo& v : l.variants)
-      if (has(v))
+      if (v.*field)
         text += (text.empty() ? "" : ", ") + l.id + (l.variants.size() > 1 ? " " + v.id : "");
   return text;
 }
-}  // namespace
 
 std::string subtractRunsText() {
-  return variantsText([](const VariantInfo& v) { return v.offersSubtract; });
+  return variantsWith(&VariantInfo::offersSubtract);
 }
 
 std::string globalMemoryRunsText() {
-  return variantsText([](const VariantInfo& v) { return v.globalMemorySteps; });
+  return variantsWith(&VariantInfo::globalMemorySteps);
 }
 
 std::string lessonIds() {

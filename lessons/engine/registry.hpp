@@ -7,13 +7,15 @@
 #include <utility>
 #include <vector>
 
+#include "lessons/engine/counters.hpp"
 #include "lessons/engine/messages.hpp"
 
 namespace rlab {
 
 struct Params;
 
-// A stop of the guided tour (rlab tour): the run to show and what to look at.
+// A stop of the guided tour (rlab tour): the run to show and what to look at. The lesson's
+// chapter narrates exactly this run, step by step, in every language (a test checks).
 struct TourStop {
   std::string variant;
   int64_t n = 0;
@@ -49,6 +51,16 @@ struct VariantInfo {
   bool inPlace = false;  // reduces its input in place: timing restores it before each run
   ChainLength longestChain = nullptr;
   bool barrierSwitch = false;  // its kernel has a barrier --no-barrier switches off
+  // Its kernel has __syncwarp() calls --no-syncwarp takes out (the warp's barrier).
+  bool syncwarpSwitch = false;
+  // It has a warp-synchronous step: lanes of a warp that go on with no barrier between them, as
+  // warp-synchronous code does. The app shows the syncwarp switch for it (checked only where
+  // syncwarpSwitch), and its races are searched with the lane schedules.
+  bool warpSynchronous = false;
+  // Takes --perturb (every third thread pauses at each level) and --delay T:L (thread T pauses
+  // before level L): ways to make a race show on a GPU.
+  bool perturbs = false;
+  bool delays = false;
   // Its steps load and store global memory (the coalescing view); else they work in shared
   // memory or registers, after one load of each element.
   bool globalMemorySteps = false;
@@ -60,6 +72,17 @@ struct VariantInfo {
   // Runs --op subtract, the demonstration that a reduction needs an associative operator: set
   // from kSubtractRuns below.
   bool offersSubtract = false;
+
+  // Warp-synchronous code with no __syncwarp() (Harris's last warp): right only while the
+  // lanes of each warp run in step, as before Volta; a race wherever they need not.
+  bool needsLanesInStep() const { return warpSynchronous && !syncwarpSwitch; }
+  // The hardware counters that prove the lesson's point for this kernel (rlab profile and the
+  // Profile tab lead with them; the texts quote them).
+  std::vector<Counter> proofCounters{};
+  // Its tree combines in shared memory at the word of each element's place in its block
+  // (s[element mod block]): two loads and a store a combine, all at words the trace records, so
+  // the simulator's run predicts the hardware's bank conflicts.
+  bool sharedTree = false;
 };
 
 // The variants that run --op subtract: a few kernels with different orders of operations, so
@@ -93,15 +116,21 @@ struct LessonInfo {
   int64_t maxN = 0;                   // the lesson's own limit on n
   int64_t defaultN = 0;
   int64_t traceLimit = 65536;      // steps are recorded up to this n
-  bool switchableBarrier = false;  // takes --no-barrier and --perturb
+  bool switchableBarrier = false;  // the barrier lesson: takes --printf
   bool oneBlock = false;           // the block must cover n
   bool timed = true;               // GPU runs are timed and rlab bench measures it
   bool timeline = false;           // its kernels stamp when each combine read and wrote
+  // Its races are between the lanes of one warp: the race explorer and the witness search use
+  // the lane schedules (lane:T:S:K, lanes-random:SEED) instead of stall and random.
+  bool laneSchedules = false;
   // A GPU run's steps are the same every time (the chapter's narration may follow them);
   // false where the order of its atomics changes from run to run.
   bool gpuStepsRepeat = true;
   // Runs across GPUs (--gpus): n elements on each; 0: one GPU. The default number of GPUs.
   int defaultGpus = 0;
+  // The data a float run gets where none is asked for (--data): where the lesson is about the
+  // order of the additions, values whose float sum changes with that order. Empty: iota.
+  std::string defaultFloatData;
   std::string kernelFile;      // kernels/<id>.cuh
   std::string textFolder;      // lessons/<id>: en.md (ja.md, zh.md)
   std::string hostFile;        // lessons/<id>/driver.hpp: the host code that launches it
@@ -112,6 +141,10 @@ struct LessonInfo {
   std::vector<std::string> variantList() const;  // the variants' ids
   std::string variantIds() const;                // "global, shared" for messages
 };
+
+// The run races by what was asked of it: its barrier or its __syncwarp() switched off, or a
+// last warp that counts on its lanes staying in step. Such a run may come out right or wrong.
+bool runMayRace(const Params& p);
 
 // Runs that record their global loads and stores (Params::memory) go up to this n: each access
 // costs the simulator two signals.
@@ -131,5 +164,8 @@ std::string subtractRunsText();  // "atomic, folding default, ..." for messages
 // The variants whose steps work in global memory (the memory view counts their sectors):
 // "folding default, folding double-buffer, barrier global, shared global".
 std::string globalMemoryRunsText();
+// The variants that have `field`, for messages: "barrier global, barrier shared, butterfly
+// shared" (a lesson of one variant by its id alone).
+std::string variantsWith(bool VariantInfo::*field);
 
 }  // namespace rlab

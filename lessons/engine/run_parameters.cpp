@@ -67,7 +67,7 @@ const std::vector<RunParameter>& runParameters() {
        [](const Params& p) { return p.type == ElementType::Int ? std::string() : name(p.type); }},
       {"data", false, false, [](Params& p, const std::string& v) { p.data = v; },
        [](const Params& p) {
-         return !p.values.empty() || p.data == Params{}.data ? std::string() : p.data;
+         return !p.values.empty() || p.data.empty() ? std::string() : p.data;
        }},
       {"values", false, false, [](Params& p, const std::string& v) { p.values = parseValues(v); },
        [](const Params& p) {
@@ -79,6 +79,7 @@ const std::vector<RunParameter>& runParameters() {
          return list;
        }},
       RLAB_SWITCH("barrier", barrier, true),
+      RLAB_SWITCH("syncwarp", syncwarp, true),
       RLAB_SWITCH("perturb", perturb, false),
       RLAB_SWITCH("printf", printing, false),
       RLAB_SWITCH("memory", memory, false),

@@ -10,15 +10,14 @@
 #include <sstream>
 
 #include "lessons/engine/backends.hpp"
+#include "lessons/engine/installation.hpp"
 #include "lessons/engine/process.hpp"
+#include "lessons/engine/registry.hpp"
 
 // Set by app/cli/CMakeLists.txt, which builds rlab: the CUDA toolkit's bin folder of this build
 // (empty without CUDA) and where rlab itself lands.
 #ifndef RLAB_CUDA_BIN_DIR
 #define RLAB_CUDA_BIN_DIR ""
-#endif
-#ifndef RLAB_BUILT_RLAB
-#define RLAB_BUILT_RLAB ""
 #endif
 
 namespace rlab {
@@ -217,30 +216,24 @@ SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& outp
 // [SECTION] Finding the programs
 // ============================================================================================
 
-std::string findComputeSanitizer() {
+std::string findCudaTool(const std::string& program) {
   std::vector<std::string> folders = {RLAB_CUDA_BIN_DIR, "/usr/local/cuda/bin"};
   if (const char* path = std::getenv("PATH")) {
     std::istringstream entries(path);
     for (std::string folder; std::getline(entries, folder, ':');) folders.push_back(folder);
   }
   for (const auto& folder : folders)
-    if (!folder.empty() && isExecutableFile(folder + "/compute-sanitizer"))
-      return folder + "/compute-sanitizer";
+    if (!folder.empty() && isExecutableFile(folder + "/" + program)) return folder + "/" + program;
   return "";
+}
+
+std::string findComputeSanitizer() {
+  return findCudaTool("compute-sanitizer");
 }
 
 std::string findRlabExecutable() {
   if (const char* chosen = std::getenv("RLAB_EXECUTABLE"); chosen && *chosen) return chosen;
-  const std::string self = runningExecutable();
-  std::vector<std::string> candidates;
-  if (!self.empty()) {
-    candidates.push_back(folderOf(self) + "/rlab");
-    candidates.push_back(folderOf(self) + "/../cli/rlab");
-  }
-  candidates.push_back(RLAB_BUILT_RLAB);
-  for (const auto& candidate : candidates)
-    if (isExecutableFile(candidate)) return candidate;
-  return "";
+  return siblingProgram("rlab");
 }
 
 // ============================================================================================
@@ -272,8 +265,13 @@ SanitizerReport runSanitizer(const Params& params, SanitizerTool tool,
 
   SanitizerReport r = parseSanitizerOutput(tool, done.output, done.exitCode);
   r.params = checked;
-  if (tool == SanitizerTool::Racecheck && r.clean && !checked.barrier)
+  const LessonInfo* lesson = findLesson(checked.lesson);
+  const VariantInfo* variant = lesson ? lesson->findVariant(checked.variant) : nullptr;
+  if (tool == SanitizerTool::Racecheck && r.clean && !checked.barrier && variant &&
+      variant->globalMemorySteps)
     r.notes.push_back(Message("sanitizer.global-race-unseen"));
+  else if (tool == SanitizerTool::Racecheck && r.clean && runMayRace(checked))
+    r.notes.push_back(Message("sanitizer.clean-not-proof"));
   return r;
 }
 

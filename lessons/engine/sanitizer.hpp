@@ -64,11 +64,13 @@ inline constexpr int kSanitizerErrorExit = 9;
 // process, no file. `params` of the report is left default; runSanitizer fills it in.
 SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& output, int exitCode);
 
+// A program of the CUDA toolkit ("compute-sanitizer", "ncu"): beside the nvcc of this build,
+// in /usr/local/cuda/bin, then on PATH; empty when there is none.
+std::string findCudaTool(const std::string& program);
 // What runSanitizer would use; empty when there is none.
-// compute-sanitizer: beside the nvcc of this build, in /usr/local/cuda/bin, then on PATH.
 std::string findComputeSanitizer();
-// rlab: $RLAB_EXECUTABLE; beside the running executable, or ../cli/rlab from it (the app in
-// build/app/gui, rlab in build/app/cli); then where this build put it.
+// rlab: $RLAB_EXECUTABLE; beside the running executable (installed: both in PREFIX/bin), else
+// the build folder's app/cli/rlab (installation.hpp).
 std::string findRlabExecutable();
 
 struct SanitizerPrograms {

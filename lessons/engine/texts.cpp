@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "lessons/engine/embedded.hpp"
+#include "lessons/engine/recording.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run_parameters.hpp"
 
@@ -28,8 +29,16 @@ const Document* chapter(const std::string& id, Language language) {
   auto found = parsed.find(path);
   if (found == parsed.end()) {
     const std::string* markdown = embeddedFile(path);
-    found = parsed.emplace(path, markdown ? std::make_unique<Document>(parse(*markdown)) : nullptr)
-                .first;
+    std::unique_ptr<Document> doc;
+    if (markdown) {
+      // Figures measured on a GPU come from the recordings ({{rec:CARD:PATH}}).
+      std::vector<std::string> unfilled;
+      doc = std::make_unique<Document>(parse(fillRecordingLinks(*markdown, &unfilled)));
+      for (const std::string& link : unfilled)
+        doc->problems.push_back(
+            {0, "A figure's recording link names nothing recorded: " + link + "."});
+    }
+    found = parsed.emplace(path, std::move(doc)).first;
   }
   return found->second.get();
 }
@@ -42,7 +51,7 @@ void collectLinks(const Inline& spans, std::vector<Link>& links) {
       links.back().label += spans[i].text;
       continue;
     }
-    links.push_back({spans[i].text, spans[i].link.substr(4)});
+    links.push_back({spans[i].text, spans[i].link.substr(4), spans[i].line});
   }
 }
 void collectLinks(const std::vector<Block>& blocks, std::vector<Link>& links) {
@@ -127,9 +136,9 @@ bool sameRun(const Resolved& a, const Resolved& b) {
   const Params &x = a.params, &y = b.params;
   return x.lesson == y.lesson && x.variant == y.variant && x.n == y.n && x.block == y.block &&
          x.op == y.op && x.type == y.type && a.dataLabel == b.dataLabel && x.values == y.values &&
-         x.barrier == y.barrier && x.perturb == y.perturb && x.printing == y.printing &&
-         x.schedule == y.schedule && x.gpus == y.gpus && x.perThread == y.perThread &&
-         x.loadAdd == y.loadAdd;
+         x.barrier == y.barrier && x.syncwarp == y.syncwarp && x.perturb == y.perturb &&
+         x.printing == y.printing && x.schedule == y.schedule && x.gpus == y.gpus &&
+         x.perThread == y.perThread && x.loadAdd == y.loadAdd;
 }
 const text::Block* findSteps(const std::vector<text::Block>& blocks, const std::string& chapter,
                              const Resolved& run) {
@@ -146,14 +155,18 @@ const text::Block* findSteps(const std::vector<text::Block>& blocks, const std::
 }
 }  // namespace
 
-const text::Block* narrationFor(const Params& run, bool ranOnSimulator, Language language) {
-  const Resolved resolved = resolve(run);
+const text::Block* narrationIn(const text::Document& doc, const std::string& chapter,
+                               const Params& run, bool ranOnSimulator) {
   // On a GPU a race without its barrier, and some lessons' steps, differ from run to run.
   if (!ranOnSimulator &&
       (!run.barrier || run.perturb || run.printing || !lessonOrThrow(run.lesson).gpuStepsRepeat))
     return nullptr;
+  return findSteps(doc.blocks, chapter, resolve(run));
+}
+
+const text::Block* narrationFor(const Params& run, bool ranOnSimulator, Language language) {
   const text::Document* doc = text::chapter(run.lesson, language);
-  return doc ? findSteps(doc->blocks, run.lesson, resolved) : nullptr;
+  return doc ? narrationIn(*doc, run.lesson, run, ranOnSimulator) : nullptr;
 }
 
 }  // namespace rlab

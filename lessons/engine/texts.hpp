@@ -23,6 +23,7 @@ struct Span {
   std::string text;
   std::string link;
   bool code = false, emphasis = false, strong = false;
+  int line = 0;  // of the Markdown, from 1, where the span's link starts (0: unknown)
 };
 using Inline = std::vector<Span>;
 
@@ -49,12 +50,19 @@ struct Block {
   std::vector<Block> children;
   std::vector<Inline> items;
   std::string query, predictKind;
+  int line = 0;  // of the Markdown, from 1, where the block's text (or its marker) starts
+};
+
+// Something wrong with a chapter: its line in the Markdown (0: the whole file) and why.
+struct Problem {
+  int line = 0;
+  std::string reason;
 };
 
 struct Document {
   std::string title;
-  std::vector<Block> blocks;          // the title's heading left out
-  std::vector<std::string> problems;  // the format broken: one sentence each, with the line
+  std::vector<Block> blocks;      // the title's heading left out
+  std::vector<Problem> problems;  // the format broken: one sentence each, with its line
 };
 
 Document parse(const std::string& markdown);
@@ -77,9 +85,10 @@ struct Word {
 std::vector<Word> words(const std::string& utf8);
 int columns(const std::string& utf8);
 
-// Every try link's and narration's query, with the block it came from, in reading order.
+// Every try link's query with its label and line, in reading order.
 struct Link {
   std::string label, query;
+  int line = 0;
 };
 std::vector<Link> tryLinks(const Document& doc);
 
@@ -101,5 +110,9 @@ std::vector<Params> predictionRuns(const std::string& chapter, const text::Block
 // this run (same lesson, variant, n, block, op, type, input, barrier, perturb, printf, schedule),
 // or nullptr. A GPU run matches only where its steps are the same on every run.
 const text::Block* narrationFor(const Params& run, bool ranOnSimulator, Language language);
+// The same, found among the blocks of a given chapter (a teacher's own), whose try links
+// default to the lesson `chapter`.
+const text::Block* narrationIn(const text::Document& doc, const std::string& chapter,
+                               const Params& run, bool ranOnSimulator);
 
 }  // namespace rlab

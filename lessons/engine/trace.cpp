@@ -105,11 +105,34 @@ std::vector<Message> staleReads(const StepSnapshot& s, ElementType type) {
   return found;
 }
 
+std::vector<LateWrite> lateWrites(const Trace& t, int step) {
+  std::vector<LateWrite> late;
+  for (size_t s = size_t(step) + 1; s < t.steps.size(); ++s)
+    for (const CombineRead& c : t.steps[s].combines)
+      for (const ValueRead* r : {&c.target, &c.source}) {
+        if (!r->stale || r->missedStep != step || r->missedWriter < 0) continue;
+        bool known = false;
+        for (const LateWrite& w : late) known |= w.element == r->element;
+        if (!known) late.push_back({r->element, r->missedWriter, r->missed, c.thread, int(s)});
+      }
+  return late;
+}
+
 std::string ranksText(unsigned mask, int gpus) {
   if (gpus > 1 && mask == (1u << gpus) - 1) return "all";
   std::string text;
-  for (int r = 0; r < gpus; ++r)
-    if (mask & (1u << r)) text += (text.empty() ? "" : "+") + std::to_string(r);
+  for (int r = 0; r < gpus;) {
+    if (!(mask & (1u << r))) {
+      ++r;
+      continue;
+    }
+    int last = r;  // a run of ranks: three or more as "0-4" where there are more than 4 GPUs
+    while (last + 1 < gpus && (mask & (1u << (last + 1)))) ++last;
+    if (gpus <= 4 || last - r < 2) last = r;
+    text += (text.empty() ? "" : "+") + std::to_string(r) +
+            (last > r ? "-" + std::to_string(last) : "");
+    r = last + 1;
+  }
   return text;
 }
 

@@ -74,9 +74,23 @@ struct MemoryStepSummary {
 };
 MemoryStepSummary summarizeMemory(const std::vector<WarpMemoryRequest>& requests);
 
+// What the cells of a step stand for: the array's elements, or a phase that holds something
+// else, which the views label as such and never draw as the array.
+enum class CellKind {
+  Elements,        // element i of the array (or of a block's shared copy of it)
+  Threads,         // one value per thread: what thread i holds
+  WarpTotals,      // one per warp, warp w's total
+  BlockTotals,     // one per block
+  LaneWarpTotals,  // per thread, lane l of each warp holding warp l's total (the second butterfly)
+};
+
 struct StepSnapshot {
-  Message label;                           // "level 2: a[tid] += a[tid + 2] where ..."
-  std::string array = "a";                 // what the kernel calls the array: a, or shared s
+  Message label;            // "level 2: a[tid] += a[tid + 2] where ..."
+  std::string array = "a";  // what the kernel calls the array: a, or shared s
+  CellKind cells = CellKind::Elements;
+  // Cells from here on hold no input: threads or lanes past n, holding the operator's identity
+  // because a warp or a block works whole. -1: none.
+  long long paddingFrom = -1;
   std::vector<double> values;              // the live part of the array after this step
   std::vector<int> active;                 // threads that did work in this step
   std::vector<std::pair<int, int>> pairs;  // (source, target) elements combined
@@ -90,6 +104,10 @@ struct StepSnapshot {
   std::vector<Transfer> transfers;  // the copies of this step
   // coalescing (--memory, simulator): every warp's global loads and stores in this step
   std::vector<WarpMemoryRequest> memory;
+  // ... and, on a launch's last step, those its threads made after their last combine (a
+  // block's total written out, an element copied across): in no step, but the launch's
+  // (the profile's prediction counts them)
+  std::vector<WarpMemoryRequest> memoryAfter;
 };
 
 // One kernel launch of a run, as the host code made it: the grid and block it asked for, and
@@ -145,6 +163,10 @@ struct Timings {
   // Simulator, round-based schedules: scheduling rounds, summed over blocks and launches. A
   // stall that starts later than this changes nothing (the race witness search stops there).
   unsigned long long simRounds = 0;
+  // Simulator: the most warp steps one thread took (a lane:T:S:K from a later step changes
+  // nothing), and one past the highest thread of a block that took any.
+  unsigned long long simWarpSteps = 0;
+  unsigned simWarpStepThreads = 0;
   // allreduce on GPUs: kernelMs is the whole all-reduce (events on rank 0 around it),
   // gbPerSecond the algorithm bandwidth n · size / t, copyFraction busGBs / peerCopyGBs.
   double busGBs = 0;       // nccl-tests' bus bandwidth: algorithm bandwidth · 2 (G - 1) / G
@@ -208,6 +230,18 @@ Message staleReadText(const CombineRead& c, const ValueRead& r, ElementType type
 // Every stale read of a step, as such sentences.
 std::vector<Message> staleReads(const StepSnapshot& s, ElementType type);
 
+// A write that landed after a thread of a later step had already read the element: the step's
+// picture shows the element holding it, but the reader took the value from before it.
+struct LateWrite {
+  int element = -1;
+  int writer = -1;   // the thread that wrote it late
+  double value = 0;  // what it wrote
+  int reader = -1;   // the first thread that read the element before the write landed
+  int readStep = 0;  // the step that thread read it in
+};
+// The late writes of step `step`, one per element, from the stale reads of the steps after it.
+std::vector<LateWrite> lateWrites(const Trace& t, int step);
+
 // How far a wrong sum is from the expected one: "15 short", "3 over"; empty when the run is
 // correct, not a sum, or not finite. Every view says it this way.
 Message howFarOff(const Trace& t);
@@ -246,7 +280,8 @@ struct LaunchTable {
 LaunchTable launchTable(const Trace& t);
 
 // allreduce: the ranks a chunk-contains bitmask names, "0+1+2", or "all" when it holds every one
-// of `gpus` ranks' inputs.
+// of `gpus` ranks' inputs; with more than 4 GPUs runs of three or more as "0-4" ("0-2+6+7"), so
+// that eight GPUs' labels stay short.
 std::string ranksText(unsigned mask, int gpus);
 
 }  // namespace rlab

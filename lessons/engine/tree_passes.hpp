@@ -28,9 +28,12 @@ inline void measureWarps(StepSnapshot& s, int block) {
   s.bankConflictDegree = worst;
 }
 
-template <class B, class T, class Kernel>
+// `launch(grid, block, source, len, partials, recorder)` launches one pass; `label(k)` names
+// level k of a pass (from 0), a Message. `clocks`: the kernel stamps when each combine read and
+// wrote.
+template <class B, class T, class Launch, class Label>
 void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
-                   Kernel kernel, StrideOrder order, bool measure, Trace& out) {
+                   Launch launch, Label label, bool measure, bool clocks, Trace& out) {
   const int levels = levelsBelow(p.block);
   typename B::template Buffer<T> previous = b.template alloc<T>(0);
   T* source = input.get();
@@ -38,20 +41,18 @@ void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input,
   for (int pass = 1;; ++pass) {
     const long long blocks = blocksFor(len, p.block);
     auto partials = b.template alloc<T>(size_t(blocks));
-    Recording<B, T> rec(b, trace, levels, 0, blocks * p.block);
+    Recording<B, T> rec(b, trace, levels, 0, blocks * p.block, clocks);
     const auto initial =
         rec.on() ? downloadAsDoubles<B, T>(b, source == input.get() ? input : previous, size_t(len))
                  : std::vector<double>{};
-    b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, source, len, partials.get(),
-             rec.recorder());
+    launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), source, len, partials.get(),
+           rec.recorder());
     if (rec.on()) {
       std::vector<Message> labels;
-      for (int k = 0; k < levels; ++k) {
-        const int stride = order == StrideOrder::Up ? 1 << k : p.block >> (k + 1);
+      for (int k = 0; k < levels; ++k)
         labels.push_back(pass > 1
-                             ? Message("step.pass-stride", {{"pass", pass}, {"stride", stride}})
-                             : Message("step.stride", {{"stride", stride}}));
-      }
+                             ? Message("step.pass-level", {{"pass", pass}, {"level", label(k)}})
+                             : label(k));
       std::vector<StepSnapshot> steps = rec.snapshots(labels, initial);
       if (measure)
         for (StepSnapshot& s : steps) measureWarps(s, p.block);
@@ -67,6 +68,20 @@ void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input,
     source = previous.get();
     len = blocks;
   }
+}
+
+template <class B, class T, class Kernel>
+void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                   Kernel kernel, StrideOrder order, bool measure, Trace& out) {
+  auto launch = [&](dim3 grid, dim3 block, T* source, long long len, T* partials,
+                    StepRecorder<T> recorder) {
+    b.launch(grid, block, kernel, source, len, partials, recorder);
+  };
+  auto label = [&](int k) {
+    return Message("step.stride",
+                   {{"stride", order == StrideOrder::Up ? 1 << k : p.block >> (k + 1)}});
+  };
+  runTreePasses<B, T>(b, p, input, trace, launch, label, measure, false, out);
 }
 
 }  // namespace rlab

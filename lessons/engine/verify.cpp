@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "kernels/sim/runtime.hpp"
 #include "lessons/engine/reference.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
@@ -143,6 +144,25 @@ constexpr int64_t kGpuLargestSum = (int64_t(1) << 24) + 3;
 // two and four blocks of 256 and more.
 const char* const kSchedules[] = {"random:101", "random:202", "warps-random:303", "stall:3:1:2",
                                   "stall:40:2:1"};
+// Where the lanes of a warp meet with no barrier (lastwarp): lanes out of step, at random and
+// one lane late, and the lockstep warp of GPUs before Volta (warps-random keeps a warp's lanes
+// together), which is all a kernel that needs its lanes in step is verified under.
+const char* const kLaneSchedules[] = {"lanes-random:606", "lane:1:1:1", "lane:16:3:2",
+                                      "warps-random:707"};
+
+// The schedules a variant is verified under: the lane schedules where its races would be the
+// lanes', and only those that keep each warp's lanes together where it needs them to be.
+std::vector<std::string> schedulesFor(const LessonInfo& lesson, const VariantInfo& variant) {
+  std::vector<std::string> schedules(std::begin(kSchedules), std::end(kSchedules));
+  if (lesson.laneSchedules)
+    schedules.insert(schedules.end(), std::begin(kLaneSchedules), std::end(kLaneSchedules));
+  if (variant.needsLanesInStep())
+    std::erase_if(schedules, [](const std::string& s) {
+      const sim::Schedule::Kind kind = sim::Schedule::parse(s).kind;
+      return kind != sim::Schedule::Kind::WarpsRandom && kind != sim::Schedule::Kind::Lockstep;
+    });
+  return schedules;
+}
 constexpr int64_t kScheduleSizes[] = {33, 257, 1000};
 
 int64_t powerOfTwoCovering(int64_t n) {
@@ -268,7 +288,7 @@ std::vector<VerifyCase> verificationCases(const LessonInfo& lesson, const Varian
       // Races between warps need two of them: 128 threads and more where the lesson allows.
       const bool twoWarps = blocks.back() >= 128;
       std::erase_if(blocks, [&](int b) { return twoWarps && b != 0 && b < 128; });
-      for (const char* schedule : kSchedules) {
+      for (const std::string& schedule : schedulesFor(lesson, variant)) {
         const Item item{Op::Sum, turn % 2 ? ElementType::Float : ElementType::Int,
                         mainKind(Op::Sum, n)};
         VerifyCase c = makeCase(lesson, variant, scope, n, blocks[turn % blocks.size()], item,
@@ -280,9 +300,9 @@ std::vector<VerifyCase> verificationCases(const LessonInfo& lesson, const Varian
     }
   }
 
-  // The barrier lesson's --perturb (every third thread pauses each level) must not matter
-  // while the barrier is on.
-  if (lesson.switchableBarrier) {
+  // --perturb (every third thread pauses each level) must not matter while the barrier is on,
+  // nor in a last warp held together by __syncwarp() or shuffles.
+  if (variant.perturbs && !variant.needsLanesInStep()) {
     int turn = 0;
     for (int64_t n : {int64_t(33), int64_t(257)}) {
       if (n > lesson.maxN) continue;

@@ -24,7 +24,7 @@ namespace rlab {
 
 std::string StallSchedule::str() const {
   if (rounds == 0) return "lockstep";
-  return "stall:" + std::to_string(thread) + ":" + std::to_string(from) + ":" +
+  return (lane ? "lane:" : "stall:") + std::to_string(thread) + ":" + std::to_string(from) + ":" +
          std::to_string(rounds);
 }
 
@@ -37,10 +37,10 @@ bool StallSchedule::smallerThan(const StallSchedule& other) const {
 std::vector<StallSchedule> StallSchedule::oneStepSmaller() const {
   std::vector<StallSchedule> smaller;
   if (rounds >= 2) {
-    smaller.push_back({thread, from, rounds - 1});      // the last round not sat out
-    smaller.push_back({thread, from + 1, rounds - 1});  // the first round not sat out
+    smaller.push_back({thread, from, rounds - 1, lane});      // the last round not sat out
+    smaller.push_back({thread, from + 1, rounds - 1, lane});  // the first round not sat out
   }
-  if (rounds >= 1 && from >= 2) smaller.push_back({thread, from - 1, rounds});
+  if (rounds >= 1 && from >= 2) smaller.push_back({thread, from - 1, rounds, lane});
   return smaller;
 }
 
@@ -148,7 +148,7 @@ StallSchedule shrink(StallSchedule s, Runner& run) {
     const int piece = (s.rounds + pieces - 1) / pieces;
     bool reduced = false;
     for (int at = 0; at < s.rounds && !reduced; at += piece) {  // one piece alone
-      const StallSchedule c{s.thread, s.from + at, std::min(piece, s.rounds - at)};
+      const StallSchedule c{s.thread, s.from + at, std::min(piece, s.rounds - at), s.lane};
       if (c.rounds < s.rounds && fails(c)) {
         s = c;
         pieces = 2;
@@ -156,8 +156,9 @@ StallSchedule shrink(StallSchedule s, Runner& run) {
       }
     }
     if (!reduced && pieces > 2) {  // the stretch less its first or its last piece
-      for (const StallSchedule& c : {StallSchedule{s.thread, s.from + piece, s.rounds - piece},
-                                     StallSchedule{s.thread, s.from, s.rounds - piece}})
+      for (const StallSchedule& c :
+           {StallSchedule{s.thread, s.from + piece, s.rounds - piece, s.lane},
+            StallSchedule{s.thread, s.from, s.rounds - piece, s.lane}})
         if (!reduced && c.rounds >= 1 && fails(c)) {
           s = c;
           pieces = std::max(pieces - 1, 2);
@@ -196,7 +197,7 @@ StallSchedule smallestBelow(StallSchedule s, int threads, int lastRound, Runner&
     const int lastFrom = k < s.rounds ? lastRound : std::min(s.from - 1, lastRound);
     for (int from = 1; from <= lastFrom; ++from)
       for (int t = 0; t < threads; ++t) {
-        const StallSchedule c{t, from, k};
+        const StallSchedule c{t, from, k, s.lane};
         ++checked;
         if (!run.right(c, float(checked) / float(std::max<long long>(total, 1)))) {
           // Every schedule before it in size order passed; those of its own size (the lower
@@ -217,7 +218,7 @@ StallSchedule smallestBelow(StallSchedule s, int threads, int lastRound, Runner&
 // the reader back, whatever the GPU does with the rest of the paused thread's warp. The same
 // stall, if none is.
 StallSchedule acrossWarps(const StallSchedule& s, int threads, Runner& run) {
-  if (threads <= 32 || s.rounds == 0) return s;
+  if (threads <= 32 || s.rounds == 0 || s.lane) return s;  // a lane's race is within its warp
   auto crosses = [&](const StallSchedule& c) {
     EarlyRead r;
     return firstEarlyRead(*run.traced(c.str(), -1.f), r) && r.missedWriter >= 0 &&
@@ -225,7 +226,7 @@ StallSchedule acrossWarps(const StallSchedule& s, int threads, Runner& run) {
   };
   if (crosses(s)) return s;
   for (int t = 0; t < threads; ++t) {
-    const StallSchedule c{t, s.from, s.rounds};
+    const StallSchedule c{t, s.from, s.rounds, s.lane};
     if (t != s.thread && !run.right(c, float(t) / float(threads)) && crosses(c)) return c;
   }
   return s;
@@ -234,12 +235,12 @@ StallSchedule acrossWarps(const StallSchedule& s, int threads, Runner& run) {
 // The stall that makes the run fail, to start shrinking from: the thread whose write the wrong
 // run missed first (or each thread in turn), late by as many rounds as the run has, from each
 // round in turn.
-bool firstFailingStall(Runner& run, const std::vector<int>& threads, int lastRound,
+bool firstFailingStall(Runner& run, const std::vector<int>& threads, int lastRound, bool lane,
                        StallSchedule& found) {
   int runs = 0;
   for (int t : threads)
     for (int from = 1; from <= lastRound; ++from) {
-      const StallSchedule c{t, from, lastRound};
+      const StallSchedule c{t, from, lastRound, lane};
       if (!run.right(c, approaching(++runs))) {
         found = c;
         return true;
@@ -253,20 +254,29 @@ bool firstFailingStall(Runner& run, const std::vector<int>& threads, int lastRou
 // ============================================================================================
 
 // The combine that read too early (the line the kernel recorded) and the switchable barrier of
-// the variant's kernel, as embedded.
+// the variant's kernel, as embedded. Where the lanes of a warp meet without a barrier, the
+// __syncwarp() the read needed (switchableSyncwarp; the kernels share the last warp's code): a
+// read too early needed the one after the writes, the first after the combine; a read too late
+// (after an overwrite) the one between the reads and the writes, the last before it.
 void findKernelLines(const Params& p, Witness& w) {
   const LessonInfo& lesson = lessonOrThrow(p.lesson);
   const VariantInfo* variant = lesson.findVariant(p.variant);
   const std::string* source = embeddedFile(lesson.kernelFile);
   if (!variant || !source) return;
+  w.barrierOn = variant->warpSynchronous ? variant->syncwarpSwitch && p.syncwarp : p.barrier;
   std::istringstream lines(*source);
   bool inKernel = false;
   int depth = 0, number = 0;
+  KernelLine warpBefore, warpAfter;
   for (std::string line; std::getline(lines, line);) {
     ++number;
     const size_t first = line.find_first_not_of(' ');
     const std::string text = first == std::string::npos ? "" : line.substr(first);
     if (w.readFound && number == w.read.line) w.combineLine = {lesson.kernelFile, number, text};
+    if (variant->warpSynchronous && text.rfind("switchableSyncwarp(", 0) == 0) {
+      if (!w.combineLine.line) warpBefore = {lesson.kernelFile, number, text};
+      if (w.combineLine.line && !warpAfter.line) warpAfter = {lesson.kernelFile, number, text};
+    }
     if (!inKernel) {
       inKernel = line.find("__global__") != std::string::npos &&
                  line.find(" " + variant->kernelFunction + "(") != std::string::npos;
@@ -277,6 +287,8 @@ void findKernelLines(const Params& p, Witness& w) {
       w.barrierLine = {lesson.kernelFile, number, text};
     if (depth == 0 && line.find('}') != std::string::npos) inKernel = false;
   }
+  if (variant->warpSynchronous)
+    w.barrierLine = w.read.afterOverwrite || !warpAfter.line ? warpBefore : warpAfter;
 }
 
 void forceOnGpu(const Params& asked, Witness& w, int runs, Runner& run) {
@@ -323,12 +335,13 @@ void describe(const Params& asked, const Params& base, const WitnessOptions& opt
   w.replay = rlabLine("run", replay);
 
   // The pause that forces the same read on hardware: the thread whose write was missed, before
-  // the level it wrote in. The barrier lesson has such a pause (--delay); the rest do not.
+  // the level it wrote in. The barrier and lastwarp lessons have such a pause (--delay).
   w.delayed = base;
   w.delayed.schedule = "lockstep";
   w.delayed.delayThread = -1;
-  if (w.readFound && w.read.missedWriter >= 0 && w.read.missedStep >= 1 &&
-      lessonOrThrow(base.lesson).switchableBarrier) {
+  const VariantInfo* variant = lessonOrThrow(base.lesson).findVariant(base.variant);
+  if (w.readFound && w.read.missedWriter >= 0 && w.read.missedStep >= 1 && variant &&
+      variant->delays) {
     w.delayed.delayThread = w.read.missedWriter;
     w.delayed.delayLevel = w.read.missedStep;
     try {
@@ -362,6 +375,8 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
   base.trace = false;
   const bool gpuToo = options.gpuRuns > 0 && params.backend != BackendChoice::Sim;
   const float searchEnd = gpuToo ? 0.8f : 1.f;
+  const bool lanes = lessonOrThrow(base.lesson).laneSchedules;
+  const std::string randomFamily = lanes ? "lanes-random:" : "random:";
   Runner run(base, progress);
   try {
     // 1. A first wrong run: the run's own schedule, lockstep, then random ones.
@@ -369,7 +384,7 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
     std::vector<std::string> schedules = {base.schedule};
     if (base.schedule != "lockstep") schedules.push_back("lockstep");
     for (int k = 1; k <= options.searchRuns; ++k)
-      schedules.push_back("random:" + std::to_string(k));
+      schedules.push_back(randomFamily + std::to_string(k));
     bool lockstepWrong = false, lockstepRan = false;
     for (const std::string& s : schedules) {
       ++w.searched;
@@ -383,31 +398,61 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
         break;
       }
     }
-    if (w.firstWrong.empty()) {
+    int threads = base.block, lastRound = 1;
+    auto noneFound = [&] {
       w.tried = run.tried();
-      w.why = Message(
-          "witness.none-wrong",
-          {{"tried", w.searched}, {"last", "random:" + std::to_string(options.searchRuns)}});
+      const std::string first = randomFamily + "1",
+                        last = randomFamily + std::to_string(options.searchRuns);
+      w.why = lanes ? Message("witness.none-wrong-lanes", {{"tried", w.tried},
+                                                           {"first", first},
+                                                           {"last", last},
+                                                           {"rounds", kLaneBoundRounds},
+                                                           {"threads", threads},
+                                                           {"steps", lastRound}})
+                    : Message("witness.none-wrong",
+                              {{"tried", w.tried}, {"first", first}, {"last", last}});
       return w;
+    };
+    if (w.firstWrong.empty() && !lanes) return noneFound();
+    Params lockstep = base;  // how many rounds the run has: stalls after the last change nothing
+    lockstep.schedule = "lockstep";
+    const auto lockstepRun = run.traced(lockstep, -1.f);
+    // Lane schedules hold only threads that take warp steps, and only after one they take.
+    if (lanes)
+      threads = int(std::min<unsigned>(lockstepRun->timings.simWarpStepThreads, base.block));
+    lastRound = int(std::max<unsigned long long>(
+        lanes ? lockstepRun->timings.simWarpSteps : lockstepRun->timings.simRounds, 1));
+    StallSchedule start;
+    bool haveStart = false;
+    if (w.firstWrong.empty() && lanes) {
+      // None at random: every lane late by 1 to kLaneBoundRounds rounds after each warp step.
+      run.phase(0.3f * searchEnd, 0.5f * searchEnd);
+      const int total = threads * lastRound * kLaneBoundRounds;
+      for (int k = 1; k <= kLaneBoundRounds && !haveStart; ++k)
+        for (int from = 1; from <= lastRound && !haveStart; ++from)
+          for (int t = 0; t < threads && !haveStart; ++t) {
+            const StallSchedule c{t, from, k, true};
+            ++w.laneBound;
+            if (!run.right(c, float(w.laneBound) / float(std::max(total, 1)))) {
+              start = c;
+              haveStart = true;
+              w.firstWrong = c.str();
+            }
+          }
     }
+    if (w.firstWrong.empty()) return noneFound();
     if (!lockstepRan) lockstepWrong = !run.right("lockstep", 1.f);  // size 0: does it pass?
 
     // 2. A stall schedule that fails; 3. shrink it; 4. rule out every smaller size.
     run.phase(0.3f * searchEnd, 0.5f * searchEnd);
-    const int threads = base.block;
-    Params lockstep = base;  // how many rounds the run has: stalls after the last change nothing
-    lockstep.schedule = "lockstep";
-    const auto lockstepRun = run.traced(lockstep, -1.f);
-    const int lastRound = int(std::max<unsigned long long>(lockstepRun->timings.simRounds, 1));
     if (lockstepWrong) {
       w.stall = {0, 1, 0};  // no thread need be late: lockstep itself is wrong (perturbed)
       w.smallest = true;
     } else {
-      StallSchedule start;
-      bool haveStart = false;
       const sim::Schedule given = sim::Schedule::parse(w.firstWrong);
-      if (given.kind == sim::Schedule::Kind::Stall && given.stallRounds > 0) {
-        start = {int(given.stallThread), int(given.stallRound), int(given.stallRounds)};
+      const auto wanted = lanes ? sim::Schedule::Kind::Lane : sim::Schedule::Kind::Stall;
+      if (!haveStart && given.kind == wanted && given.stallRounds > 0) {
+        start = {int(given.stallThread), int(given.stallRound), int(given.stallRounds), lanes};
         haveStart = true;
       }
       if (!haveStart) {
@@ -417,17 +462,18 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
         if (firstEarlyRead(*run.traced(w.firstWrong, -1.f), hint) && hint.missedWriter >= 0 &&
             hint.missedWriter < threads)
           order.push_back(hint.missedWriter);
-        haveStart = firstFailingStall(run, order, lastRound, start);
+        haveStart = firstFailingStall(run, order, lastRound, lanes, start);
         if (!haveStart) {
           order.clear();
           for (int t = 0; t < threads; ++t)
             if (t != hint.missedWriter) order.push_back(t);
-          haveStart = firstFailingStall(run, order, lastRound, start);
+          haveStart = firstFailingStall(run, order, lastRound, lanes, start);
         }
       }
       if (!haveStart) {
         w.tried = run.tried();
-        w.why = Message("witness.no-single-late", {{"schedule", w.firstWrong}});
+        w.why = Message(lanes ? "witness.no-single-late-lane" : "witness.no-single-late",
+                        {{"schedule", w.firstWrong}});
         return w;
       }
       w.stall = shrink(start, run);

@@ -4,7 +4,10 @@
 // On the simulator a run is fully determined by its schedule, so a wrong run can be replayed
 // and made smaller. findWitness() looks for a schedule under which the run as on screen goes
 // wrong, then shrinks it (delta debugging) to a stall schedule `stall:T:R:K`: lockstep, but
-// thread T sits out K rounds from round R.
+// thread T sits out K rounds from round R. Where the lesson's races are between the lanes of a
+// warp (lastwarp), the same search runs on lane schedules: lanes-random:SEED to find a wrong
+// run, and `lane:T:S:K` (thread T sits out K rounds after its warp step S) as the witness; when
+// no random one is wrong it runs every lane:T:S:K up to a bound, and says so.
 //
 // The size of a stall schedule is (K, R), compared K first: fewer rounds late is smaller, and
 // of two that are equally late, the one that starts earlier is smaller (fewer rounds run before
@@ -29,10 +32,13 @@ namespace rlab {
 
 struct StallSchedule {
   int thread = 0;
-  int from = 1;    // the first round sat out, counting from 1
+  int from = 1;    // the first round sat out, counting from 1 (lane: the warp step after which)
   int rounds = 0;  // 0: lockstep
+  // lane:T:S:K instead: thread T sits out K rounds after its warp step S (a lesson whose races
+  // are between the lanes of a warp); its size is (K, S) as a stall's is (K, R).
+  bool lane = false;
 
-  std::string str() const;  // "stall:4:1:1", or "lockstep" for 0 rounds
+  std::string str() const;  // "stall:4:1:1", "lane:1:1:1", or "lockstep" for 0 rounds
   // Size order: rounds first, then the first round (the thread breaks no tie).
   bool smallerThan(const StallSchedule& other) const;
   // The schedules one step smaller (see above) that are stall schedules at all: rounds >= 1,
@@ -92,11 +98,18 @@ struct Witness {
   int smallerChecked = 0;      // how many that was
   long long smallerTotal = 0;  // how many there are (more than the limit: none was run)
   std::vector<StallSchedule> oneStepSmaller;  // run after shrinking: none failed
+  // Lane schedules, none wrong among the random ones: every lane:T:S:K with K up to
+  // kLaneBoundRounds, for every thread that takes a warp step and every warp step it takes, was
+  // run too (laneBound of them); the sentence in `why` says so.
+  int laneBound = 0;
 
   bool readFound = false;  // the witness run has a stale read
   EarlyRead read;
-  // The combine whose read came too early, and the barrier that would have held it.
+  // The combine whose read came too early, and the barrier that would have held it (the
+  // switchable barrier, or where the lanes of a warp meet, the switchable __syncwarp), and
+  // whether the run had that barrier on.
   KernelLine combineLine, barrierLine;
+  bool barrierOn = true;
   std::shared_ptr<const Trace> trace;  // the witness run, traced
   std::string replay;  // "rlab run barrier --n 8 --no-barrier --schedule stall:4:1:1"
 
@@ -107,6 +120,9 @@ struct Witness {
   double delayResultOnSimulator = 0;
   GpuForcing gpu;
 };
+
+// The bound of the exhaustive lane search: a lane late by 1 to this many rounds.
+inline constexpr int kLaneBoundRounds = 3;
 
 struct WitnessOptions {
   int searchRuns = 100;      // random schedules tried for a first wrong run (after the run's own)

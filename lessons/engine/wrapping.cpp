@@ -1,5 +1,6 @@
 // Text measured and broken into words for a terminal or a window: wide (CJK) characters count
-// two columns, and a line may break between any two of them, never before closing punctuation.
+// two columns, and a line may break between any two of them, never before closing punctuation
+// and never after opening punctuation.
 #include <algorithm>
 
 #include "lessons/engine/texts.hpp"
@@ -31,6 +32,13 @@ bool closesPunctuation(uint32_t cp) {  // never starts a line
   return false;
 }
 
+bool opensPunctuation(uint32_t cp) {  // never ends a line
+  for (uint32_t c : {0xFF08u, 0x300Cu, 0x300Eu, 0x3010u, 0x3008u, 0x300Au, 0x3014u, 0xFF3Bu,
+                     0xFF5Bu, 0x201Cu, 0x2018u})
+    if (cp == c) return true;
+  return false;
+}
+
 }  // namespace
 
 int columns(const std::string& utf8) {
@@ -57,11 +65,14 @@ std::vector<Word> words(const std::string& s) {
     }
     while (i < s.size() && s[i] == ' ') ++i, w.spaceBefore = true;
     w.begin = i;
+    bool opened = false;  // the last character opens a bracket: the next one stays with it
     while (i < s.size() && s[i] != ' ' && s[i] != '\n') {
       const auto [cp, bytes] = codePoint(s, i);
-      if (isWide(cp) && i > w.begin && !closesPunctuation(cp)) break;  // starts its own word
+      if (isWide(cp) && i > w.begin && !closesPunctuation(cp) && !opened) break;  // its own word
       i += bytes;
       w.columns += isWide(cp) ? 2 : 1;
+      opened = opensPunctuation(cp);
+      if (opened) continue;
       if (isWide(cp)) {  // ends the word, with any closing punctuation after it
         while (i < s.size()) {
           const auto [next, nextBytes] = codePoint(s, i);

@@ -9,9 +9,9 @@ namespace rlab {
 // one block per SM until each thread would get more than kElementsPerThreadOnOneBlockPerSm;
 // then more blocks, up to half of the device's thread slots (2048 a multiprocessor on the H100,
 // 1536 on sm_86 and sm_89, 1024 on sm_75: the backend asks the device), for more loads in
-// flight. A
-// float sum adds one block that loads nothing (see the kernel); at that limit it takes the
-// place of a loading block, since one block more than the limit cost 1% at 2^28.
+// flight. A float sum adds one block that loads nothing (see the kernel), unless one block
+// loads it all; at that limit it takes the place of a loading block, since one block more than
+// the limit cost 1% at 2^28.
 constexpr int kElementsPerThread = 16;
 constexpr int kElementsPerThreadOnOneBlockPerSm = 128;
 
@@ -23,7 +23,8 @@ inline long long fastestBlocks(long long n, int block, long long multiprocessors
       multiprocessors, std::min(halfTheSlots, n / (block * kElementsPerThreadOnOneBlockPerSm)));
   const long long loaders =
       std::max<long long>(1, std::min(blocksFor(n, block * kElementsPerThread), spread));
-  return std::min(loaders + (addingBlock ? 1 : 0), halfTheSlots);
+  // One block that loads everything adds its own total: no block to add the totals.
+  return std::min(loaders + (addingBlock && loaders > 1 ? 1 : 0), halfTheSlots);
 }
 
 template <class B, class T, class Op>
@@ -40,10 +41,14 @@ void driveFastest(B& b, const Params& p, typename B::template Buffer<T>& input, 
   b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), fastestReduce<T, Op>,
            (const T*)input.get(), (long long)p.n, result.get(), blockTotals.get(),
            blocksStarted.get(), rec.recorder());
-  appendSteps(out, rec.snapshots({Message("step.fastest.threads"), Message("step.fastest.warps"),
-                                  std::is_integral<T>::value ? Message("step.fastest.blocks")
-                                                             : Message("step.fastest.blocks-last")},
-                                 {}, {threads, threads / 32, blocks}));
+  auto steps = rec.snapshots({Message("step.fastest.threads"), Message("step.fastest.warps"),
+                              std::is_integral<T>::value ? Message("step.fastest.blocks")
+                                                         : Message("step.fastest.blocks-last")},
+                             {}, {threads, threads / 32, blocks});
+  // Each step holds another array: the threads' sums, the warps' totals, the blocks' totals.
+  const CellKind kinds[] = {CellKind::Threads, CellKind::WarpTotals, CellKind::BlockTotals};
+  for (size_t k = 0; k < steps.size() && k < 3; ++k) steps[k].cells = kinds[k];
+  appendSteps(out, std::move(steps));
   out.result = double(downloadOne<B, T>(b, result));
 }
 

@@ -32,10 +32,21 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
     b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
              (long long)p.n, result.get(), trace ? partials.get() : nullptr, rec.recorder());
   std::vector<Message> labels;
-  if (coarse) labels.push_back(Message("step.shared.combine-own", {{"elements", perThread}}));
+  if (coarse) {
+    // Thread 0 of block 0 takes the most: every block.x-th element of its block's share, as
+    // far as n reaches.
+    const long long most = std::min<long long>(perThread, blocksFor(p.n, p.block));
+    labels.push_back(most == 1 ? Message("step.shared.combine-own", {{"elements", 1}})
+                               : Message(most == perThread ? "step.shared.combine-apart"
+                                                           : "step.shared.combine-up-to",
+                                         {{"elements", most}, {"apart", p.block}}));
+  }
   for (int stride = p.block / 2; stride > 0; stride /= 2)
     labels.push_back(Message("step.stride", {{"stride", stride}}));
-  appendSteps(out, rec.snapshots(labels, initial));
+  auto steps = rec.snapshots(labels, initial);
+  if (coarse)  // after the load the cells are the threads' partial sums, not elements
+    for (StepSnapshot& step : steps) step.cells = CellKind::Threads;
+  appendSteps(out, std::move(steps));
   if (trace) out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
   out.result = double(downloadOne<B, T>(b, result));
 }

@@ -77,14 +77,16 @@ class BlockRun {
       : body_(body), options_(options), fibers_(fibers), stats_(stats), shared_(shared) {}
 
   void run(unsigned blockLinear);
-  void runThread();  // on fiber current(): the thread's whole life
+  void runThread();                              // on fiber current(): the thread's whole life
   unsigned current() const { return current_; }  // kNoThread between threads
   unsigned blockLinear() const { return blockLinear_; }
 
   // In the header: every thread of every block calls it at every barrier.
-  void arriveAtBarrier(const char* file, int line) {
+  void arriveAtBarrier(const char* file, int line, bool predicate = false) {
+    atWarpStep_[current_] = 0;
     moveTo(current_, State::AtBarrier);
     barrierSite_[current_] = {file, line};
+    pendingTrue_ += predicate;  // counted as threads arrive: none arrives twice before it opens
     if (count(State::AtBarrier) == 1) {
       barrierFile_ = file;
       barrierLine_ = line;
@@ -94,12 +96,30 @@ class BlockRun {
   }
   void arriveAtWarpOp(const WarpRequest& request);  // warp_ops.cpp
   uint64_t warpResult() const { return waiting_[current_].warpResult; }
+  // A yield that is no warp step (a switched-off barrier, __nanosleep, printf), or one that is
+  // (warp-synchronous code without its __syncwarp): the lane schedules hold lanes only there.
+  void arriveAtYield() { atWarpStep_[current_] = 0; }
+  void arriveAtWarpStep() { countWarpStep(current_); }
+  // What the last barrier to open hands back: __syncthreads_count, _and, _or.
+  int barrierVoteResult(BarrierVote vote) const {
+    switch (vote) {
+      case BarrierVote::Count:
+        return int(barrierTrue_);
+      case BarrierVote::And:
+        return barrierTrue_ == barrierArrived_;
+      case BarrierVote::Or:
+        return barrierTrue_ > 0;
+      case BarrierVote::None:
+        break;
+    }
+    return 0;
+  }
 
   // Called from the running fiber at a yield point: in a round, hand control straight to the
   // next thread of the round; else, or at the round's end, to the scheduler.
   void suspend() {
     const unsigned self = current_;
-    const unsigned next = inRound_ ? nextInRound(self + 1) : kNoThread;
+    const unsigned next = !inRound_ ? kNoThread : ordered_ ? nextOrdered() : nextInRound(self + 1);
     if (next != kNoThread) {
       enter(next);
       // The thread after it most likely runs next: start fetching its saved registers now.
@@ -136,6 +156,24 @@ class BlockRun {
       if (state_[i] == State::Runnable && i != roundSkips_) return i;
     return kNoThread;
   }
+  // A round in the order roundOrder_ gives (lanes-random), instead of thread order.
+  unsigned nextOrdered() {
+    if (failure_) return kNoThread;
+    while (roundAt_ < roundOrder_.size()) {
+      const unsigned t = roundOrder_[roundAt_++];
+      if (state_[t] == State::Runnable) return t;
+    }
+    return kNoThread;
+  }
+  // The thread has come to a warp step: a warp operation or a missing __syncwarp. lane:T:S:K
+  // starts holding thread T at its warp step S.
+  void countWarpStep(unsigned thread) {
+    atWarpStep_[thread] = 1;
+    const Schedule& s = options_.schedule;
+    if (++warpSteps_[thread] == s.stallRound && s.kind == Schedule::Kind::Lane &&
+        thread == s.stallThread)
+      laneHeld_ = s.stallRounds;
+  }
   // The scheduler's side: run `thread` to its next yield point (or on through a round).
   void advance(unsigned thread) {
     enter(thread);
@@ -143,7 +181,8 @@ class BlockRun {
     current_ = kNoThread;
     if (failure_) fail(*failure_);
   }
-  void schedule();  // schedule.cpp
+  void schedule();            // schedule.cpp
+  void orderLanesAtRandom();  // schedule.cpp: the next round of lanes-random
   void unwindSuspended();
   bool releaseWaiters();
   bool releaseWarps();  // warp_ops.cpp
@@ -153,6 +192,8 @@ class BlockRun {
   std::string blockName() const;
   using WarpLanes = std::array<Waiting*, 32>;
   static uint64_t computeWarpResult(const WarpLanes& lanes, unsigned lane, unsigned groupMask);
+  static uint64_t reduceLanes(const WarpLanes& lanes, WarpOp op, bool isSigned, unsigned groupMask);
+  bool releaseActiveMasks(unsigned warpStart, unsigned lanesHere);
 
   const std::function<void()>& body_;
   const LaunchOptions& options_;
@@ -168,10 +209,18 @@ class BlockRun {
   std::vector<uint3> idx_;
   std::vector<Site> barrierSite_;
   std::vector<Waiting> waiting_;
+  std::vector<uint32_t> warpSteps_;  // each thread's warp steps so far
+  std::vector<uint8_t> atWarpStep_;  // the thread's last yield was a warp step
+  unsigned laneHeld_ = 0;            // lane:T:S:K: rounds thread T still sits out
+  bool ordered_ = false;             // lanes-random: rounds follow roundOrder_
+  std::vector<unsigned> roundOrder_;
+  size_t roundAt_ = 0;
   std::array<unsigned, 4> count_{};  // threads in each State
   const char* barrierFile_ = "";     // where the first thread to wait at the barrier waits
   int barrierLine_ = 0;
-  bool barrierSplit_ = false;  // a waiting thread waits at another barrier
+  bool barrierSplit_ = false;                      // a waiting thread waits at another barrier
+  unsigned barrierArrived_ = 0, barrierTrue_ = 0;  // the last barrier to open: its predicates
+  unsigned pendingTrue_ = 0;  // threads waiting at the barrier that brought a true predicate
   unsigned current_ = kNoThread;
   bool inRound_ = false;             // lockstep and stall: threads hand over to each other
   unsigned roundSkips_ = kNoThread;  // the stalled thread, while it sits out

@@ -28,16 +28,49 @@ extern long long g_logicalClock;  // clock64(): the readings so far
 extern bool g_recordingMemory;    // the launch watches global memory (LaunchOptions::watch)
 
 // The warp operations the runtime knows (warp_ops.cpp says what each one gives each lane).
-enum class WarpOp { Sync, Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All };
+// ActiveMask waits for the lanes of its warp that reach the same line before their next
+// synchronisation; the Reduce* ops take `arg` 1 for signed values.
+enum class WarpOp {
+  Sync,
+  Shfl,
+  ShflUp,
+  ShflDown,
+  ShflXor,
+  Ballot,
+  Any,
+  All,
+  MatchAny,
+  MatchAll,
+  ReduceAdd,
+  ReduceMin,
+  ReduceMax,
+  ReduceAnd,
+  ReduceOr,
+  ReduceXor,
+  ActiveMask
+};
+
+// What a barrier hands back to every thread of the block (__syncthreads_count, _and, _or).
+enum class BarrierVote { None, Count, And, Or };
 
 // Where a kernel meets the runtime: hooks.cpp (noteStep: memory_watch.cpp).
 void barrier(const char* file, int line);
+int barrierVote(BarrierVote vote, int predicate, const char* file, int line);
 void yieldPoint(const char* file, int line);  // a switched-off barrier, __nanosleep
+// Where warp-synchronous code has no __syncwarp(): a yield at which a lane schedule may hold
+// the lane while the others of its warp go on (a warp step, see runtime.hpp's Schedule).
+void warpStep(const char* file, int line);
 uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
                         const char* file, int line);
 void noteAtomic(const void* address, double old, double operand, double after);
 void noteStep(int step);  // the running thread's accesses so far belong to `step`
 [[noreturn]] void failAssertion(const char* expression, const char* file, int line);
+// Ends the launch: the running thread did `what` at file:line, which cannot go on.
+[[noreturn]] void failInKernel(const char* what, const char* file, int line);
+// CUDA's device heap (malloc, free, new and delete in a kernel): sim::kDeviceHeapBytes in all;
+// a request past it gets a null pointer, as on a GPU.
+void* deviceMalloc(size_t bytes);
+void deviceFree(void* pointer);
 int kernelPrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 template <class T>
@@ -62,14 +95,16 @@ T warpValue(WarpOp op, unsigned mask, T value, int arg, int width, const char* f
   return fromBits<T>(warpCollective(op, mask, toBits(value), arg, width, file, line));
 }
 
-// An atomic: `combine` makes the new value from the old one and the operand.
+// An atomic: `combine` makes the new value from the old one and the operand. Atomics on
+// numbers are recorded; those on vectors (atomicAdd on a float4) are not.
 template <class T>
 T readModifyWrite(T* address, T operand, T (*combine)(T, T)) {
   T old = *address;
   *address = combine(old, operand);
-  if (g_recordAtomics)
-    noteAtomic(address, static_cast<double>(old), static_cast<double>(operand),
-               static_cast<double>(*address));
+  if constexpr (std::is_arithmetic_v<T>)
+    if (g_recordAtomics)
+      noteAtomic(address, static_cast<double>(old), static_cast<double>(operand),
+                 static_cast<double>(*address));
   return old;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/sim/runtime.hpp"
+
 namespace rlab::sim::detail {
 
 // The bytes of one __shared__ variable: the worker thread's copy of it.
@@ -18,5 +20,11 @@ struct ByteRange {
 // The __shared__ variables `kernel` (a __global__ function) declares in its own body, as the
 // calling thread's bytes; found once per kernel and kept. Call it on the worker thread only.
 const std::vector<ByteRange>& sharedVariablesOf(const void* kernel);
+
+// The buffer behind the `extern __shared__` arrays of the module that holds `kernel` (every
+// such array starts there, as on a GPU; the exercise compiler makes each name an alias of
+// kDynamicSharedSymbol): its whole capacity, and the arrays' names. Empty where the module
+// declares none. Worker thread only.
+const ByteRange& dynamicSharedOf(const void* kernel);
 
 }  // namespace rlab::sim::detail

@@ -10,14 +10,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
+#include "kernels/sim/runtime.hpp"
+#include "lessons/engine/exercise/box.hpp"
+#include "lessons/engine/exercise/source_check.hpp"
+#include "lessons/engine/installation.hpp"
 #include "lessons/engine/process.hpp"
-
-// Set by lessons/CMakeLists.txt: where this build puts the runner.
-#ifndef RLAB_BUILT_EXERCISE_RUNNER
-#define RLAB_BUILT_EXERCISE_RUNNER ""
-#endif
 
 namespace rlab {
 
@@ -29,11 +30,11 @@ namespace fs = std::filesystem;
 
 std::string findExerciseRunner() {
   if (const char* chosen = std::getenv("RLAB_EXERCISE_RUNNER"); chosen && *chosen) return chosen;
+  if (std::string installed = helperProgram("rlab-exercise-runner"); !installed.empty())
+    return installed;
   const std::string self = runningExecutable();
   const std::string beside = folderOf(self) + "/rlab-exercise-runner";
-  if (!self.empty() && isExecutableFile(beside)) return beside;
-  if (isExecutableFile(RLAB_BUILT_EXERCISE_RUNNER)) return RLAB_BUILT_EXERCISE_RUNNER;
-  return "";
+  return !self.empty() && isExecutableFile(beside) ? beside : "";
 }
 
 namespace {
@@ -67,6 +68,24 @@ std::string exerciseReplayCommand(const Exercise& e, const std::string& file) {
 }
 
 Message ExerciseReport::summary() const {
+  if (simulator.ran && (verdict == ExerciseVerdict::Passed || verdict == ExerciseVerdict::Failed)) {
+    const int onGpu = int(failures.size()) - simulator.failures;
+    auto part = [](int failed, int run, int total, const char* where) {
+      if (failed == 0)
+        return Message("check.part-right", {{"run", run}, {"where", Message(where)}});
+      return Message(
+          run < total ? "check.part-failed-of" : "check.part-failed",
+          {{"failed", failed}, {"run", run}, {"total", total}, {"where", Message(where)}});
+    };
+    const Message gpuPart = part(onGpu, casesRun, casesTotal, "check.where-gpu");
+    const Message simPart =
+        simulator.verdict == ExerciseVerdict::Passed || simulator.verdict == ExerciseVerdict::Failed
+            ? part(simulator.failures, simulator.casesRun, simulator.casesTotal,
+                   "check.where-simulator")
+            : Message("check.simulator-could-not");
+    return Message(verdict == ExerciseVerdict::Passed ? "check.both-passed" : "check.both-failed",
+                   {{"gpu", gpuPart}, {"simulator", simPart}});
+  }
   switch (verdict) {
     case ExerciseVerdict::Passed:
       return hasResult ? Message("check.correct") : Message("check.passed", {{"cases", casesRun}});
@@ -115,22 +134,14 @@ std::string learnerLine(const std::string& library, const std::string& source,
     addresses.push_back(text);
   }
   if (addresses.empty()) return "";
-  std::vector<std::string> argv = {"/usr/bin/addr2line", "-e", library, "-i"};
-  if (!isExecutableFile(argv[0])) argv[0] = "/bin/addr2line";
-  if (!isExecutableFile(argv[0])) return "";
-  argv.insert(argv.end(), addresses.begin(), addresses.end());
-  ChildResult done;
-  try {
-    ChildOptions options;
-    options.timeLimitSeconds = 20;
-    done = runChild(argv, options);
-  } catch (const std::exception&) {
-    return "";
-  }
-  std::istringstream lines(done.output);
+  std::vector<std::string> arguments = {"-e", library, "-i"};
+  arguments.insert(arguments.end(), addresses.begin(), addresses.end());
+  std::istringstream lines(runAddr2line(arguments));
   for (std::string line; std::getline(lines, line);) {
     const size_t colon = line.rfind(':');
-    if (colon == std::string::npos || line.substr(0, colon) != source) continue;
+    if (colon == std::string::npos ||
+        fs::path(line.substr(0, colon)).lexically_normal().string() != source)
+      continue;
     std::string number = line.substr(colon + 1);
     number = number.substr(0, number.find_first_not_of("0123456789"));
     if (number.empty() || number == "0") continue;
@@ -145,12 +156,23 @@ Message whoRan(const std::vector<std::string>& f, size_t running) {
   return Message("check.thread-of-block", {{"thread", f[running + 2]}, {"block", f[running + 1]}});
 }
 
-// @crash SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE FENCE NAME INDEX COUNT PCS
+// @crash SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE FENCE NAME INDEX COUNT HEAP PCS
 Message crashText(const std::vector<std::string>& f, const std::string& where) {
   const int signal = std::atoi(f[1].c_str());
   Message who = whoRan(f, 3);
   if (who.empty()) who = Message("check.outside-threads");
+  if (signal == SIGXCPU)
+    return Message(
+        "check.cpu-limit",
+        {{"seconds", kBoxCpuSeconds},
+         {"who", where.empty() ? who : Message("check.who-at", {{"who", who}, {"line", where}})}});
   if (!where.empty()) who = Message("check.who-at", {{"who", who}, {"line", where}});
+  if (signal == SIGSYS || signal == SIGXFSZ)
+    return Message("check.box-stopped",
+                   {{"who", who},
+                    {"deed", signal == SIGSYS ? boxDeed(f[9]) : boxDeed("write")},
+                    {"why", Message("box.why")}});
+  const bool heapFull = std::atoll(f[12].c_str()) > 0;
   if (signal == SIGSEGV && f[8] == "1") {
     const std::string name = f[9];
     const long long index = std::atoll(f[10].c_str()), count = std::atoll(f[11].c_str());
@@ -167,6 +189,10 @@ Message crashText(const std::vector<std::string>& f, const std::string& where) {
   const std::vector<MessageArg> args = {{"who", who}, {"address", f[6]}, {"signal", f[1]}};
   switch (signal) {
     case SIGSEGV:
+      if (address < 65536 && heapFull)
+        return Message(
+            "check.null-pointer-heap",
+            {{"who", who}, {"address", f[6]}, {"mebibytes", int(sim::kDeviceHeapBytes >> 20)}});
       return Message(address < 65536 ? "check.null-pointer" : "check.no-buffer", args);
     case SIGFPE:
       return Message("check.divided-by-zero", args);
@@ -191,6 +217,16 @@ Message hangText(const std::vector<std::string>& f, const std::string& where) {
 }
 
 }  // namespace
+
+std::string runnerFaultText(const std::string& reportLine, const std::string& library,
+                            const std::string& file) {
+  const std::vector<std::string> f = splitTabs(reportLine);
+  if (!((f[0] == "@crash" && f.size() >= 14) || (f[0] == "@hang" && f.size() >= 7))) return "";
+  const std::string where =
+      learnerLine(library, fs::absolute(file).lexically_normal().string(), f.back());
+  return english(f[0] == "@hang" ? hangText(f, where)
+                                 : Message("check.crashed", {{"what", crashText(f, where)}}));
+}
 
 // ============================================================================================
 // [SECTION] The check
@@ -254,7 +290,7 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
   }
   if (tag == "@rule" && f.size() > 1) ev.rule = decodeMessage(f[1]);
   if (tag == "@error" && f.size() > 1) ev.error = decodeMessage(f[1]);
-  if ((tag == "@crash" && f.size() >= 13) || (tag == "@hang" && f.size() >= 7)) ev.fault = f;
+  if ((tag == "@crash" && f.size() >= 14) || (tag == "@hang" && f.size() >= 7)) ev.fault = f;
   if (tag == "@outcome" && f.size() > 4) {
     ++ev.run;
     ev.hasOutcome = true;
@@ -305,9 +341,8 @@ std::shared_ptr<const Trace> learnerTrace(const Exercise& e, const Params& param
   return t;
 }
 
-}  // namespace
-
-ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) {
+// One backend's check.
+ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
   ExerciseReport report;
   report.file = request.file;
   auto progress = [&](const std::string& stage, int done, int total) {
@@ -365,6 +400,16 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
     report.problem = compiled.failure;
     return report;
   }
+  if (e.cooperativeGroups && !request.oneRun) {  // a rule on the source, before any case
+    std::ifstream in(request.file);
+    const Message missing = cooperativeGroupsMissing(
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+    if (!missing.empty()) {
+      report.failures.push_back(missing);
+      report.verdict = ExerciseVerdict::Failed;
+      return report;
+    }
+  }
 
   std::vector<std::string> argv = {runner, e.id, compiled.library, replayWith,
                                    std::to_string(request.caseSeconds)};
@@ -377,6 +422,9 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
   // that cannot even do that.
   options.silenceLimitSeconds = request.caseSeconds + 10;
   options.outputLimit = 64 * 1024;
+  options.outputStopLimit = kBoxOutputBytes;
+  // A GPU's driver would keep the kernel's machine code in ~/.nv: nothing outside is written.
+  if (onGpu) options.environment = {"CUDA_CACHE_DISABLE=1"};
   options.onReportLine = [&](const std::string& line) { readEvent(line, ev); };
   options.keepGoing = [&] { return progress("checking", ev.run, ev.total); };
   const auto start = std::chrono::steady_clock::now();
@@ -402,7 +450,15 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
 
   for (const auto& [index, sentence] : ev.failures) report.failures.push_back(sentence);
   if (!ev.rule.empty()) report.failures.push_back(ev.rule);
-  if (!ev.fault.empty()) {
+  if (done.outputExceeded) {
+    const VerifyCase* c =
+        ev.current >= 0 && size_t(ev.current) < cases.size() ? &cases[size_t(ev.current)] : nullptr;
+    const int mebibytes = int(kBoxOutputBytes >> 20);
+    report.failures.push_back(c ? Message("check.output-limit-in", {{"case", describeCase(*c)},
+                                                                    {"mebibytes", mebibytes},
+                                                                    {"replay", replayCommand(*c)}})
+                                : Message("check.output-limit", {{"mebibytes", mebibytes}}));
+  } else if (!ev.fault.empty()) {
     const int k = std::atoi(ev.fault[2].c_str());
     const VerifyCase* c = k >= 0 && size_t(k) < cases.size() ? &cases[size_t(k)] : nullptr;
     report.casesRun += c ? 1 : 0;
@@ -424,6 +480,11 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
       report.failures.push_back(
           c ? Message("check.runner-silent-in", {{"case", describeCase(*c)}, {"seconds", seconds}})
             : Message("check.runner-silent", {{"seconds", seconds}}));
+    else if (done.signal == SIGSYS && c)  // a forbidden call with every signal blocked
+      report.failures.push_back(
+          Message("check.box-stopped-unnamed", {{"case", describeCase(*c)},
+                                                {"why", Message("box.why")},
+                                                {"replay", replayCommand(*c)}}));
     else
       report.failures.push_back(
           c ? Message("check.runner-ended-in", {{"case", describeCase(*c)}, {"how", how}})
@@ -440,6 +501,66 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
   report.verdict = report.failures.empty() ? ExerciseVerdict::Passed : ExerciseVerdict::Failed;
   if (e.gpuSpeedGoal && !request.oneRun && !onGpu)
     report.notes.push_back(Message("check.speed-needs-gpu"));
+  return report;
+}
+
+// Races on the learner's own card: the GPU's check, then the simulator's on the same file. A GPU
+// runs its threads in the order it happens to pick, so a race can be right there in every case;
+// the simulator's schedules make the orders a GPU may also pick. The verdict passes only where
+// both do, and otherwise says what each found.
+void addSimulatorCheck(ExerciseReport& report, const ExerciseReport& sim) {
+  ExerciseReport::SimulatorCheck& s = report.simulator;
+  s.ran = true;
+  s.verdict = sim.verdict;
+  s.casesRun = sim.casesRun;
+  s.casesTotal = sim.casesTotal;
+  const bool gpuPassed = report.passed();
+  switch (sim.verdict) {
+    case ExerciseVerdict::Passed:
+      report.notes.push_back(Message("check.simulator-passed", {{"cases", sim.casesRun}}));
+      return;
+    case ExerciseVerdict::Cancelled:
+      report.verdict = ExerciseVerdict::Cancelled;
+      return;
+    case ExerciseVerdict::Failed:
+      for (size_t k = 0; k < sim.failures.size(); ++k)
+        report.failures.push_back(
+            k > 0       ? Message("check.on-simulator", {{"failure", sim.failures[k]}})
+            : gpuPassed ? Message("check.gpu-right-simulator-wrong",
+                                  {{"cases", report.casesRun}, {"failure", sim.failures[k]}})
+                        : Message("check.also-simulator-wrong", {{"failure", sim.failures[k]}}));
+      s.failures = int(sim.failures.size());
+      break;
+    case ExerciseVerdict::CompileError:
+    case ExerciseVerdict::NotRun: {
+      Message why = sim.problem;
+      for (const CompileDiagnostic& d : sim.diagnostics)
+        if (why.empty() && d.severity == "error")
+          why = Message("check.diagnostic-line", {{"line", d.line}, {"message", d.message}});
+      report.failures.push_back(gpuPassed
+                                    ? Message("check.gpu-right-simulator-could-not",
+                                              {{"cases", report.casesRun}, {"why", why}})
+                                    : Message("check.also-simulator-could-not", {{"why", why}}));
+      s.failures = 1;
+      break;
+    }
+  }
+  report.verdict = ExerciseVerdict::Failed;
+}
+
+}  // namespace
+
+ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) {
+  ExerciseReport report = checkOn(e, request);
+  const bool checked =
+      report.verdict == ExerciseVerdict::Passed || report.verdict == ExerciseVerdict::Failed;
+  if (request.backend != BackendChoice::Gpu || request.oneRun || !checked) return report;
+  ExerciseRequest onSimulator = request;
+  onSimulator.backend = BackendChoice::Sim;
+  const ExerciseReport sim = checkOn(e, onSimulator);
+  addSimulatorCheck(report, sim);
+  report.compileSeconds += sim.compileSeconds;
+  report.runSeconds += sim.runSeconds;
   return report;
 }
 

@@ -24,7 +24,9 @@ struct ExerciseRequest {
   // line that were running (on the GPU: a case that does not end within 10 s more).
   double caseSeconds = 5;
   // Sim: the system compiler and the simulator. Gpu: NVRTC and the device, in the same
-  // runner process; its cases are the GPU scope's (no schedules, sums of 2^24 + 3).
+  // runner process; its cases are the GPU scope's (no schedules, sums of 2^24 + 3). A GPU
+  // check (not oneRun) then runs the simulator's check on the same file too, and passes only
+  // where both do: the GPU picks one order of its threads, which may hide a race.
   BackendChoice backend = BackendChoice::Sim;
   // Called as the work goes: stage "compiling" or "checking", cases done of total (0 of 0
   // while compiling). Returning false stops it (Cancel).
@@ -51,6 +53,13 @@ struct ExerciseReport {
   Message problem;      // NotRun: why, in one sentence
   std::string printed;  // what the kernel printed (the first 64 KiB)
   double compileSeconds = 0, runSeconds = 0;
+  // A GPU check: the simulator's check of the same file (its verdict, its cases, how many of
+  // its sentences are in `failures`, after the GPU's). casesRun and casesTotal are the GPU's.
+  struct SimulatorCheck {
+    bool ran = false;
+    ExerciseVerdict verdict = ExerciseVerdict::NotRun;
+    int casesRun = 0, casesTotal = 0, failures = 0;
+  } simulator;
   // oneRun
   bool hasResult = false;
   double result = 0, expected = 0;
@@ -69,6 +78,11 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request);
 // "rlab exercise run ID FILE": how a failure's replay line starts (FILE quoted for a shell
 // where it needs it).
 std::string exerciseReplayCommand(const Exercise& e, const std::string& file);
+
+// What a runner's "@crash ..." or "@hang ..." report line says, in words, with the line of `file`
+// (the source of `library`) where the kernel was; "" for another line.
+std::string runnerFaultText(const std::string& reportLine, const std::string& library,
+                            const std::string& file);
 
 // The runner: $RLAB_EXERCISE_RUNNER, beside the running program, then where this build put
 // it; empty when there is none.

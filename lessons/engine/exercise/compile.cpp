@@ -10,9 +10,14 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
+#include <string_view>
 
 #include "lessons/engine/embedded.hpp"
+#include "lessons/engine/exercise/cuda_surface.hpp"
+#include "lessons/engine/exercise/object_check.hpp"
+#include "lessons/engine/exercise/source_check.hpp"
 #include "lessons/engine/process.hpp"
 
 // Set by lessons/CMakeLists.txt: the compiler this build used, and its CMake id.
@@ -33,7 +38,16 @@ namespace fs = std::filesystem;
 
 std::string systemCompiler() {
   if (const char* chosen = std::getenv("RLAB_CXX"); chosen && *chosen) return chosen;
-  return RLAB_CXX_COMPILER;
+  if (isExecutableFile(RLAB_CXX_COMPILER)) return RLAB_CXX_COMPILER;
+  // Installed on another machine than the one that built it (a package): the system's
+  // compiler on PATH. The shim needs C++20, which GCC 10 and Clang 10 and later take.
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream folders(path);
+    for (std::string folder; std::getline(folders, folder, ':');)
+      for (const char* name : {"c++", "g++", "clang++"})
+        if (!folder.empty() && isExecutableFile(folder + "/" + name)) return folder + "/" + name;
+  }
+  return RLAB_CXX_COMPILER;  // not there: the spawn's failure names it
 }
 
 ScratchFolder::ScratchFolder() {
@@ -62,17 +76,35 @@ std::string CompileDiagnostic::text(const std::string& fileName) const {
 
 namespace {
 
-// The simulator's headers, as this build compiled them: the shim and every header it includes
-// (embedded by lessons/engine/CMakeLists.txt).
-constexpr const char* kShimHeaders[] = {"kernels/sim/shim.hpp", "kernels/sim/runtime.hpp",
+// The simulator's headers, as this build compiled them: the shim and every header it includes,
+// and the CUDA headers it offers (embedded by lessons/engine/CMakeLists.txt). Those under
+// kernels/sim/include/ are written where `#include <cooperative_groups.h>` finds them.
+constexpr const char* kShimHeaders[] = {"kernels/sim/shim.hpp",
+                                        "kernels/sim/kernel_file.hpp",
                                         "kernels/sim/vector_types.hpp",
-                                        "kernels/sim/detail/hooks.hpp"};
+                                        "kernels/sim/atomics.hpp",
+                                        "kernels/sim/device_functions.hpp",
+                                        "kernels/sim/warp_functions.hpp",
+                                        "kernels/sim/cuda_surface.def",
+                                        "kernels/sim/detail/hooks.hpp",
+                                        "kernels/sim/include/cooperative_groups.h",
+                                        "kernels/sim/include/cooperative_groups/reduce.h",
+                                        "kernels/sim/include/cuda_runtime.h",
+                                        "kernels/sim/include/device_launch_parameters.h"};
+constexpr std::string_view kOfferedHeaders = "kernels/sim/include/";
 
 void writeFile(const std::string& path, const std::string& text) {
   fs::create_directories(fs::path(path).parent_path());
   std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out) throw std::runtime_error("could not write " + path + ".");
+}
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 std::string quotedForInclude(const std::string& path) {
@@ -84,11 +116,12 @@ std::string quotedForInclude(const std::string& path) {
   return out + "\"";
 }
 
-// The file the compiler is given: the shim, the learner's file, and the entry that hands the
-// runner the exercise's kernel. Assigning the kernel to a pointer of the exercise's type
+// The file the compiler is given: the shim, the learner's file, the entry that hands the
+// runner the exercise's kernel, and what the link points the C library's device functions and
+// the extern __shared__ arrays at. Assigning the kernel to a pointer of the exercise's type
 // refuses a missing kernel or another signature, and picks the instance of a template.
 std::string entryText(const Exercise& e, const std::string& source) {
-  return "#include \"kernels/sim/shim.hpp\"\n"
+  return "#include \"kernels/sim/kernel_file.hpp\"\n"
          "#include " +
          quotedForInclude(source) +
          "\n"
@@ -101,20 +134,21 @@ std::string entryText(const Exercise& e, const std::string& source) {
          e.kernel +
          ";\n"
          "  return reinterpret_cast<const void*>(kernel);\n"
-         "}\n";
+         "}\n" +
+         deviceLibraryDefinitions();
 }
 
-std::vector<std::string> compilerArguments(const std::string& folder, const std::string& entry,
-                                           const std::string& library) {
+std::vector<std::string> compilerArguments(const std::string& folder) {
   const std::string compiler = systemCompiler();
-  // DWARF 4: Debian 12's addr2line gives lines of GCC 12's DWARF 5 the wrong file.
+  // DWARF 4: Debian 12's addr2line gives lines of GCC 12's DWARF 5 the wrong file. No TLS
+  // wrapper calls for extern __shared__ arrays: the link makes them one buffer.
   std::vector<std::string> args = {compiler,
                                    "-std=c++20",
                                    "-fPIC",
-                                   "-shared",
                                    "-O1",
                                    "-gdwarf-4",
                                    "-fvisibility=hidden",
+                                   "-fno-extern-tls-init",
                                    "-I" + folder + "/include"};
   const bool clang = compiler.find("clang") != std::string::npos ||
                      (std::getenv("RLAB_CXX") == nullptr &&
@@ -125,8 +159,25 @@ std::vector<std::string> compilerArguments(const std::string& folder, const std:
   } else {
     args.insert(args.end(), {"-fdiagnostics-plain-output", "-fmax-errors=30"});
   }
-  args.insert(args.end(), {entry, "-o", library});
   return args;
+}
+
+// Runs the compiler (or the linker through it); the result's output, exit and how it ended.
+ChildResult runCompiler(const std::vector<std::string>& argv,
+                        const std::function<bool()>& keepGoing) {
+  ChildOptions options;
+  options.timeLimitSeconds = 120;
+  options.keepGoing = keepGoing;
+  options.environment = {"LC_ALL=C"};  // plain quotes in messages
+  return runChild(argv, options);
+}
+
+// Why the compiler or the linker did not finish, or no message where it did.
+Message stopped(const ChildResult& done, bool linker) {
+  if (done.cancelled) return Message("compile.cancelled");
+  if (done.timedOut)
+    return Message(linker ? "compile.link-too-long" : "compile.too-long", {{"minutes", 2}});
+  return {};
 }
 
 }  // namespace
@@ -139,41 +190,64 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
   const std::string source = fs::absolute(sourceGiven, error).lexically_normal().string();
   if (!fs::is_regular_file(source, error))
     throw ParamError(Message("check.unreadable", {{"file", sourceGiven}}));
+  const auto start = std::chrono::steady_clock::now();
+  auto finish = [&] {
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  };
+  // What no compiler should see: host headers, inline assembly.
+  result.diagnostics = checkKernelSource(readText(source), false);
+  if (!result.diagnostics.empty()) return finish();
   for (const char* header : kShimHeaders) {
     const std::string* text = embeddedFile(header);
     if (!text) throw std::runtime_error(std::string(header) + " is not embedded in this build.");
-    writeFile(folder + "/include/" + header, *text);
+    std::string_view path = header;
+    if (path.substr(0, kOfferedHeaders.size()) == kOfferedHeaders)
+      path.remove_prefix(kOfferedHeaders.size());
+    writeFile(folder + "/include/" + std::string(path), *text);
   }
-  const std::string entry = folder + "/entry.cpp";
+  const std::string entry = folder + "/entry.cpp", object = folder + "/kernel.o";
   writeFile(entry, entryText(e, source));
   result.library = folder + "/kernel.so";
 
-  const auto start = std::chrono::steady_clock::now();
-  ChildOptions options;
-  options.timeLimitSeconds = 120;
-  options.keepGoing = keepGoing;
-  options.environment = {"LC_ALL=C"};  // plain quotes in messages
-  const ChildResult done = runChild(compilerArguments(folder, entry, result.library), options);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  result.output = done.output;
-  result.diagnostics = parseCompilerOutput(done.output, source, entry, e);
-  result.cancelled = done.cancelled;
-  if (done.cancelled) {
-    result.failure = Message("compile.cancelled");
-  } else if (done.timedOut) {
-    result.failure = Message("compile.too-long", {{"minutes", 2}});
-  } else if (done.exitCode != 0) {
-    bool anyError = false;
-    for (const auto& d : result.diagnostics) anyError |= d.severity == "error";
-    if (!anyError)
-      result.failure =
-          Message("compile.failed-silently",
-                  {{"compiler", systemCompiler()},
-                   {"how", done.signal ? verbatim("signal " + std::to_string(done.signal))
-                                       : Message("check.exit-code", {{"code", done.exitCode}})}});
+  if (std::getenv("RLAB_CXX") == nullptr && !isExecutableFile(systemCompiler())) {
+    result.failure = Message("compile.no-compiler", {{"compiler", systemCompiler()}});
+    return finish();
   }
-  result.ok = done.exitCode == 0 && !done.cancelled && !done.timedOut;
-  return result;
+  std::vector<std::string> argv = compilerArguments(folder);
+  argv.insert(argv.end(), {"-c", entry, "-o", object});
+  const ChildResult compiled = runCompiler(argv, keepGoing);
+  result.output = compiled.output;
+  result.diagnostics = parseCompilerOutput(compiled.output, source, entry, e);
+  result.cancelled = compiled.cancelled;
+  result.failure = stopped(compiled, false);
+  bool anyError = false;
+  for (const auto& d : result.diagnostics) anyError |= d.severity == "error";
+  if (result.failure.empty() && compiled.exitCode != 0 && !anyError)
+    result.failure = Message(
+        "compile.failed-silently",
+        {{"compiler", systemCompiler()},
+         {"how", compiled.signal ? verbatim("signal " + std::to_string(compiled.signal))
+                                 : Message("check.exit-code", {{"code", compiled.exitCode}})}});
+  if (!result.failure.empty() || compiled.exitCode != 0) return finish();
+
+  // Device code only: what the kernel calls from outside, and what it declares.
+  const ObjectCheck check = checkKernelObject(object, source);
+  result.failure = check.failure;
+  result.diagnostics.insert(result.diagnostics.end(), check.refusals.begin(), check.refusals.end());
+  if (!check.failure.empty() || !check.refusals.empty()) return finish();
+
+  std::vector<std::string> link = {systemCompiler(), "-shared", object, "-o", result.library};
+  for (const std::string& option : kernelLinkOptions(check)) link.push_back(option);
+  const ChildResult linked = runCompiler(link, keepGoing);
+  result.cancelled = linked.cancelled;
+  result.failure = stopped(linked, true);
+  if (result.failure.empty() && linked.exitCode != 0)
+    result.failure = Message("compile.link-failed", {{"output", linked.output}});
+  result.output += linked.output;
+  result.ok = result.failure.empty() && linked.exitCode == 0;
+  return finish();
 }
 
 // ============================================================================================
@@ -183,6 +257,23 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
 // line: FILE:LINE:COLUMN: SEVERITY: MESSAGE. Around an error in a header (a shim function the
 // learner called wrongly) the lines that say where it was required from, or notes, point into
 // the learner's file: the error goes to that line.
+
+namespace {
+
+// g++'s "'__popc' was not declared in this scope; did you mean '__powl'?" names a C library
+// internal, which tells a learner nothing: a suggestion stays only where it is CUDA's.
+std::string withoutForeignSuggestion(const std::string& message) {
+  static const std::regex suggestion(R"(; did you mean '([A-Za-z_][A-Za-z0-9_:]*)'\?$)");
+  std::smatch m;
+  if (!std::regex_search(message, m, suggestion)) return message;
+  std::string name = m[1].str();
+  if (const size_t colons = name.rfind("::"); colons != std::string::npos)
+    name = name.substr(colons + 2);
+  if (offeredName(name)) return message;
+  return message.substr(0, size_t(m.position(0)));
+}
+
+}  // namespace
 
 std::vector<CompileDiagnostic> parseCompilerOutput(const std::string& output,
                                                    const std::string& source,
@@ -221,13 +312,21 @@ std::vector<CompileDiagnostic> parseCompilerOutput(const std::string& output,
     if (file == source) {
       d.line = number;
       d.column = column;
+      d.message = withoutForeignSuggestion(d.message);
     } else if (file == entry) {
       d.message = "the exercise runs " + e.signature() +
                   ", and this file has no kernel of that name with those parameters (the "
                   "compiler: " +
                   d.message + ")";
     } else {
-      d.message = "in " + fs::path(file).filename().string() + ": " + d.message;
+      // A refusal the shim declares (a CUDA function the simulator does not offer) is its own
+      // sentence; any other error in a header says which.
+      static const std::string refused = "static assertion failed: ";
+      d.refusal = d.message.rfind(refused, 0) == 0;
+      if (d.refusal)
+        d.message.erase(0, refused.size());
+      else
+        d.message = "in " + fs::path(file).filename().string() + ": " + d.message;
       d.line = contextLine;
       d.column = contextColumn;
       lastNeedsLine = d.line == 0;
@@ -238,6 +337,14 @@ std::vector<CompileDiagnostic> parseCompilerOutput(const std::string& output,
       seen |= known.line == d.line && known.message == d.message && known.severity == d.severity;
     if (!seen) out.push_back(d);
   }
+  // Where a line calls a function the simulator refuses, that sentence says it all: the
+  // compiler's other errors there follow from it.
+  std::set<int> refusedLines;
+  for (const auto& d : out)
+    if (d.refusal) refusedLines.insert(d.line);
+  std::erase_if(out, [&](const CompileDiagnostic& d) {
+    return !d.refusal && d.line > 0 && refusedLines.count(d.line);
+  });
   return out;
 }
 

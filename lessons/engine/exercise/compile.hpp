@@ -16,7 +16,8 @@ struct CompileDiagnostic {
   int line = 0;  // in the learner's file, from 1; 0 where the compiler named none of its lines
   int column = 0;
   std::string severity;  // "error" or "warning"
-  std::string message;   // the compiler's words
+  std::string message;   // the compiler's words, or the sentence of a refusal
+  bool refusal = false;  // a CUDA name the simulator refuses (its sentence, not the compiler's)
   // "fold.cu:12:5: error: 'x' was not declared in this scope"
   std::string text(const std::string& fileName) const;
 };
@@ -31,7 +32,8 @@ struct CompileResult {
   double seconds = 0;
 };
 
-// The compiler: $RLAB_CXX, else the C++ compiler this build was made with.
+// The compiler: $RLAB_CXX, else the C++ compiler this build was made with, else (installed on
+// a machine without that one) c++, g++ or clang++ on PATH.
 std::string systemCompiler();
 
 // A folder of its own under $TMPDIR, removed with everything in it when this goes.

@@ -27,6 +27,10 @@ Exercise make(const char* id, const char* lesson, const char* variant, const cha
   return e;
 }
 
+// The exercises that work in shared memory get an int a thread of a block as dynamic shared
+// memory, as CUDA's samples launch such kernels: `extern __shared__ int s[];` is allowed.
+constexpr int kIntPerThread = int(sizeof(int));
+
 std::vector<Exercise> describeExercises() {
   using S = ExerciseShape;
   std::vector<Exercise> all;
@@ -45,21 +49,35 @@ std::vector<Exercise> describeExercises() {
       make("sequential-addressing", "divergence", "sequential", "reduce", S::BlockPartials);
   sequential.shared = SharedUse::Required;
   sequential.sequentialAddressing = true;
+  sequential.dynamicSharedPerThread = kIntPerThread;
   all.push_back(sequential);
 
   Exercise inShared = make("tree-in-shared", "shared", "shared", "reduce", S::BlockPartials);
   inShared.shared = SharedUse::Required;
+  inShared.dynamicSharedPerThread = kIntPerThread;
   all.push_back(inShared);
+
+  Exercise groups = make("groups-tree", "shared", "shared", "reduce", S::BlockPartials);
+  groups.shared = SharedUse::Required;
+  groups.cooperativeGroups = true;
+  groups.dynamicSharedPerThread = kIntPerThread;
+  all.push_back(groups);
 
   Exercise perBlock =
       make("one-atomic-per-block", "shared", "multiblock", "reduce", S::AtomicResult);
   perBlock.atomics = AtomicLimit::OnePerBlock;
+  perBlock.dynamicSharedPerThread = kIntPerThread;
   all.push_back(perBlock);
 
   Exercise coarsen = make("coarsen-by-four", "shared", "coarsened", "reduce", S::AtomicResult);
   coarsen.perThread = 4;
   coarsen.atomics = AtomicLimit::OnePerBlock;
+  coarsen.dynamicSharedPerThread = kIntPerThread;
   all.push_back(coarsen);
+
+  Exercise lastWarp = make("fix-the-last-warp", "lastwarp", "volatile", "reduce", S::BlockPartials);
+  lastWarp.shared = SharedUse::Required;
+  all.push_back(lastWarp);
 
   Exercise shuffle = make("shuffle-butterfly", "butterfly", "shuffle", "allReduce", S::AllReduce);
   shuffle.warpGroups = true;
@@ -68,6 +86,7 @@ std::vector<Exercise> describeExercises() {
 
   Exercise butterfly = make("shared-butterfly", "butterfly", "shared", "allReduce", S::AllReduce);
   butterfly.shared = SharedUse::Required;
+  butterfly.dynamicSharedPerThread = kIntPerThread;
   all.push_back(butterfly);
 
   Exercise warps = make("warp-shuffle-reduce", "fastest", "default", "reduce", S::AtomicResult);
@@ -97,6 +116,8 @@ std::string Exercise::signature() const {
       return "__global__ void " + kernel + "(int* a, long long len)";
     case ExerciseShape::OneBlock:
       return "__global__ void " + kernel + "(int* a, int n)";
+    case ExerciseShape::Probe:
+      return "__global__ void " + kernel + "(const int* in, int n, int* out)";
   }
   return "";
 }
@@ -107,6 +128,8 @@ std::string Exercise::pointerType() const {
       return "void (*)(int*, long long)";
     case ExerciseShape::OneBlock:
       return "void (*)(int*, int)";
+    case ExerciseShape::Probe:
+      return "void (*)(const int*, int, int*)";
     default:
       return "void (*)(const int*, long long, int*)";
   }
@@ -115,6 +138,16 @@ std::string Exercise::pointerType() const {
 const std::vector<Exercise>& exercises() {
   static const std::vector<Exercise> all = describeExercises();
   return all;
+}
+
+const Exercise& probeExercise() {
+  static const Exercise probe = [] {
+    Exercise e = make("probe", "shared", "shared", "probe", ExerciseShape::Probe);
+    e.title = "The simulator's conformance suite";
+    e.folder.clear();
+    return e;
+  }();
+  return probe;
 }
 
 const Exercise* findExercise(const std::string& id) {
@@ -166,6 +199,10 @@ const std::string& startFile(const Exercise& e) {
 
 const std::string& solutionFile(const Exercise& e) {
   return embeddedOrThrow(e.folder + "/solution.cu");
+}
+
+const std::string& groupsSolutionFile(const Exercise& e) {
+  return e.cooperativeGroups ? solutionFile(e) : embeddedOrThrow(e.folder + "/solution-groups.cu");
 }
 
 // <language>.md: "# Title", the statement, then each hint as
@@ -226,6 +263,11 @@ const char* const kSchedules[] = {"random:101",       "random:202",       "rando
                                   "warps-random:404", "warps-random:505", "reverse",
                                   "sequential",       "stall:0:1:2",      "stall:3:1:2",
                                   "stall:33:2:1",     "stall:40:2:1",     "stall:100:3:3"};
+// Where the lesson's races are between the lanes of a warp: the lanes of a warp in a random
+// order, one held back now and then, and one lane late after a warp step (a __syncwarp or a
+// shuffle: the only places a learner's lanes part on the simulator).
+const char* const kLaneSchedules[] = {"lanes-random:808", "lanes-random:909", "lane:0:1:1",
+                                      "lane:1:2:1", "lane:16:1:2"};
 constexpr int64_t kScheduleSizes[] = {33, 257, 1000};
 constexpr int64_t kGpuLargest = (int64_t(1) << 24) + 3;
 
@@ -279,10 +321,20 @@ std::vector<VerifyCase> exerciseCases(const Exercise& e, const std::string& repl
     std::vector<int> blocks = verifyBlockSizes(lesson, variant, n);
     // Races between warps need two of them: 128 threads and more where the lesson allows.
     if (blocks.back() >= 128) std::erase_if(blocks, [](int b) { return b != 0 && b < 128; });
-    for (const char* schedule : kSchedules) {
+    std::vector<const char*> schedules(std::begin(kSchedules), std::end(kSchedules));
+    if (lesson.laneSchedules)
+      schedules.insert(schedules.end(), std::begin(kLaneSchedules), std::end(kLaneSchedules));
+    for (const char* schedule : schedules) {
       add(n, blocks[size_t(turn) % blocks.size()], mainVerifyData(e.op, n),
           uint64_t(n) * 64 + 40 + turn, schedule);
       ++turn;
+      // A stall of a thread this case's block does not have is no run at all (resolve refuses
+      // it): the larger sizes' blocks have that thread.
+      try {
+        resolve(cases.back().params);
+      } catch (const ParamError&) {
+        cases.pop_back();
+      }
     }
   }
   return cases;

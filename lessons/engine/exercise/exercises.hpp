@@ -34,6 +34,10 @@ enum class ExerciseShape {
   // __global__ void NAME(const int* in, long long n, int* out): every thread i < n writes the
   // total of its group (its warp, or its block) to out[i].
   AllReduce,
+  // __global__ void probe(const int* in, int n, int* out): the simulator's conformance suite
+  // (probeExercise()), not an exercise: the host launches it as told and compares out[] with its
+  // own answer.
+  Probe,
 };
 
 // What an exercise asks of __shared__ memory, checked before any case runs (the simulator
@@ -60,8 +64,13 @@ struct Exercise {
   // sequential addressing (s[t] = x[t] + x[t + blockDim.x / 2] for the first half): an
   // interleaved or strided tree gives the same total and never that.
   bool sequentialAddressing = false;
+  // Dynamic shared memory the host gives each launch, in bytes per thread of the block
+  // (<<<grid, block, block * this>>>): a kernel may declare `extern __shared__ int s[];`.
+  int dynamicSharedPerThread = 0;
   bool gpuSpeedGoal = false;  // faster than the shared lesson's coarsened kernel at 2^24, on a GPU
-  std::string folder;         // lessons/<lesson>/exercises/<id>
+  // The kernel must be written with cooperative groups: this_thread_block() and cg::reduce.
+  bool cooperativeGroups = false;
+  std::string folder;  // lessons/<lesson>/exercises/<id>
 
   // "__global__ void reduce(const int* in, long long n, int* result)"
   std::string signature() const;
@@ -71,6 +80,9 @@ struct Exercise {
 };
 
 const std::vector<Exercise>& exercises();
+// The conformance suite's kernel, compiled and run as a learner's is (lessons/engine/exercise/
+// probe.hpp); in no list of exercises.
+const Exercise& probeExercise();
 const Exercise* findExercise(const std::string& id);
 // The exercise, or ParamError naming the ids there are.
 const Exercise& exerciseOrThrow(const std::string& id);
@@ -80,6 +92,9 @@ std::vector<const Exercise*> exercisesOf(const std::string& lesson);
 // The embedded files; ParamError when the build lacks one (a test proves none is missing).
 const std::string& startFile(const Exercise& e);
 const std::string& solutionFile(const Exercise& e);
+// Our solution written with cooperative groups: solution-groups.cu, or solution.cu where the
+// exercise asks for the groups.
+const std::string& groupsSolutionFile(const Exercise& e);
 
 // <language>.md, split: the statement (without the heading) and the hints in order. Where the
 // language's file is missing, the English one, and `language` says so.

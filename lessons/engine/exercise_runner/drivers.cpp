@@ -174,14 +174,16 @@ int identityOf(Op op) {
 
 Message sharedMemoryRuleBroken(const Exercise& e, const void* kernel) {
   return e.shared == SharedUse::Any ? Message()
-                                    : sharedMemoryRuleBroken(e, sim::sharedMemoryBytes(kernel));
+                                    : sharedMemoryRuleBroken(e, sim::sharedMemoryBytes(kernel),
+                                                             sim::usesDynamicSharedMemory(kernel));
 }
 
-Message sharedMemoryRuleBroken(const Exercise& e, size_t bytes) {
-  if (e.shared == SharedUse::Required && bytes == 0)
+Message sharedMemoryRuleBroken(const Exercise& e, size_t bytes, bool dynamic) {
+  if (e.shared == SharedUse::Required && bytes == 0 && !dynamic)
     return Message("rule.no-shared", {{"kernel", e.kernel}});
-  if (e.shared == SharedUse::Forbidden && bytes > 0)
-    return Message("rule.shared-forbidden", {{"kernel", e.kernel}, {"bytes", bytes}});
+  if (e.shared == SharedUse::Forbidden && (bytes > 0 || dynamic))
+    return dynamic ? Message("rule.dynamic-shared-forbidden", {{"kernel", e.kernel}})
+                   : Message("rule.shared-forbidden", {{"kernel", e.kernel}, {"bytes", bytes}});
   return {};
 }
 
@@ -390,6 +392,7 @@ double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
   }
   sim::LaunchOptions options;
   options.schedule = sim::Schedule::parse(p.schedule);
+  options.dynamicSharedBytes = size_t(e.dynamicSharedPerThread) * size_t(p.block);
   switch (e.shape) {
     case ExerciseShape::AtomicResult:
       return runAtomicResult(e, kernel, p, input, options, steps);
@@ -401,8 +404,42 @@ double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
       return runOneBlock(kernel, p, input, options, steps);
     case ExerciseShape::AllReduce:
       return runAllReduce(e, kernel, p, input, options, steps);
+    case ExerciseShape::Probe:
+      break;  // runProbesOnSimulator
   }
-  return 0;
+  throw std::logic_error("a probe runs through runProbesOnSimulator");
+}
+
+void runProbesOnSimulator(const void* kernel, const std::vector<int>& input,
+                          const std::vector<ProbeLaunch>& launches,
+                          const std::function<void(int)>& beforeLaunch,
+                          const std::function<void(const std::string&)>& report) {
+  using ProbeKernel = void (*)(const int*, int, int*);
+  const auto run = reinterpret_cast<ProbeKernel>(kernel);
+  for (size_t k = 0; k < launches.size(); ++k) {
+    const ProbeLaunch& l = launches[k];
+    beforeLaunch(int(k));
+    FencedBuffer in("in", std::max<size_t>(input.size(), 1)),
+        out("out", size_t(std::max(l.outCount, 1)));
+    std::copy(input.begin(), input.end(), in.data());
+    std::fill(out.data(), out.data() + out.count(), kProbeUntouched);
+    sim::LaunchOptions options;
+    options.schedule = sim::Schedule::parse(l.schedule);
+    options.dynamicSharedBytes = l.sharedBytes;
+    try {
+      sim::launch(dim3(l.grid), dim3(l.block), options, run, (const int*)in.data(), l.n,
+                  out.data());
+    } catch (const std::exception& ex) {
+      std::string sentence = ex.what();
+      for (char& c : sentence)
+        if (c == '\n' || c == '\t') c = ' ';
+      report("@probe-failed\t" + std::to_string(k) + "\t" + sentence);
+      continue;
+    }
+    std::string values;
+    for (int i = 0; i < l.outCount; ++i) values += (i ? "," : "") + std::to_string(out.data()[i]);
+    report("@probe\t" + std::to_string(k) + "\t" + values);
+  }
 }
 
 }  // namespace rlab::exercise

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/probe.hpp"
 #include "lessons/engine/trace.hpp"
 
 namespace rlab::exercise {
@@ -53,8 +54,17 @@ double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
 // Before any case: the exercise's rule on __shared__ memory. Empty when the kernel keeps it,
 // else one sentence.
 Message sharedMemoryRuleBroken(const Exercise& e, const void* kernel);
-// The same rule for a kernel that declares `bytes` of __shared__ memory (the GPU's count).
-Message sharedMemoryRuleBroken(const Exercise& e, size_t bytes);
+// The same rule for a kernel that declares `bytes` of __shared__ memory (the GPU's count), and
+// extern __shared__ arrays where `dynamic`.
+Message sharedMemoryRuleBroken(const Exercise& e, size_t bytes, bool dynamic);
+
+// The conformance suite's probe on the simulator: each launch on fenced buffers, in[] =
+// `input`, out[] set to kProbeUntouched; `report` gets "@probe K values" or "@probe-failed K
+// sentence" for each. `beforeLaunch(k)` runs first (the runner's timer and case number).
+void runProbesOnSimulator(const void* kernel, const std::vector<int>& input,
+                          const std::vector<ProbeLaunch>& launches,
+                          const std::function<void(int)>& beforeLaunch,
+                          const std::function<void(const std::string&)>& report);
 
 // What the host stores in *result before the launch: the operator's identity.
 int identityOf(Op op);

@@ -1,16 +1,8 @@
-// [SECTION] The driver and NVRTC, opened at run time
-// [SECTION] Compiling with NVRTC
 // [SECTION] Running one case
 // [SECTION] The speed goal
 // [SECTION] runOnGpu
 
 #include "lessons/engine/exercise_runner/gpu.hpp"
-
-#include <cuda.h>
-#include <cudaTypedefs.h>
-#include <cxxabi.h>
-#include <dlfcn.h>
-#include <nvrtc.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -23,247 +15,16 @@
 #include <vector>
 
 #include "lessons/engine/backends.hpp"
+#include "lessons/engine/exercise/source_check.hpp"
+#include "lessons/engine/exercise_runner/box.hpp"
 #include "lessons/engine/exercise_runner/drivers.hpp"
+#include "lessons/engine/exercise_runner/gpu_toolkit.hpp"
 #include "lessons/engine/run.hpp"
 #include "lessons/engine/verify.hpp"
 
-// Set by lessons/CMakeLists.txt: NVRTC of the toolkit this build was configured with.
-#ifndef RLAB_NVRTC_LIBRARY
-#define RLAB_NVRTC_LIBRARY "libnvrtc.so"
-#endif
-#ifndef RLAB_CUDA_MAJOR
-#define RLAB_CUDA_MAJOR "13"
-#endif
-
 namespace rlab::exercise {
 
-// ============================================================================================
-// [SECTION] The driver and NVRTC, opened at run time
-// ============================================================================================
-
 namespace {
-
-// The driver API. Each function is asked of the driver by the version whose prototype we call
-// through: asking for "this toolkit's version" is wrong where a toolkit changed a prototype
-// (CUDA 13's cuCtxSynchronize takes a context, and the old call then passes garbage).
-struct Driver {
-// clang-format off
-#define RLAB_DRIVER_FUNCTIONS(X) \
-  X(cuInit, 2000) \
-  X(cuDeviceGet, 2000) \
-  X(cuDeviceGetAttribute, 2000) \
-  X(cuDeviceGetName, 2000) \
-  X(cuDevicePrimaryCtxRetain, 7000) \
-  X(cuCtxSetCurrent, 4000) \
-  X(cuCtxSynchronize, 2000) \
-  X(cuModuleLoadData, 2000) \
-  X(cuModuleGetFunction, 2000) \
-  X(cuFuncGetAttribute, 2020) \
-  X(cuMemAlloc, 3020) \
-  X(cuMemFree, 3020) \
-  X(cuMemcpyHtoD, 3020) \
-  X(cuMemcpyDtoH, 3020) \
-  X(cuMemsetD32, 3020) \
-  X(cuLaunchKernel, 4000) \
-  X(cuEventCreate, 2000) \
-  X(cuEventRecord, 2000) \
-  X(cuEventSynchronize, 2000) \
-  X(cuEventElapsedTime, 2000) \
-  X(cuEventDestroy, 4000) \
-  X(cuGetErrorName, 6000) \
-  X(cuGetErrorString, 6000)
-// clang-format on
-#define RLAB_DECLARE(name, version) PFN_##name##_v##version name = nullptr;
-  RLAB_DRIVER_FUNCTIONS(RLAB_DECLARE)
-#undef RLAB_DECLARE
-
-  // Empty when every function was found; else why not.
-  Message open() {
-    void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library) return Message("runner.no-driver", {{"library", "libcuda.so.1"}});
-    using GetProc =
-        CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
-    const auto getProc = reinterpret_cast<GetProc>(dlsym(library, "cuGetProcAddress_v2"));
-    if (!getProc) return Message("runner.driver-before-12");
-    std::string missing;
-#define RLAB_FIND(name, version)                                                     \
-  {                                                                                  \
-    void* f = nullptr;                                                               \
-    CUdriverProcAddressQueryResult found{};                                          \
-    if (getProc(#name, &f, version, CU_GET_PROC_ADDRESS_DEFAULT, &found) != 0 || !f) \
-      missing += std::string(missing.empty() ? "" : ", ") + #name;                   \
-    name = reinterpret_cast<decltype(name)>(f);                                      \
-  }
-    RLAB_DRIVER_FUNCTIONS(RLAB_FIND)
-#undef RLAB_FIND
-    if (!missing.empty()) return Message("runner.driver-lacks", {{"functions", missing}});
-    return {};
-  }
-
-  std::string words(CUresult r) const {
-    const char *name = nullptr, *text = nullptr;
-    if (cuGetErrorName) cuGetErrorName(r, &name);
-    if (cuGetErrorString) cuGetErrorString(r, &text);
-    return std::string(name ? name : "CUDA error " + std::to_string(int(r))) + " (" +
-           (text ? text : "no description") + ")";
-  }
-
-  // Throws one sentence naming what failed.
-  void check(CUresult r, const char* what) const {
-    if (r != CUDA_SUCCESS)
-      throw GpuUnavailable(Message("runner.call-failed", {{"call", what}, {"error", words(r)}}));
-  }
-};
-#undef RLAB_DRIVER_FUNCTIONS
-
-struct Nvrtc {
-#define RLAB_NVRTC_FUNCTIONS(X)                                                                    \
-  X(nvrtcCreateProgram)                                                                            \
-  X(nvrtcAddNameExpression)                                                                        \
-  X(nvrtcCompileProgram)                                                                           \
-  X(nvrtcGetProgramLogSize)                                                                        \
-  X(nvrtcGetProgramLog)                                                                            \
-  X(nvrtcGetLoweredName)                                                                           \
-  X(nvrtcGetCUBINSize)                                                                             \
-  X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcDestroyProgram) X(nvrtcGetErrorString) \
-      X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
-#define RLAB_DECLARE(name) decltype(&::name) name = nullptr;
-  RLAB_NVRTC_FUNCTIONS(RLAB_DECLARE)
-#undef RLAB_DECLARE
-
-  Message open() {
-    void* library = dlopen(RLAB_NVRTC_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!library) library = dlopen("libnvrtc.so." RLAB_CUDA_MAJOR, RTLD_NOW | RTLD_LOCAL);
-    if (!library) return Message("runner.no-nvrtc", {{"library", RLAB_NVRTC_LIBRARY}});
-    std::string missing;
-#define RLAB_FIND(name)                                           \
-  name = reinterpret_cast<decltype(name)>(dlsym(library, #name)); \
-  if (!name) missing += std::string(missing.empty() ? "" : ", ") + #name;
-    RLAB_NVRTC_FUNCTIONS(RLAB_FIND)
-#undef RLAB_FIND
-    return missing.empty() ? Message() : Message("runner.nvrtc-lacks", {{"functions", missing}});
-  }
-};
-#undef RLAB_NVRTC_FUNCTIONS
-
-// ============================================================================================
-// [SECTION] Compiling with NVRTC
-// ============================================================================================
-
-struct Compiled {
-  bool ok = false;
-  std::string image;    // CUBIN for the device, or PTX where NVRTC does not know it yet
-  std::string lowered;  // the kernel's mangled name
-  std::vector<std::string> reportLines;  // @diagnostic ...
-};
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ParamError(Message("check.unreadable", {{"file", path}}));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The parameters, as the demangler writes them, of the kernel each shape launches.
-std::string demangledParameters(const Exercise& e) {
-  switch (e.shape) {
-    case ExerciseShape::FoldStep:
-      return "(int*, long long)";
-    case ExerciseShape::OneBlock:
-      return "(int*, int)";
-    default:
-      return "(int const*, long long, int*)";
-  }
-}
-
-std::string diagnosticLine(int line, const std::string& severity, const std::string& message) {
-  std::string text = message;
-  for (char& c : text)
-    if (c == '\t' || c == '\n') c = ' ';
-  return "@diagnostic\t" + std::to_string(line) + "\t0\t" + severity + "\t" + text;
-}
-
-// NVRTC's log: "k.cu(5): error: identifier "x" is undefined", then the line and a caret.
-void readLog(const std::string& log, const std::string& name, const Exercise& e, Compiled& out) {
-  static const std::regex located(
-      R"(^(.*)\(([0-9]+)\): (error|warning|catastrophic error)[^:]*: (.*)$)");
-  std::istringstream lines(log);
-  for (std::string line; std::getline(lines, line);) {
-    std::smatch m;
-    if (!std::regex_match(line, m, located)) continue;
-    const std::string severity = m[3].str() == "warning" ? "warning" : "error";
-    if (m[1].str() == name)
-      out.reportLines.push_back(diagnosticLine(std::stoi(m[2].str()), severity, m[4].str()));
-    else
-      out.reportLines.push_back(diagnosticLine(
-          0, severity, "the exercise runs " + e.signature() + " (NVRTC: " + m[4].str() + ")"));
-  }
-}
-
-Compiled compile(const Nvrtc& nv, const Exercise& e, const std::string& path, int arch) {
-  Compiled out;
-  const std::string source = readFile(path);
-  const std::string name = path.substr(path.find_last_of('/') + 1);
-  nvrtcProgram program = nullptr;
-  if (nv.nvrtcCreateProgram(&program, source.c_str(), name.c_str(), 0, nullptr, nullptr) !=
-      NVRTC_SUCCESS)
-    throw std::runtime_error("NVRTC could not take the program.");
-  const std::string expression = "&" + e.kernel;
-  nv.nvrtcAddNameExpression(program, expression.c_str());
-  // Machine code for the device where NVRTC knows its architecture, else PTX of the newest it
-  // knows, which the driver compiles on loading.
-  int count = 0;
-  nv.nvrtcGetNumSupportedArchs(&count);
-  std::vector<int> archs(size_t(std::max(count, 0)));
-  if (count > 0) nv.nvrtcGetSupportedArchs(archs.data());
-  const bool known = std::find(archs.begin(), archs.end(), arch) != archs.end();
-  const int target = known || archs.empty() ? arch : archs.back();
-  const std::string option =
-      std::string("--gpu-architecture=") + (known ? "sm_" : "compute_") + std::to_string(target);
-  const char* options[] = {option.c_str(), "-lineinfo", "-std=c++17"};
-  const nvrtcResult compiled = nv.nvrtcCompileProgram(program, 3, options);
-  size_t logSize = 0;
-  nv.nvrtcGetProgramLogSize(program, &logSize);
-  std::string log(logSize, '\0');
-  if (logSize) nv.nvrtcGetProgramLog(program, log.data());
-  readLog(log, name, e, out);
-  if (compiled != NVRTC_SUCCESS) {
-    if (out.reportLines.empty())
-      out.reportLines.push_back(
-          diagnosticLine(0, "error", log.empty() ? nv.nvrtcGetErrorString(compiled) : log));
-    nv.nvrtcDestroyProgram(&program);
-    return out;
-  }
-  const char* lowered = nullptr;
-  nv.nvrtcGetLoweredName(program, expression.c_str(), &lowered);
-  out.lowered = lowered ? lowered : "";
-  size_t size = 0;
-  if (known) {
-    nv.nvrtcGetCUBINSize(program, &size);
-    out.image.resize(size);
-    nv.nvrtcGetCUBIN(program, out.image.data());
-  } else {
-    nv.nvrtcGetPTXSize(program, &size);
-    out.image.resize(size);
-    nv.nvrtcGetPTX(program, out.image.data());
-  }
-  nv.nvrtcDestroyProgram(&program);
-  // The mangled name carries the parameters: another signature is refused here, as the
-  // simulator's compile refuses it.
-  int status = 0;
-  char* readable = abi::__cxa_demangle(out.lowered.c_str(), nullptr, nullptr, &status);
-  const std::string demangled = readable ? readable : out.lowered;
-  std::free(readable);
-  if (demangled != e.kernel + demangledParameters(e)) {
-    out.reportLines.push_back(diagnosticLine(
-        0, "error",
-        "the exercise runs " + e.signature() + ", and this file's kernel is " + demangled));
-    return out;
-  }
-  out.ok = true;
-  return out;
-}
 
 // ============================================================================================
 // [SECTION] Running one case
@@ -272,6 +33,7 @@ Compiled compile(const Nvrtc& nv, const Exercise& e, const std::string& path, in
 struct Gpu {
   Driver& d;
   CUfunction kernel = nullptr;
+  unsigned dynamicSharedPerThread = 0;  // the exercise's extern __shared__ bytes a thread
   long long multiprocessors = 1, threadsPerMultiprocessor = 2048;
   bool broken = false;  // a sticky error: the context is gone, no case can run after it
 };
@@ -317,8 +79,9 @@ bool sticky(CUresult r) {
 template <class... Args>
 void launch(Gpu& gpu, long long grid, int block, Args*... args) {
   void* params[] = {static_cast<void*>(args)...};
-  CUresult r = gpu.d.cuLaunchKernel(gpu.kernel, unsigned(grid), 1, 1, unsigned(block), 1, 1, 0,
-                                    nullptr, params, nullptr);
+  CUresult r =
+      gpu.d.cuLaunchKernel(gpu.kernel, unsigned(grid), 1, 1, unsigned(block), 1, 1,
+                           gpu.dynamicSharedPerThread * unsigned(block), nullptr, params, nullptr);
   if (r == CUDA_SUCCESS) r = gpu.d.cuCtxSynchronize();
   if (r == CUDA_SUCCESS) return;
   gpu.broken = sticky(r);
@@ -372,6 +135,8 @@ double runCase(const Exercise& e, Gpu& gpu, const Params& p) {
       launch(gpu, 1, block, &a.ptr(), &count);
       return a.download(1)[0];
     }
+    case ExerciseShape::Probe:
+      break;  // runProbes
     case ExerciseShape::AllReduce: {
       DeviceInts in(gpu, host.size()), out(gpu, host.size());
       in.upload(host);
@@ -391,10 +156,16 @@ double runCase(const Exercise& e, Gpu& gpu, const Params& p) {
 // ============================================================================================
 // The learner's kernel at n = 2^24: twenty launches back to back between two events, so that
 // the host's launch overhead overlaps the GPU's work, as the lessons' own timing arranges with
-// a spin kernel before each launch; against the shared lesson's coarsened kernel, timed by the
-// lessons' GPU backend in the same process.
+// a spin kernel before each launch; for beat-coarsened against the shared lesson's coarsened
+// kernel, timed by the lessons' GPU backend in the same process, and for every other exercise
+// as a note.
 
-std::string speedLine(const Exercise& e, Gpu& gpu) {
+// The learner's kernel at n = 2^24 in blocks of 256 (a grid-stride exercise's grid capped as
+// its cases cap it): twenty launches back to back between two events, the milliseconds of one;
+// for a shape that launches again over what the first launch left, its first launch. `grid`
+// says how many blocks it had. 0 for a shape whose launch has one block.
+double timedLaunchMs(const Exercise& e, Gpu& gpu, long long& grid) {
+  if (e.shape == ExerciseShape::OneBlock || e.shape == ExerciseShape::Probe) return 0;
   const long long n = 1LL << 24;
   Params p;
   p.lesson = e.lesson;
@@ -404,30 +175,55 @@ std::string speedLine(const Exercise& e, Gpu& gpu) {
   p = exerciseRunParams(e, p);
   const std::vector<double> input = makeInput(resolve(p));
   const std::vector<int> host(input.begin(), input.end());
-  DeviceInts in(gpu, host.size()), result(gpu, 1);
-  in.upload(host);
-  long long count = n;
   const int block = 256;
-  const long long grid =
-      std::min(blocksFor(n, block), gpu.multiprocessors * gpu.threadsPerMultiprocessor / block);
-  launch(gpu, grid, block, &in.ptr(), &count, &result.ptr());  // warm-up
+  long long count = n;
+  grid =
+      blocksFor(e.shape == ExerciseShape::FoldStep ? n - n / 2 : n, (long long)block * e.perThread);
+  if (e.gridStride)
+    grid = std::min(grid, gpu.multiprocessors * gpu.threadsPerMultiprocessor / block);
+  DeviceInts in(gpu, host.size()), out(gpu, host.size());
+  in.upload(host);
+  std::vector<void*> params = {&in.ptr(), &count, &out.ptr()};
+  if (e.shape == ExerciseShape::FoldStep) params = {&in.ptr(), &count};
+  const unsigned shared = gpu.dynamicSharedPerThread * unsigned(block);
+  auto once = [&] {
+    return gpu.d.cuLaunchKernel(gpu.kernel, unsigned(grid), 1, 1, block, 1, 1, shared, nullptr,
+                                params.data(), nullptr);
+  };
+  gpu.d.check(once(), "cuLaunchKernel");  // warm-up
+  gpu.d.check(gpu.d.cuCtxSynchronize(), "the warm-up launch");
   CUevent start = nullptr, stop = nullptr;
   gpu.d.check(gpu.d.cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
   gpu.d.check(gpu.d.cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
   constexpr int kLaunches = 20;
-  void* params[] = {&in.ptr(), &count, &result.ptr()};
   gpu.d.cuEventRecord(start, nullptr);
-  for (int k = 0; k < kLaunches; ++k)
-    gpu.d.check(gpu.d.cuLaunchKernel(gpu.kernel, unsigned(grid), 1, 1, block, 1, 1, 0, nullptr,
-                                     params, nullptr),
-                "cuLaunchKernel");
+  for (int k = 0; k < kLaunches; ++k) gpu.d.check(once(), "cuLaunchKernel");
   gpu.d.cuEventRecord(stop, nullptr);
   gpu.d.check(gpu.d.cuEventSynchronize(stop), "cuEventSynchronize");
   float ms = 0;
   gpu.d.cuEventElapsedTime(&ms, start, stop);
   gpu.d.cuEventDestroy(start);
   gpu.d.cuEventDestroy(stop);
-  const double mine = double(ms) / kLaunches;
+  return double(ms) / kLaunches;
+}
+
+// What every passing check on a GPU says of the kernel's speed (not a goal).
+std::string timingLine(const Exercise& e, Gpu& gpu) {
+  long long grid = 0;
+  const double ms = timedLaunchMs(e, gpu, grid);
+  if (ms <= 0) return "";
+  const Message timing(e.shape == ExerciseShape::BlockPartials ? "runner.timing-first-pass"
+                       : e.shape == ExerciseShape::FoldStep    ? "runner.timing-first-step"
+                                                               : "runner.timing",
+                       {{"ms", printedNumber("%.4f", ms)}, {"grid", grid}, {"launches", 20}});
+  return "@speed\t1\t" + encodeMessage(timing);
+}
+
+std::string speedLine(const Exercise& e, Gpu& gpu) {
+  long long grid = 0;
+  const double mine = timedLaunchMs(e, gpu, grid);
+  const int kLaunches = 20;
+  const long long n = 1LL << 24;
 
   Params lesson;
   lesson.lesson = "shared";
@@ -455,6 +251,34 @@ std::string speedLine(const Exercise& e, Gpu& gpu) {
   return std::string(met ? "@speed\t1\t" : "@speed\t0\t") + encodeMessage(speed);
 }
 
+// The conformance suite's probe: each launch, out[] back as the simulator path gives it.
+void runProbes(Gpu& gpu, const GpuRun& run, const ReportLine& report) {
+  for (size_t k = 0; k < run.probeLaunches.size() && !gpu.broken; ++k) {
+    const ProbeLaunch& l = run.probeLaunches[k];
+    try {
+      DeviceInts in(gpu, run.probeInput.size()), out(gpu, size_t(std::max(l.outCount, 1)));
+      if (!run.probeInput.empty()) in.upload(run.probeInput);
+      out.fill(kProbeUntouched);
+      int n = l.n;
+      void* params[] = {&in.ptr(), &n, &out.ptr()};
+      CUresult r = gpu.d.cuLaunchKernel(gpu.kernel, l.grid, 1, 1, l.block, 1, 1,
+                                        unsigned(l.sharedBytes), nullptr, params, nullptr);
+      if (r == CUDA_SUCCESS) r = gpu.d.cuCtxSynchronize();
+      if (r != CUDA_SUCCESS) {
+        gpu.broken = sticky(r);
+        throw std::runtime_error("the probe failed on the GPU: " + gpu.d.words(r));
+      }
+      std::string values;
+      for (int v : out.download(size_t(l.outCount)))
+        values += (values.empty() ? "" : ",") + std::to_string(v);
+      report("@probe\t" + std::to_string(k) + "\t" + values);
+    } catch (const std::exception& ex) {
+      report("@probe-failed\t" + std::to_string(k) + "\t" + ex.what());
+    }
+  }
+  report("@done");
+}
+
 }  // namespace
 
 // ============================================================================================
@@ -462,7 +286,23 @@ std::string speedLine(const Exercise& e, Gpu& gpu) {
 // ============================================================================================
 
 int runOnGpu(const Exercise& e, const std::string& source, const std::string& replayWith,
-             bool oneRun, const Params& options, const ReportLine& report) {
+             const GpuRun& run, const ReportLine& report) {
+  if (run.compileOnly) {
+    Nvrtc nvrtc;
+    Message why = nvrtc.open();
+    if (why.empty()) why = enterBox(BoxFor::Gpu);
+    if (!why.empty()) {
+      report("@error\t" + encodeMessage(why));
+      return 3;
+    }
+    const Compiled compiled = compile(nvrtc, e, source, 90);
+    for (const std::string& line : compiled.reportLines) report(line);
+    if (!compiled.ok) report("@compile-failed");
+    report("@done");
+    return 0;
+  }
+  const bool oneRun = run.oneRun;
+  const Params& options = run.options;
   Driver driver;
   Message why = driver.open();
   CUdevice device = 0;
@@ -485,6 +325,8 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
   driver.cuDeviceGetAttribute(&threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device);
   Nvrtc nvrtc;
   why = nvrtc.open();
+  // The driver has opened its devices and started its threads: from here on, the box.
+  if (why.empty()) why = enterBox(BoxFor::Gpu);
   if (!why.empty()) {
     report("@error\t" + encodeMessage(why));
     return 3;
@@ -509,6 +351,11 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
            encodeMessage(Message("runner.cannot-load-gpu", {{"error", driver.words(r)}})));
     return 3;
   }
+  gpu.dynamicSharedPerThread = unsigned(e.dynamicSharedPerThread);
+  if (e.shape == ExerciseShape::Probe) {
+    runProbes(gpu, run, report);
+    return 0;
+  }
   const KernelRunner runKernel = [&](const Params& p) { return runCase(e, gpu, p); };
 
   if (oneRun) {
@@ -531,7 +378,8 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
 
   int shared = 0;
   driver.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, gpu.kernel);
-  const Message rule = sharedMemoryRuleBroken(e, size_t(shared));
+  const Message rule =
+      sharedMemoryRuleBroken(e, size_t(shared), declaresExternShared(readFile(source)));
   if (!rule.empty()) {
     report("@rule\t" + encodeMessage(rule));
     report("@done");
@@ -550,11 +398,12 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
     ++failed;
     report("@fail\t" + std::to_string(k) + "\t" + encodeMessage(o.sentence));
   }
-  if (failed == 0 && !gpu.broken && e.gpuSpeedGoal) {
+  if (failed == 0 && !gpu.broken) {
     try {
-      report(speedLine(e, gpu));
+      const std::string line = e.gpuSpeedGoal ? speedLine(e, gpu) : timingLine(e, gpu);
+      if (!line.empty()) report(line);
     } catch (const std::exception& ex) {
-      report("@speed\t0\t" +
+      report("@speed\t" + std::string(e.gpuSpeedGoal ? "0" : "1") + "\t" +
              encodeMessage(Message("runner.speed-not-measured", {{"why", messageOf(ex)}})));
     }
   }

@@ -14,13 +14,24 @@
 #include <string>
 
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/probe.hpp"
 
 namespace rlab::exercise {
 
 using ReportLine = std::function<void(const std::string&)>;
 
+struct GpuRun {
+  bool oneRun = false;  // one case, `options` (else: every case of the check)
+  // NVRTC only, for sm_90, with no device or driver needed: the diagnostics, then @done.
+  bool compileOnly = false;
+  Params options;
+  // The conformance suite's probe (ExerciseShape::Probe): in[] and its launches.
+  std::vector<int> probeInput;
+  std::vector<ProbeLaunch> probeLaunches;
+};
+
 // Returns the runner's exit code.
 int runOnGpu(const Exercise& e, const std::string& source, const std::string& replayWith,
-             bool oneRun, const Params& options, const ReportLine& report);
+             const GpuRun& run, const ReportLine& report);
 
 }  // namespace rlab::exercise

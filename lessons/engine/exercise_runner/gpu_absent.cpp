@@ -3,7 +3,7 @@
 
 namespace rlab::exercise {
 
-int runOnGpu(const Exercise&, const std::string&, const std::string&, bool, const Params&,
+int runOnGpu(const Exercise&, const std::string&, const std::string&, const GpuRun&,
              const ReportLine& report) {
   report("@error\t" + encodeMessage(Message("runner.no-gpu-path")));
   return 3;

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "kernels/sim/runtime.hpp"
+#include "lessons/engine/exercise_runner/box.hpp"
 #include "lessons/engine/exercise_runner/drivers.hpp"
 #include "lessons/engine/exercise_runner/fenced.hpp"
 #include "lessons/engine/exercise_runner/gpu.hpp"
@@ -53,17 +54,19 @@ namespace rlab::exercise {
 // ============================================================================================
 // [SECTION] Crash and time-limit reports (signal handlers)
 // ============================================================================================
-// A fault in the kernel (SIGSEGV on a fence page, SIGFPE, SIGBUS, SIGILL, SIGABRT) and the
-// case's time limit (SIGALRM, delivered to the worker thread that runs every kernel) end the
-// process with one report line:
-//   @crash SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE FENCE NAME INDEX COUNT PCS
+// A fault in the kernel (SIGSEGV on a fence page, SIGFPE, SIGBUS, SIGILL, SIGABRT), a call
+// the box forbids (SIGSYS), a box limit (SIGXCPU, SIGXFSZ) and the case's time limit (SIGALRM,
+// delivered to the worker thread that runs every kernel) end the process with one report line:
+//   @crash SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE FENCE NAME INDEX COUNT HEAP PCS
 //   @hang SECONDS CASE RUNNING BLOCK THREAD PCS
 // RUNNING says whether a simulated thread was running (then BLOCK and THREAD name it), FENCE
 // whether the faulting ADDRESS fell in a buffer's fence pages (NAME[INDEX] of COUNT), WRITE is
-// 1 for a write, 0 for a read, -1 unknown; PCS are offsets into the learner's library ("-" for
-// code elsewhere), the interrupted instruction first, then return addresses: the parent maps
-// them to the learner's lines with addr2line. Everything here is async-signal-safe but the
-// backtrace, which runs once before any case so that it is loaded.
+// 1 for a write, 0 for a read, -1 unknown; for SIGSYS, ADDRESS is the system call's number and
+// NAME its name. HEAP counts the kernel's mallocs that got a null pointer (the device heap was
+// full). PCS are offsets into the learner's library ("-" for code elsewhere), the interrupted
+// instruction first, then return addresses: the parent maps them to the learner's lines with
+// addr2line. Everything here is async-signal-safe but the backtrace, which runs once before
+// any case so that it is loaded.
 
 namespace {
 
@@ -170,7 +173,15 @@ void onFault(int signal, siginfo_t* info, void* context) {
   line.tab() << (long long)t.running;
   line.tab() << (long long)t.block;
   line.tab() << (long long)t.thread;
-  if (signal != SIGALRM) {
+  if (signal == SIGSYS) {
+    line.tab().hex(uintptr_t(info->si_syscall));
+    line.tab() << (long long)-1;
+    line.tab() << (long long)0;
+    line.tab() << forbiddenCallName(info->si_syscall);
+    line.tab() << (long long)0;
+    line.tab() << (long long)0;
+    line.tab() << (long long)sim::deviceHeapRefusals();
+  } else if (signal != SIGALRM) {
     const FenceHit fence = findFence(address);
     line.tab().hex(address);
     line.tab() << (long long)(signal == SIGSEGV ? faultWasWrite(context) : -1);
@@ -178,6 +189,7 @@ void onFault(int signal, siginfo_t* info, void* context) {
     line.tab() << (fence.found ? fence.name : "-");
     line.tab() << fence.index;
     line.tab() << (long long)fence.count;
+    line.tab() << (long long)sim::deviceHeapRefusals();
   }
   line.tab();
   appendFrames(line, interruptedPc(context));
@@ -190,7 +202,7 @@ void installHandlers() {
   action.sa_sigaction = onFault;
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);
-  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM})
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGSYS, SIGXCPU, SIGXFSZ})
     sigaction(signal, &action, nullptr);
   // The time limit must land on the worker thread, where the kernel runs: every other thread
   // keeps SIGALRM blocked (the worker, started later, inherits the block and lifts it).
@@ -300,21 +312,26 @@ int runnerMain(int argc, char** argv) {
         "[--gpu] [--one [--steps] [--n N] [--block B] [--data D] [--values V] [--schedule S]]\n");
     return 2;
   }
-  const Exercise* e = findExercise(argv[1]);
+  const bool probe = std::string(argv[1]) == "probe";  // the conformance suite's kernel
+  const Exercise* e = probe ? &probeExercise() : findExercise(argv[1]);
   if (!e) {
     report("@error\t" + clean(Message("runner.no-exercise", {{"exercise", argv[1]}})));
     return 2;
   }
   const std::string library = argv[2], replayWith = argv[3];
   g_caseSeconds = std::max(0.05, std::atof(argv[4]));
-  bool one = false, gpu = false, steps = false;
+  bool one = false, gpu = false, steps = false, compileOnly = false;
   Params options;
   std::string values;
+  GpuRun run;
   for (int k = 5; k < argc; ++k) {
     const std::string flag = argv[k];
     const std::string value = k + 1 < argc ? argv[k + 1] : "";
-    if (flag == "--one" || flag == "--gpu" || flag == "--steps") {
-      (flag == "--one" ? one : flag == "--gpu" ? gpu : steps) = true;
+    if (flag == "--one" || flag == "--gpu" || flag == "--steps" || flag == "--compile-only") {
+      (flag == "--one"     ? one
+       : flag == "--gpu"   ? gpu
+       : flag == "--steps" ? steps
+                           : compileOnly) = true;
       continue;
     }
     ++k;
@@ -323,17 +340,27 @@ int runnerMain(int argc, char** argv) {
     if (flag == "--data") options.data = value;
     if (flag == "--values") values = value;
     if (flag == "--schedule") options.schedule = value;
+    if (flag == "--input") run.probeInput = parseProbeInput(value);
+    if (flag == "--launch") run.probeLaunches.push_back(parseProbeLaunch(value));
   }
 
   installHandlers();
-  if (gpu) {
+  if (gpu) {  // the GPU path enters its box once the driver and NVRTC are up
     try {
       if (!values.empty()) options.values = parseValues(values);
-      return runOnGpu(*e, library, replayWith, one, options, report);
+      run.oneRun = one;
+      run.compileOnly = compileOnly;
+      run.options = options;
+      return runOnGpu(*e, library, replayWith, run, report);
     } catch (const std::exception& ex) {
       report("@error\t" + clean(messageOf(ex)));
       return 3;
     }
+  }
+  // Nothing of the learner's has run yet; from here on it runs boxed.
+  if (const Message why = enterBox(BoxFor::Simulator); !why.empty()) {
+    report("@error\t" + clean(why));
+    return 3;
   }
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
@@ -351,6 +378,12 @@ int runnerMain(int argc, char** argv) {
   const KernelRunner runKernel = [&](const Params& p) { return runExerciseKernel(*e, kernel, p); };
 
   try {
+    if (probe) {
+      runProbesOnSimulator(kernel, run.probeInput, run.probeLaunches, startCaseTimer, report);
+      stopCaseTimer();
+      report("@done");
+      return 0;
+    }
     if (one) {
       if (!values.empty()) options.values = parseValues(values);
       VerifyCase c;
@@ -417,6 +450,15 @@ int runnerMain(int argc, char** argv) {
 }
 
 }  // namespace rlab::exercise
+
+#if defined(__SANITIZE_ADDRESS__)
+// LeakSanitizer checks at exit from a tracer process it starts with clone and ptrace, which the
+// box forbids: in a sanitizer build the runner leaves leaks to the tests that run the core in
+// their own process.
+extern "C" const char* __asan_default_options() {
+  return "detect_leaks=0";
+}
+#endif
 
 int main(int argc, char** argv) {
   return rlab::exercise::runnerMain(argc, argv);

@@ -114,7 +114,10 @@ bool gpuBackendBuilt() {
 GpuProbe probeGpu() {
   try {
     GpuBackend probe;
-    return {true, probe.description(), {}, probe.deviceCount()};
+    GpuProbe found{true, probe.description(), {}, probe.deviceCount(), probe.deviceName()};
+    cudaDriverGetVersion(&found.cudaDriver);
+    cudaRuntimeGetVersion(&found.cudaRuntime);
+    return found;
   } catch (const GpuUnavailable& e) {
     return {false, {}, e.message(), 0};
   }

@@ -179,8 +179,9 @@ class SimBackend {
 
   // Memory is recorded (the constructor's recordMemory, on a machine that can).
   bool recordsMemory() const { return recordMemory_; }
-  // The last launch's loads and stores as warp requests, per step of that launch; then forgets
-  // them. Empty unless memory is recorded.
+  // The last launch's loads and stores as warp requests, per step of that launch and then those
+  // after the threads' last steps (warpRequests); then forgets them. Empty unless memory is
+  // recorded.
   std::vector<std::vector<WarpMemoryRequest>> takeWarpRequests(int steps) {
     if (!recordMemory_) return {};
     auto requests = warpRequests(memory_, steps);
@@ -246,6 +247,10 @@ class SimBackend {
 
   // Scheduling rounds of every launch so far, summed over blocks (round-based schedules).
   uint64_t rounds() const { return rounds_; }
+  // The most warp steps one thread took in any launch so far, and one past the highest thread
+  // of a block that took one (sim::LaunchStats).
+  uint64_t warpSteps() const { return warpSteps_; }
+  unsigned warpStepThreads() const { return warpStepThreads_; }
   // What the kernels printed so far (with LaunchOptions::capturePrintf), launch after launch,
   // and whether a launch printed more than the simulator keeps.
   const std::string& printed() const { return printed_; }
@@ -266,6 +271,8 @@ class SimBackend {
 
   void keep(const sim::LaunchStats& stats) {
     rounds_ += stats.rounds;
+    warpSteps_ = std::max(warpSteps_, stats.warpSteps);
+    warpStepThreads_ = std::max(warpStepThreads_, stats.warpStepThreads);
     printed_ += stats.printed;
     printedCut_ = printedCut_ || stats.printedCut;
   }
@@ -298,6 +305,8 @@ class SimBackend {
   bool recordMemory_ = false;
   std::vector<sim::MemoryAccess> memory_;  // the last launch's
   uint64_t rounds_ = 0;
+  uint64_t warpSteps_ = 0;
+  unsigned warpStepThreads_ = 0;
   std::string printed_;
   bool printedCut_ = false;
   std::vector<std::weak_ptr<sim_memory::GuardedBlock>> live_;  // buffers of this backend

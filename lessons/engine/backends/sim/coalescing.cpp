@@ -18,7 +18,8 @@ using RequestKey = std::tuple<int, unsigned, unsigned, uintptr_t, int, int>;
 
 std::vector<std::vector<WarpMemoryRequest>> warpRequests(
     const std::vector<sim::MemoryAccess>& accesses, int steps) {
-  std::vector<std::vector<WarpMemoryRequest>> out(size_t(steps > 0 ? steps : 0));
+  const int after = steps > 0 ? steps : 0;  // the list of accesses after the last mark
+  std::vector<std::vector<WarpMemoryRequest>> out(size_t(after + 1));
   // Each thread's accesses, waiting for the step mark that claims them.
   std::map<std::pair<unsigned, unsigned>, std::vector<const sim::MemoryAccess*>> pending;
   std::map<RequestKey, std::vector<const sim::MemoryAccess*>> requests;
@@ -38,6 +39,14 @@ std::vector<std::vector<WarpMemoryRequest>> warpRequests(
       requests[{a.step, a.block, a.thread / 32, m->instruction, int(m->write), k}].push_back(m);
     }
     mine.clear();
+  }
+  for (const auto& [thread, mine] : pending) {
+    std::map<std::pair<uintptr_t, bool>, int> runs;
+    for (const sim::MemoryAccess* m : mine) {
+      const int k = runs[{m->instruction, m->write}]++;
+      requests[{after, thread.first, thread.second / 32, m->instruction, int(m->write), k}]
+          .push_back(m);
+    }
   }
   for (const auto& [key, lanes] : requests) {
     WarpMemoryRequest r;

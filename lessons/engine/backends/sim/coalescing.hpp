@@ -10,10 +10,12 @@
 namespace rlab {
 
 // Requests per step of the launch (steps[k]: the kernel's step k, as StepRecorder::combine
-// numbers it). An access belongs to the step its thread marks next (its combine); accesses after
-// a thread's last mark belong to no step and are left out. Lanes of a warp that ran the same
-// instruction the same number of times in a step are one request: the k-th run of an instruction
-// by each lane goes together, as on a GPU where the lanes run it side by side.
+// numbers it), then one more list: the accesses after a thread's last mark (a block's total
+// written out, an element copied without a combine), which belong to no step but count in the
+// launch's totals. An access belongs to the step its thread marks next (its combine). Lanes of a
+// warp that ran the same instruction the same number of times in a step are one request: the
+// k-th run of an instruction by each lane goes together, as on a GPU where the lanes run it
+// side by side.
 std::vector<std::vector<WarpMemoryRequest>> warpRequests(
     const std::vector<sim::MemoryAccess>& accesses, int steps);
 

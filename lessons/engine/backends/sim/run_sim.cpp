@@ -16,6 +16,8 @@ void runOnSimulator(const Params& p, const std::vector<double>& input, bool trac
   runOnBackend(backend, p, input, trace, out);
   out.memoryRecorded = backend.recordsMemory();
   out.timings.simRounds = backend.rounds();
+  out.timings.simWarpSteps = backend.warpSteps();
+  out.timings.simWarpStepThreads = backend.warpStepThreads();
   out.kernelOutput = outputLines(backend.printed());
   if (backend.printedCut())
     out.notes.push_back(Message("note.sim.printf-cut", {{"mebibytes", sim::kPrintedBytes >> 20}}));

@@ -1,0 +1,74 @@
+#include "app/gui/options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "lessons/engine/registry.hpp"
+
+namespace rlab::gui {
+
+void addCommandLineOptions(CLI::App& cli, CommandLine& o) {
+  cli.add_option("--screenshot", o.screenshot, "render off-screen and write this PNG, then exit");
+  cli.add_option("--lesson", o.lesson, "lesson to show: basics (the opening chapter), " + lessonIds());
+  cli.add_option("--variant", o.variant, "the lesson's variant");
+  cli.add_option("--n", o.n, "number of elements");
+  cli.add_option("--block", o.block, "threads per block (default: the lesson's)");
+  cli.add_option("--gpus", o.gpus, "allreduce: the GPUs taking part, 1, 2, 4 or 8")
+      ->check(CLI::IsMember({1, 2, 4, 8}));
+  cli.add_option("--per-thread", o.perThread, "shared coarsened: elements per thread, 1 to 32")
+      ->check(CLI::Range(1, 32));
+  cli.add_flag("--no-load-add", o.noLoadAdd,
+               "shared coarsened: no add during the load; the tree's first levels add");
+  cli.add_option("--step", o.step, "step to show (default: the middle one)");
+  cli.add_option("--type", o.type, "element type: int or float")
+      ->check(CLI::IsMember({"int", "float"}));
+  cli.add_option("--op", o.op, "operator: sum, max, min or product; subtract: a demonstration")
+      ->check(CLI::IsMember({"sum", "max", "min", "product", "subtract"}));
+  cli.add_option("--values", o.values, "the values to reduce, e.g. 3,1,4,1,5 (sets n)");
+  cli.add_option("--size", o.size, "window size, WIDTHxHEIGHT (default 1280x800)");
+  cli.add_flag("--presenter", o.presenter,
+               "presenter mode: the stage layout, large type and high contrast for a projector");
+  cli.add_flag("--drawer", o.drawer, "screenshot: the stage's drawer open (lessons, controls, code)");
+  cli.add_flag("--no-barrier", o.noBarrier, "barrier lesson: switch the barrier off");
+  cli.add_option("--schedule", o.schedule, "simulator schedule, e.g. stall:4:2:1");
+  cli.add_option("--view", o.view,
+                 "screenshot: the lesson's text or view, the per-thread timeline, or a finished "
+                 "timing chart, race, race witness, wrong share by block size, float sums in "
+                 "ulps, the kernel's printf output, the memory view (sectors per warp), or the "
+                 "profile (the GPU's counters under Nsight Compute, or a GPU's recording)")
+      ->check(CLI::IsMember({"text", "lesson", "timing", "race", "witness", "by-block",
+                             "float-sums", "timeline", "output", "memory", "profile"}));
+  cli.add_option("--code", o.code,
+                 "screenshot: the kernel source or the host code that launched it")
+      ->check(CLI::IsMember({"kernel", "host"}));
+  cli.add_option("--lang", o.language,
+                 "language of the lesson texts: en, ja or zh (default: locale)")
+      ->check(CLI::IsMember({"en", "ja", "zh"}));
+  cli.add_flag("--gl-info", o.glInfo,
+               "print who draws the window (OpenGL vendor, renderer, version), then exit");
+  cli.add_flag("--reset-settings", o.resetSettings,
+               "forget the remembered settings and start afresh");
+  cli.add_option("--text-scale", o.textScale, "text size, 0.6 to 2.5 (Ctrl+= and Ctrl+- change it)")
+      ->check(CLI::Range(0.6f, 2.5f));
+  cli.add_option("--runs", o.runs, "race explorer: runs (the app's default: 200)")
+      ->check(CLI::Range(1, 100000));
+  cli.add_flag("--no-syncwarp", o.noSyncwarp, "lastwarp syncwarp: take __syncwarp() out");
+  cli.add_flag("--perturb", o.perturb,
+               "barrier, lastwarp, butterfly shared: every third thread pauses each level");
+  cli.add_flag("--printf", o.printing,
+               "barrier lesson: every third thread calls printf each level (the Kernel output "
+               "tab shows the lines)");
+  cli.add_option("--exercise", o.exercise, "open this exercise in the editor");
+  cli.add_option(
+      "--exercise-dir", o.exerciseDir,
+      "where your exercise files live (default: ~/.local/share/reduction-lab/exercises)");
+  cli.add_option("--exercise-file", o.exerciseFile, "edit this file instead of the exercise's own");
+  cli.add_option("--exercise-action", o.exerciseAction, "screenshot: check or run it first")
+      ->check(CLI::IsMember({"check", "run"}));
+  cli.add_option("--hints", o.hints, "screenshot: open this many hints");
+  cli.add_option("--chapter", o.chapter,
+                 "open this Markdown file, a chapter in the lesson format (try links, steps, "
+                 "predictions, folded answers), beside the built-in lessons; checked first as "
+                 "rlab lesson --check checks it");
+}
+
+}  // namespace rlab::gui
