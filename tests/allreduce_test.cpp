@@ -98,11 +98,11 @@ void driveBrokenRing(B& b, const Params& p, typename B::template Buffer<T>& inpu
   for (int s = 0; s < g - 1; ++s) {
     for (int r = 0; r < g; ++r) ranks.fetch(r, (r + 1) % g, ranks.chunk(r - s));
     for (int r = 0; r < g; ++r) ranks.combineFetched((r + 1) % g, ranks.chunk(r - s));
-    ranks.endStep("reduce-scatter");
+    ranks.endStep(rlab::verbatim("reduce-scatter"));
   }
   for (int s = 0; s < g - 2; ++s) {
     for (int r = 0; r < g; ++r) ranks.overwrite(r, (r + 1) % g, ranks.chunk(r + 1 - s));
-    ranks.endStep("all-gather");
+    ranks.endStep(rlab::verbatim("all-gather"));
   }
   ranks.finish();
 }

@@ -388,7 +388,7 @@ TEST_CASE("--format json: every subcommand prints one document nlohmann reads") 
     CHECK(j["notes"].size() == 1);
 
     std::ostringstream text;
-    rlab::cli::printSanitizerText(report, text);
+    rlab::cli::printSanitizerText(report, text, rlab::Language::En);
     CHECK(text.str().find("racecheck on barrier (shared, barrier off):") == 0);
     CHECK(text.str().find("Write access at barrier.cuh:39") != std::string::npos);
     CHECK(text.str().find("the sanitizer reported errors") != std::string::npos);
@@ -457,12 +457,13 @@ TEST_CASE("rlab exercise show, hint and list in the chosen language") {
   CHECK(ja.err.empty());
   CHECK(ja.out.rfind("どんな長さでも折りたたむ\n", 0) == 0);
   CHECK(ja.out.find("__global__ void foldStep(int* a, long long len)") != std::string::npos);
-  CHECK(ja.out.find("3 hints: rlab exercise hint fold-any-length 1 to 3.") != std::string::npos);
+  CHECK(ja.out.find("ヒントは 3 つ：rlab exercise hint fold-any-length 1 〜 3。") !=
+        std::string::npos);
   const Outcome en = rlabWith({"exercise", "show", "fold-any-length", "--lang", "en"});
   CHECK(en.out.rfind("Fold any length\n", 0) == 0);
   const Outcome zh = rlabWith({"exercise", "hint", "fold-any-length", "1", "--lang", "zh"});
   CHECK(zh.code == 0);
-  CHECK(zh.out.rfind("Hint 1 of 3 (fold-any-length):", 0) == 0);
+  CHECK(zh.out.rfind("提示 1/3（fold-any-length）：", 0) == 0);
   CHECK(zh.out.find("给两部分起个名字") != std::string::npos);
   const Outcome list = rlabWith({"exercise", "list", "--lang", "zh"});
   CHECK(list.out.find("  fold-any-length — 任意长度的折叠") != std::string::npos);

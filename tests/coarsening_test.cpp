@@ -34,7 +34,7 @@ TEST_CASE("coarsened: the kernel's own 8 elements per thread, with the add durin
   const Trace t = runLesson(coarsenedParams(1000, 0, 0, true));
   REQUIRE(t.steps.size() >= 2);
   // 1000 elements for 256 threads: thread 0 takes elements 0, 256, 512 and 768, not 8.
-  CHECK(t.steps[1].label == "each thread combines up to 4 elements, 256 apart");
+  CHECK(rlab::english(t.steps[1].label) == "each thread combines up to 4 elements, 256 apart");
   CHECK(t.steps[1].cells == CellKind::Threads);
   CHECK(t.steps[1].values.size() == 256);
   CHECK(t.steps[1].values[0] == 1 + 257 + 513 + 769);
@@ -44,7 +44,7 @@ TEST_CASE("coarsened without the load add: the tree's first levels add a thread'
   // 8 elements, 2 threads, 2 elements each: two blocks of 4; stride 2, then stride 1.
   const Trace two = runLesson(coarsenedParams(8, 2, 2, false));
   REQUIRE(two.steps.size() == 3);
-  CHECK(two.steps[1].label == "stride 2");
+  CHECK(rlab::english(two.steps[1].label) == "stride 2");
   CHECK(two.steps[1].values == std::vector<double>{4, 6, 3, 4, 12, 14, 7, 8});
   CHECK(two.steps[1].active == std::vector<int>{0, 1, 2, 3});
   CHECK(two.steps[2].values == std::vector<double>{10, 6, 3, 4, 26, 14, 7, 8});
@@ -59,18 +59,18 @@ TEST_CASE("coarsened without the load add: the tree's first levels add a thread'
   // 3 elements each: 6 in a block, folded 6 -> 3 -> 2 -> 1.
   const Trace three = runLesson(coarsenedParams(6, 2, 3, false));
   REQUIRE(three.steps.size() == 4);
-  CHECK(three.steps[2].label == "fold 3 onto 2");
+  CHECK(rlab::english(three.steps[2].label) == "fold 3 onto 2");
   CHECK(three.result == 21);
 }
 
 TEST_CASE("coarsened with the load add: one step of own sums, then the tree over the threads") {
   const Trace t = runLesson(coarsenedParams(8, 2, 4, true));  // one block, thread 0: 1+3+5+7
   REQUIRE(t.steps.size() == 3);
-  CHECK(t.steps[1].label == "each thread combines 4 elements, 2 apart");
+  CHECK(rlab::english(t.steps[1].label) == "each thread combines 4 elements, 2 apart");
   CHECK(t.steps[1].values == std::vector<double>{16, 20});
   CHECK(t.steps[2].values == std::vector<double>{36, 20});
   const Trace one = runLesson(coarsenedParams(5, 4, 1, true));
-  CHECK(one.steps[1].label == "each thread combines 1 element");
+  CHECK(rlab::english(one.steps[1].label) == "each thread combines 1 element");
   CHECK(one.result == 15);
 }
 

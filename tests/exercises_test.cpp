@@ -57,11 +57,12 @@ ExerciseReport runOnce(const std::string& id, const std::string& file, Params op
 std::string caught(const std::string& id, const std::string& fixture,
                    double caseSeconds = kCaseSeconds) {
   const ExerciseReport r = check(id, kFixtures + fixture, caseSeconds);
-  INFO(r.summary() << " " << r.problem << " " << r.compilerOutput);
+  INFO(english(r.summary()) << " " << english(r.problem) << " " << r.compilerOutput);
   REQUIRE(r.verdict == ExerciseVerdict::Failed);
   REQUIRE_FALSE(r.failures.empty());
-  MESSAGE(r.failures.front());
-  return r.failures.front();
+  const std::string sentence = english(withReplay(r.failures.front()));
+  MESSAGE(sentence);
+  return sentence;
 }
 
 // A file of our own in a scratch folder of its own.
@@ -170,9 +171,9 @@ TEST_CASE("exercise cases: awkward sizes, every block size, adversarial data, ma
       sizes.insert(p.n);
       sizeAndBlock.insert({p.n, p.block});
       schedules.insert(p.schedule);
-      data.insert(cases[k].data.substr(0, 12));
+      data.insert(english(cases[k].data).substr(0, 12));
       CHECK(has(replayCommand(cases[k]), "rlab exercise run " + e.id + " k.cu "));
-      CHECK(has(describeCase(cases[k]), "exercise " + e.id + ": n = "));
+      CHECK(has(english(describeCase(cases[k])), "exercise " + e.id + ": n = "));
     }
     for (int64_t n : {1, 2, 31, 33, 1000, 4097, 100003})
       if (n <= lesson.maxN) CHECK(sizes.count(n) == 1);
@@ -214,8 +215,10 @@ TEST_CASE("every exercise's solution passes every check on the simulator") {
   for (const Exercise& e : exercises()) {
     TextFile file("rlab-solution-" + e.id + ".cu", solutionFile(e));
     const ExerciseReport r = check(e.id, file.path);
-    CHECK_MESSAGE(r.passed(), e.id << ": " << r.summary() << " " << r.problem << " "
-                                   << (r.failures.empty() ? r.compilerOutput : r.failures.front()));
+    CHECK_MESSAGE(
+        r.passed(),
+        e.id << ": " << english(r.summary()) << " " << english(r.problem) << " "
+             << (r.failures.empty() ? r.compilerOutput : english(withReplay(r.failures.front()))));
     CHECK(r.casesRun == r.casesTotal);
     CHECK(r.casesTotal > 60);
     CHECK(r.diagnostics.empty());
@@ -228,8 +231,9 @@ TEST_CASE("every exercise's solution, written with cooperative groups, passes ev
     CHECK_MESSAGE(text.find("#include <cooperative_groups.h>") != std::string::npos, e.id);
     TextFile file("rlab-groups-" + e.id + ".cu", text);
     const ExerciseReport r = check(e.id, file.path);
-    CHECK_MESSAGE(r.passed(), e.id << ": " << r.summary() << " " << r.problem << " "
-                                   << (r.failures.empty() ? r.compilerOutput : r.failures.front()));
+    CHECK_MESSAGE(r.passed(),
+                  e.id << ": " << english(r.summary()) << " " << english(r.problem) << " "
+                       << (r.failures.empty() ? r.compilerOutput : english(r.failures.front())));
     CHECK(r.casesRun == r.casesTotal);
   }
 }
@@ -256,7 +260,7 @@ TEST_CASE("every starting file compiles, and fails the check") {
     TextFile file("rlab-start-" + e.id + ".cu", startFile(e));
     const ExerciseReport r = check(e.id, file.path);
     CHECK_MESSAGE(r.verdict == ExerciseVerdict::Failed,
-                  e.id << ": " << r.summary() << " " << r.compilerOutput);
+                  e.id << ": " << english(r.summary()) << " " << r.compilerOutput);
   }
 }
 
@@ -271,7 +275,7 @@ TEST_CASE("caught: a race that lockstep hides (a warp barrier where the block ne
   lockstep.data = "random:5";
   const ExerciseReport hidden =
       runOnce("tree-in-shared", kFixtures + "race_lockstep_hides.cu", lockstep);
-  CHECK_MESSAGE(hidden.passed(), hidden.summary());
+  CHECK_MESSAGE(hidden.passed(), english(hidden.summary()));
   // The check's schedules: wrong.
   const std::string sentence = caught("tree-in-shared", "race_lockstep_hides.cu");
   CHECK(has(sentence, ", schedule "));
@@ -292,8 +296,8 @@ TEST_CASE("caught: coarsening that drops the last, partial tile") {
 TEST_CASE("caught: a kernel that reads past n, named with its thread, buffer and line") {
   const std::string sentence = caught("one-queue", "reads_past_n.cu");
   CHECK(has(sentence, "the kernel crashed: thread "));
-  CHECK(has(sentence, " read in["));
-  CHECK(has(sentence, "] at reads_past_n.cu:4, past the end of in ("));
+  CHECK(has(sentence, " at reads_past_n.cu:4 read in["));
+  CHECK(has(sentence, "], past the end of in ("));
   CHECK(has(sentence, "Replay: rlab exercise run one-queue "));
 }
 
@@ -319,7 +323,7 @@ TEST_CASE("caught: a tree moved nowhere (no __shared__ array)") {
   const ExerciseReport r = check("tree-in-shared", kFixtures + "no_shared.cu");
   REQUIRE(r.verdict == ExerciseVerdict::Failed);
   CHECK(r.casesRun == 0);
-  CHECK(has(r.failures.front(), "reduce declares no __shared__ array in its own body"));
+  CHECK(has(english(r.failures.front()), "reduce declares no __shared__ array in its own body"));
 }
 
 TEST_CASE("caught: the interleaved tree where sequential addressing is asked for") {
@@ -367,8 +371,7 @@ TEST_CASE("caught: working and idle threads waiting at different barriers") {
 TEST_CASE("a null pointer ends the runner, not the caller, with the thread and the line") {
   const std::string sentence = caught("one-queue", "null_pointer.cu");
   CHECK(has(sentence,
-            "the kernel crashed: thread 3 of block 0 used a null pointer at "
-            "null_pointer.cu:5"));
+            "the kernel crashed: thread 3 of block 0 at null_pointer.cu:5 used a null pointer"));
 }
 
 TEST_CASE("a kernel that never ends is stopped after the case's time limit, at its line") {
@@ -385,7 +388,7 @@ TEST_CASE("a compile error comes back at the learner's line") {
   CHECK(r.diagnostics.front().line == 5);
   CHECK(r.diagnostics.front().severity == "error");
   CHECK(has(r.diagnostics.front().message, "offset"));
-  CHECK(r.summary() == "1 compile error");
+  CHECK(english(r.summary()) == "1 compile error");
 }
 
 TEST_CASE("an atomic CUDA does not have is refused, as NVRTC refuses it") {
@@ -442,8 +445,9 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
                            {16, 20, 10, 12, 5, 6, 7, 8},
                            {36, 20, 10, 12, 5, 6, 7, 8},
                            {36}});
-    CHECK(r.trace->steps[1].label == "launch 1, block 0, barrier 1: __shared__ s[] of block 0");
-    CHECK(r.trace->steps[5].label == "after launch 1: out[]");
+    CHECK(rlab::english(r.trace->steps[1].label) ==
+          "launch 1, block 0, barrier 1: __shared__ s[] of block 0");
+    CHECK(rlab::english(r.trace->steps[5].label) == "after launch 1: out[]");
   }
   SUBCASE("a tree in global memory: a[] at each barrier") {
     const ExerciseReport r =
@@ -454,7 +458,7 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
                            {10, 2, 7, 4, 26, 6, 15, 8},
                            {36, 2, 7, 4, 26, 6, 15, 8},
                            {36, 2, 7, 4, 26, 6, 15, 8}});
-    CHECK(r.trace->steps[1].label == "launch 1, block 0, barrier 1: a[]");
+    CHECK(rlab::english(r.trace->steps[1].label) == "launch 1, block 0, barrier 1: a[]");
   }
   SUBCASE("two blocks: each block's barriers, counted per block") {
     p.n = 12;
@@ -462,7 +466,8 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
     const ExerciseReport r = runOnce("tree-in-shared", solution("tree-in-shared")->path, p);
     REQUIRE(r.trace);
     // input, 3 blocks x 3 barriers, out[] of pass 1; then pass 2 over 3 totals in one block.
-    CHECK(r.trace->steps[4].label == "launch 1, block 1, barrier 1: __shared__ s[] of block 1");
+    CHECK(rlab::english(r.trace->steps[4].label) ==
+          "launch 1, block 1, barrier 1: __shared__ s[] of block 1");
     CHECK(r.trace->steps[4].values == std::vector<double>{5, 6, 7, 8});
     CHECK(r.trace->steps[10].values == std::vector<double>{10, 26, 42});
     CHECK(r.result == 78);
@@ -472,7 +477,7 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
     const ExerciseReport r = runOnce("groups-tree", solution("groups-tree")->path, p);
     REQUIRE(r.trace);
     REQUIRE(r.trace->steps.size() == 3);
-    CHECK(r.trace->steps[1].label ==
+    CHECK(english(r.trace->steps[1].label) ==
           "launch 1, block 0, barrier 1: __shared__ tileTotals[] of block 0");
     CHECK(r.trace->steps[1].values == std::vector<double>{36});
     CHECK(r.result == 36);
@@ -493,7 +498,8 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
                      "}\n");
     const ExerciseReport r = runOnce("tree-in-shared", dynamic.path, p);
     REQUIRE(r.trace);
-    CHECK(r.trace->steps[1].label == "launch 1, block 0, barrier 1: __shared__ s[] of block 0");
+    CHECK(english(r.trace->steps[1].label) ==
+          "launch 1, block 0, barrier 1: __shared__ s[] of block 0");
     CHECK(r.trace->steps[1].values == std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8});
     CHECK(r.result == 36);
   }

@@ -37,7 +37,7 @@ TEST_CASE("gpu app: starts on the GPU, names it, and re-runs a changed control t
   HeadlessImGui imgui;
   App app;
   CHECK(app.ui.params.backend == rlab::BackendChoice::Gpu);
-  CHECK(app.ui.gpuName.find("compute capability") != std::string::npos);
+  CHECK(rlab::english(app.ui.gpuName).find("compute capability") != std::string::npos);
   frames(app);
   REQUIRE(app.ui.trace);
   CHECK(app.ui.trace->backend == "gpu");
@@ -191,8 +191,11 @@ TEST_CASE("gpu app: an exercise checked on the GPU from the app: our solution pa
   frames(app);
   REQUIRE(app.ui.exercise.report);
   const auto& r = *app.ui.exercise.report;
-  CHECK_MESSAGE(r.passed(), r.summary() << " " << r.problem << " "
-                                        << (r.failures.empty() ? "" : r.failures.front()));
+  CHECK_MESSAGE(r.passed(),
+                rlab::english(r.summary())
+                    << " " << rlab::english(r.problem) << " "
+                    << (r.failures.empty() ? ""
+                                           : rlab::english(rlab::withReplay(r.failures.front()))));
   CHECK(app.ui.exercise.reportOnGpu);
 }
 
@@ -233,10 +236,10 @@ TEST_CASE(
 int main(int argc, char** argv) {
   const rlab::GpuProbe gpu = rlab::probeGpu();
   if (!gpu.usable) {
-    std::printf("GPU app tests skipped: %s\n", gpu.why.c_str());
+    std::printf("GPU app tests skipped: %s\n", rlab::english(gpu.why).c_str());
     return 77;
   }
-  std::printf("GPU app tests on %s\n", gpu.device.c_str());
+  std::printf("GPU app tests on %s\n", rlab::english(gpu.device).c_str());
   doctest::Context context(argc, argv);
   return context.run();
 }

@@ -67,10 +67,11 @@ TEST_CASE("gpu: every exercise's solution written with cooperative groups passes
     const std::string file = (folder / (e.id + ".cu")).string();
     std::ofstream(file) << groupsSolutionFile(e);
     const ExerciseReport r = checkOnGpu(e.id, file);
-    CHECK_MESSAGE(r.passed(), e.id << ": " << r.summary() << " " << r.problem << " "
-                                   << (r.failures.empty() ? "" : r.failures.front()));
-    MESSAGE(e.id << " with cooperative groups: " << r.summary());
-    for (const std::string& note : r.notes) MESSAGE(note);
+    CHECK_MESSAGE(r.passed(), e.id << ": " << english(r.summary()) << " " << english(r.problem)
+                                   << " "
+                                   << (r.failures.empty() ? "" : english(r.failures.front())));
+    MESSAGE(e.id << " with cooperative groups: " << english(r.summary()));
+    for (const Message& note : r.notes) MESSAGE(english(note));
   }
 }
 
@@ -84,14 +85,15 @@ TEST_CASE("gpu: the cost of the groups: groups-tree's solution and the same tree
       checkOnGpu("tree-in-shared", kFixtures + "groups_tree_without_groups.cu");
   CHECK(groups.passed());
   CHECK(plain.passed());
-  for (const std::string& note : groups.notes) MESSAGE("with groups: " << note);
-  for (const std::string& note : plain.notes) MESSAGE("without groups: " << note);
+  for (const Message& note : groups.notes) MESSAGE("with groups: " << english(note));
+  for (const Message& note : plain.notes) MESSAGE("without groups: " << english(note));
 }
 
 TEST_CASE("gpu: host functions and host headers are refused by NVRTC, at their lines") {
   for (const char* fixture : {"calls_host_functions.cu", "host_headers.cu"}) {
     const ExerciseReport r = checkOnGpu("one-queue", kFixtures + fixture);
-    CHECK_MESSAGE(r.verdict == ExerciseVerdict::CompileError, fixture << ": " << r.summary());
+    CHECK_MESSAGE(r.verdict == ExerciseVerdict::CompileError,
+                  fixture << ": " << english(r.summary()));
     for (const auto& d : r.diagnostics) MESSAGE(fixture << ": " << d.text(fixture));
   }
   CHECK_FALSE(std::filesystem::exists("/tmp/rlab-should-not-exist"));
@@ -100,13 +102,14 @@ TEST_CASE("gpu: host functions and host headers are refused by NVRTC, at their l
 TEST_CASE("gpu: 8 GiB from the device heap and a kernel printing without end are stopped") {
   const ExerciseReport heap = checkOnGpu("one-queue", kFixtures + "huge_malloc.cu");
   CHECK(heap.verdict == ExerciseVerdict::Failed);
-  if (!heap.failures.empty()) MESSAGE("8 GiB: " << heap.failures.front());
+  if (!heap.failures.empty()) MESSAGE("8 GiB: " << english(heap.failures.front()));
   const ExerciseReport prints = checkOnGpu("one-queue", kFixtures + "prints_forever.cu");
   CHECK(prints.verdict == ExerciseVerdict::Failed);
-  if (!prints.failures.empty()) MESSAGE("printing: " << prints.failures.front());
+  if (!prints.failures.empty()) MESSAGE("printing: " << english(prints.failures.front()));
   // What a grid-wide sync without a cooperative launch does on this GPU (the simulator refuses
   // it with its line).
   const ExerciseReport grid = checkOnGpu("one-queue", kFixtures + "grid_sync.cu");
   MESSAGE("this_grid().sync() on the GPU: "
-          << grid.summary() << " " << (grid.failures.empty() ? "" : grid.failures.front()));
+          << english(grid.summary()) << " "
+          << (grid.failures.empty() ? "" : english(grid.failures.front())));
 }

@@ -52,7 +52,7 @@ TEST_CASE("gpu: every lesson variant passes its verification cases") {
         MESSAGE(what << " (races by design): " << report.failed << " of " << report.casesRun
                      << " cases wrong on this GPU");
       else
-        CHECK_MESSAGE(report.passed(), what << ": " << report.summary());
+        CHECK_MESSAGE(report.passed(), what << ": " << english(report.summary()));
       MESSAGE(what << ": " << report.casesRun << " cases");
     }
 }
@@ -91,7 +91,7 @@ TEST_CASE("gpu: sums of 2^28 elements match the reference") {
         c.params.data = "random:3";
         c.params.trace = false;
         const VerifyOutcome outcome = verify(c, resultOnGpu);
-        CHECK_MESSAGE(outcome.passed, outcome.sentence);
+        CHECK_MESSAGE(outcome.passed, english(withReplay(outcome.sentence)));
       }
   }
 }
@@ -155,7 +155,8 @@ TEST_CASE(
         CAPTURE(what);
         CHECK_FALSE(gpu.memoryRecorded);
         bool said = false;
-        for (const auto& note : gpu.notes) said |= note.find("--backend sim") != std::string::npos;
+        for (const auto& note : gpu.notes)
+          said |= english(note).find("--backend sim") != std::string::npos;
         CHECK(said);
         p.backend = BackendChoice::Sim;
         const Trace sim = runLesson(p);
@@ -396,10 +397,11 @@ TEST_CASE("gpu: every exercise's solution passes its checks on the GPU") {
   for (const Exercise& e : exercises()) {
     const std::string file = std::string(RLAB_SOURCE_DIR) + "/" + e.folder + "/solution.cu";
     const ExerciseReport r = checkOnGpu(e.id, file);
-    CHECK_MESSAGE(r.passed(), e.id << ": " << r.summary() << " " << r.problem << " "
-                                   << (r.failures.empty() ? "" : r.failures.front()));
-    MESSAGE(e.id << ": " << r.summary() << " in " << r.runSeconds << " s");
-    for (const std::string& note : r.notes) MESSAGE(note);  // beat-coarsened: the speed
+    CHECK_MESSAGE(r.passed(),
+                  e.id << ": " << english(r.summary()) << " " << english(r.problem) << " "
+                       << (r.failures.empty() ? "" : english(withReplay(r.failures.front()))));
+    MESSAGE(e.id << ": " << english(r.summary()) << " in " << r.runSeconds << " s");
+    for (const Message& note : r.notes) MESSAGE(english(note));  // beat-coarsened: the speed
   }
 }
 
@@ -414,15 +416,15 @@ TEST_CASE("gpu: known-wrong exercise solutions are caught on the GPU too") {
     const ExerciseReport r = checkOnGpu(id, kExerciseFixtures + fixture);
     CAPTURE(fixture);
     if (fixture == "race_lockstep_hides.cu") {  // a race: the GPU may or may not show it
-      MESSAGE("a warp barrier where the block needs one, on the GPU: " << r.summary());
+      MESSAGE("a warp barrier where the block needs one, on the GPU: " << english(r.summary()));
       continue;
     }
     CHECK(r.verdict == ExerciseVerdict::Failed);
-    if (!r.failures.empty()) MESSAGE(r.failures.front());
+    if (!r.failures.empty()) MESSAGE(english(withReplay(r.failures.front())));
   }
   // Reading past n: a GPU reads whatever follows, or faults; the simulator names the read.
   MESSAGE("one-queue reading past n, on the GPU: "
-          << checkOnGpu("one-queue", kExerciseFixtures + "reads_past_n.cu").summary());
+          << english(checkOnGpu("one-queue", kExerciseFixtures + "reads_past_n.cu").summary()));
 }
 
 TEST_CASE("gpu: NVRTC's errors come back at the learner's lines, another signature is named") {
@@ -547,10 +549,10 @@ TEST_CASE("gpu: allreduce timings are measured and bus bandwidth follows nccl-te
 int main(int argc, char** argv) {
   const GpuProbe gpu = probeGpu();
   if (!gpu.usable) {
-    std::printf("GPU tests skipped: %s\n", gpu.why.c_str());
+    std::printf("GPU tests skipped: %s\n", english(gpu.why).c_str());
     return 77;  // ctest's SKIP_RETURN_CODE for this binary
   }
-  std::printf("GPU tests on %s\n", gpu.device.c_str());
+  std::printf("GPU tests on %s\n", english(gpu.device).c_str());
   doctest::Context context(argc, argv);
   return context.run();
 }

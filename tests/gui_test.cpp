@@ -20,6 +20,7 @@
 #include "app/gui/app.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/settings.hpp"
+#include "app/gui/strings.hpp"
 #include "lessons/engine/backends.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/bench.hpp"
@@ -222,7 +223,8 @@ TEST_CASE("gui: elements per thread and the load add: shown for shared coarsened
   settle(app);
   CHECK_FALSE(app.ui.trace->params.loadAdd);
   CHECK(app.ui.trace->correct);
-  CHECK(app.ui.trace->steps.at(1).label.find("stride") == 0);  // the tree adds the loads
+  CHECK(rlab::english(app.ui.trace->steps.at(1).label).find("stride") ==
+        0);                          // the tree adds the loads
   click(app, "variant:multiblock");  // its kernel has no such choice: the run is not refused
   settle(app);
   CHECK(app.ui.trace->params.variant == "multiblock");
@@ -347,8 +349,8 @@ TEST_CASE("gui: the Host code tab shows the driver that ran and the run's launch
     CHECK(files.front() == lesson.hostFile);
   }
   const auto tree = rlab::gui::hostFiles(rlab::lessonOrThrow("divergence"));
-  CHECK(tree ==
-        std::vector<std::string>{"lessons/divergence/driver.hpp", "lessons/engine/tree_passes.hpp"});
+  CHECK(tree == std::vector<std::string>{"lessons/divergence/driver.hpp",
+                                         "lessons/engine/tree_passes.hpp"});
   click(app, "tab:Kernel source");
 }
 
@@ -376,7 +378,7 @@ TEST_CASE("gui: refused values say why at the controls and run nothing") {
   app.ui.params.n = 5000;  // the barrier lesson is one block: at most 1024
   app.ui.rerunWanted = true;
   settle(app);
-  CHECK(app.ui.paramError.find("1 to 1024") != std::string::npos);
+  CHECK(rlab::english(app.ui.paramError).find("1 to 1024") != std::string::npos);
   CHECK(app.ui.trace == before);
 }
 
@@ -390,8 +392,9 @@ TEST_CASE("gui: a stall schedule's late thread must be a thread of the block") {
   app.ui.params.schedule = "stall:9:2:1";  // n = 8: threads 0 to 7
   app.ui.rerunWanted = true;
   settle(app);
-  CHECK(app.ui.paramError.find("stalls thread 9, but the block has threads 0 to 7.") !=
-        std::string::npos);
+  CHECK(
+      rlab::english(app.ui.paramError).find("stalls thread 9, but the block has threads 0 to 7.") !=
+      std::string::npos);
   CHECK(app.ui.trace == before);
 }
 
@@ -558,6 +561,7 @@ TEST_CASE("gui: settings survive a restart, a damaged or foreign file is ignored
   CHECK(ranks->params.gpus == 4);
   CHECK(ranks->params.n == 2);
 
+  rlab::gui::setUiLanguage(rlab::Language::En);  // the restart above speaks Chinese
   for (const char* broken : {"{\"params\": ", "[1, 2, 3]", "{\"params\": {\"lesson\": 7}}",
                              "\xff\xfe not json at all"}) {
     std::ofstream(path, std::ios::trunc) << broken;

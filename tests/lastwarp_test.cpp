@@ -62,7 +62,7 @@ TEST_CASE(
   CHECK(right.correct);
   CHECK(right.result == 2080);
   REQUIRE(right.steps.size() == 7);  // the input and strides 32, 16, 8, 4, 2, 1
-  CHECK(right.steps[1].label == "last warp, stride 32");
+  CHECK(english(right.steps[1].label) == "last warp, stride 32");
   CHECK(right.steps[1].active.size() == 32);  // every lane at every step, as Harris's code
   CHECK(right.timings.simWarpSteps == 12);    // a missing __syncwarp after the reads, the writes
   CHECK(right.timings.simWarpStepThreads == 32);
@@ -72,7 +72,7 @@ TEST_CASE(
   CHECK(late.result == 2031);  // 49 short: s[48] = 49, which lane 16 added at stride 32
   const auto reads = staleReads(late.steps[2], late.params.type);
   REQUIRE(reads.size() == 1);
-  CHECK(reads[0] ==
+  CHECK(english(reads[0]) ==
         "thread 0 read s[16] = 17 (the input) too early: thread 16 wrote 66 there in step 1");
 }
 
@@ -105,7 +105,7 @@ TEST_CASE("lastwarp: __syncwarp and shuffles are right under every lane schedule
   off.syncwarp = false;
   const Trace t = runLesson(off);
   CHECK(t.result == 2031);
-  CHECK(has(t.notes.back(), "__syncwarp() is off"));
+  CHECK(has(english(t.notes.back()), "__syncwarp() is off"));
 }
 
 TEST_CASE("lane schedules change nothing where no lanes meet without a barrier") {
@@ -153,16 +153,16 @@ TEST_CASE("lastwarp witness: none for __syncwarp or shuffles, and the bound is s
     // Every lane of the warp, late by 1 to 3 rounds after each of its warp steps.
     const int steps = std::string(variant) == "syncwarp" ? 12 : 5;
     CHECK(w.laneBound == 32 * steps * kLaneBoundRounds);
-    CHECK(has(w.why, "lanes-random:1 to lanes-random:20"));
-    CHECK(has(w.why, "every lane:T:S:K with K from 1 to 3"));
-    CHECK(has(w.why, "each of its " + std::to_string(steps) + " warp steps"));
-    CHECK(has(w.why, "No schedule of the " + std::to_string(w.tried) + " tried"));
+    CHECK(has(english(w.why), "lanes-random:1 to lanes-random:20"));
+    CHECK(has(english(w.why), "every lane:T:S:K with K from 1 to 3"));
+    CHECK(has(english(w.why), "each of its " + std::to_string(steps) + " warp steps"));
+    CHECK(has(english(w.why), "No schedule of the " + std::to_string(w.tried) + " tried"));
   }
 }
 
 TEST_CASE("lastwarp race explorer: runs under lanes-random, the fixes are never wrong") {
   const RaceResult classic = runRace(lastWarp("volatile", "lockstep"), 20, 1);
-  CHECK(classic.schedules ==
+  CHECK(english(classic.schedules) ==
         "Each run had a schedule of its own: lanes-random:1 to "
         "lanes-random:20.");
   CHECK(classic.wrong > 0);

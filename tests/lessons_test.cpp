@@ -47,7 +47,7 @@ void verifyOnSimulator(const char* lessonId, const char* variantId) {
   REQUIRE(variant != nullptr);
   const auto cases = verificationCases(lesson, *variant, VerifyScope::Simulator);
   const VerifyReport report = verifyAll(cases, runLessonKernel, 5);
-  CHECK_MESSAGE(report.passed(), report.summary());
+  CHECK_MESSAGE(report.passed(), english(report.summary()));
   CHECK(report.casesRun == int(cases.size()));
 }
 
@@ -143,7 +143,7 @@ TEST_CASE("--delay T:L on the simulator: thread T sits out one round at level L"
   p.delayLevel = 2;
   const Trace delayed = runLesson(p);
   CHECK(delayed.result == 21);
-  CHECK(delayed.notes.front() == "Thread 4 paused before level 2 (--delay 4:2).");
+  CHECK(english(delayed.notes.front()) == "Thread 4 paused before level 2 (--delay 4:2).");
   p.barrier = true;
   CHECK(runLesson(p).correct);  // the barrier waits for it
   p.variant = "shared";
@@ -225,7 +225,8 @@ TEST_CASE("int sums that overflow 32 bits are said, and the wrapped value is exp
   CHECK(t.correct);
   CHECK(t.expected == double(int32_t(uint32_t(5000050000ull))));
   bool said = false;
-  for (const auto& note : t.notes) said |= note.find("overflows 32 bits") != std::string::npos;
+  for (const auto& note : t.notes)
+    said |= english(note).find("overflows 32 bits") != std::string::npos;
   CHECK(said);
 }
 
@@ -346,7 +347,7 @@ TEST_CASE("launch table: folding n = 13 launches for len 13, 7, 4, 2, on either 
   p.block = 4;
   const Trace t = runLesson(p);
   const LaunchTable table = launchTable(t);
-  CHECK(table.columns ==
+  CHECK(english(table.columns) ==
         std::vector<std::string>{"launch", "grid x block", "threads", "len", "reduce", "remain"});
   using Row = std::vector<std::string>;
   CHECK(table.rows == std::vector<Row>{{"1", "2 x 4", "8", "13", "6", "7"},

@@ -40,7 +40,7 @@ TEST_CASE("every lesson and variant has a driver, its kernel, texts and a tour s
     CHECK(text->size() > 100);
     REQUIRE(!lesson.tour.empty());
     for (const TourStop& stop : lesson.tour) {
-      CAPTURE(stop.why);
+      CAPTURE(rlab::english(stop.why));
       CHECK(lesson.findVariant(stop.variant) != nullptr);
       CHECK_NOTHROW(resolve(tourStopParams(lesson, stop)));
       CHECK(!stop.why.empty());

@@ -213,7 +213,7 @@ TEST_CASE("parseSanitizerOutput: a racecheck race, its kernel, both accesses and
   CHECK(h.lines[0].rfind("Error: Race reported between Read access at void treeShared", 0) == 0);
   CHECK(h.lines[1].rfind("    and Write access at", 0) == 0);
   REQUIRE_FALSE(r.notes.empty());
-  CHECK(r.notes.back().find("shared memory only") != std::string::npos);
+  CHECK(rlab::english(r.notes.back()).find("shared memory only") != std::string::npos);
 }
 
 TEST_CASE("parseSanitizerOutput: the same race from kernels built without -lineinfo") {
@@ -355,11 +355,13 @@ TEST_CASE("parseSanitizerOutput: memcheck errors with thread, address and host s
   CHECK(api.line == 0);
   CHECK(api.lines.size() == 3);
   CHECK(r.summary == "ERROR SUMMARY: 3 errors");
-  CHECK(r.runError ==
+  CHECK(rlab::english(r.runError) ==
         "The GPU stopped with an illegal address in the kernel; no more GPU runs in this "
         "process.");
-  CHECK(std::count(r.notes.begin(), r.notes.end(), "Target application returned an error") == 1);
-  for (const auto& note : r.notes) CHECK(note.find("racecheck") == std::string::npos);
+  CHECK(std::count(r.notes.begin(), r.notes.end(),
+                   rlab::verbatim("Target application returned an error")) == 1);
+  for (const auto& note : r.notes)
+    CHECK(rlab::english(note).find("racecheck") == std::string::npos);
 }
 
 TEST_CASE("parseSanitizerOutput: synccheck and initcheck reports") {
@@ -403,7 +405,7 @@ TEST_CASE("parseSanitizerOutput: synccheck and initcheck reports") {
   CHECK(init.hazards[0].file.empty());
   CHECK(init.hazards[0].line == 0);
   CHECK(init.summary == "ERROR SUMMARY: 1 error");
-  CHECK(init.notes.front().find("669 errors were not printed") != std::string::npos);
+  CHECK(rlab::english(init.notes.front()).find("669 errors were not printed") != std::string::npos);
 }
 
 TEST_CASE("parseSanitizerOutput: clean runs, failed runs and killed runs") {
@@ -427,7 +429,7 @@ TEST_CASE("parseSanitizerOutput: clean runs, failed runs and killed runs") {
       2);
   CHECK_FALSE(noDevice.clean);
   CHECK(noDevice.hazards.empty());
-  CHECK(noDevice.runError == "No CUDA device was found.");
+  CHECK(rlab::english(noDevice.runError) == "No CUDA device was found.");
 
   // A program that never touched CUDA, as printed on an H100.
   const SanitizerReport noCuda = parseSanitizerOutput(
@@ -436,16 +438,16 @@ TEST_CASE("parseSanitizerOutput: clean runs, failed runs and killed runs") {
       "========= Error: Target application terminated before first instrumented API call\n",
       255);
   CHECK(noCuda.hazards.empty());
-  CHECK(noCuda.runError == "The run ended with exit code 255.");
-  CHECK(noCuda.notes.front() ==
+  CHECK(rlab::english(noCuda.runError) == "The run ended with exit code 255.");
+  CHECK(rlab::english(noCuda.notes.front()) ==
         "Error: Target application terminated before first instrumented API call");
 
   const SanitizerReport killed = parseSanitizerOutput(SanitizerTool::Racecheck, "", -1);
   CHECK_FALSE(killed.clean);
   CHECK(killed.summary.empty());
-  CHECK(killed.runError == "The run was killed before it finished.");
+  CHECK(rlab::english(killed.runError) == "The run was killed before it finished.");
   const SanitizerReport failed = parseSanitizerOutput(SanitizerTool::Racecheck, "", 3);
-  CHECK(failed.runError == "The run ended with exit code 3.");
+  CHECK(rlab::english(failed.runError) == "The run ended with exit code 3.");
   // An exit code of 0 with a hazard named (a warning) is not clean either.
   const std::string warningOnly =
       "========= Warning: Race reported between Read access at k()+0x10\n"
@@ -535,7 +537,8 @@ TEST_CASE("runSanitizer: every argument arrives as one word, quotes and spaces i
   CHECK(args[1] == "memcheck");
   CHECK(args[6] == p.lesson);
   CHECK(r.exitCode == 2);
-  CHECK(r.runError == "lesson does not exist.");  // stderr comes through the same pipe
+  CHECK(rlab::english(r.runError) ==
+        "lesson does not exist.");  // stderr comes through the same pipe
   CHECK_FALSE(r.clean);
 }
 
@@ -551,7 +554,7 @@ TEST_CASE("runSanitizer: a clean racecheck with the barrier off says what racech
       (fake.dir / "rlab").string()};
   const SanitizerReport r = runSanitizer(p, SanitizerTool::Racecheck, programs);
   CHECK(r.clean);
-  CHECK(r.notes.back().find("global memory") != std::string::npos);
+  CHECK(rlab::english(r.notes.back()).find("global memory") != std::string::npos);
 }
 
 TEST_CASE("runSanitizer: no sanitizer or no rlab is one sentence of GpuUnavailable") {

@@ -1,15 +1,10 @@
 // Every UI string has every language: the keys the app's sources pass to tr() and trId() are
 // read from app/gui/*.cpp as built, and each strings file must translate exactly those, with
-// the same printf placeholders in the same order.
+// the same printf placeholders in the same order (tests/catalogue_checks.hpp, which checks the
+// core's messages too). Every character shown has a glyph.
 #include <doctest/doctest.h>
 
-#include <algorithm>
-#include <cctype>
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,81 +12,11 @@
 #include "app/gui/theme.hpp"
 #include "lessons/engine/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "tests/catalogue_checks.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using rlab::Language;
-
-struct Use {
-  std::string file;
-  int line = 0;
-};
-
-// The string literal (or adjacent literals) at `at`, escapes decoded; false if there is none.
-bool readLiterals(const std::string& source, size_t& at, std::string& text, std::string& why) {
-  auto skipSpace = [&] {
-    while (at < source.size() && std::isspace(static_cast<unsigned char>(source[at]))) ++at;
-  };
-  skipSpace();
-  if (at >= source.size() || source[at] != '"') {
-    why = "tr() and trId() take a string literal, so that this test can read the key";
-    return false;
-  }
-  while (at < source.size() && source[at] == '"') {
-    for (++at; at < source.size() && source[at] != '"'; ++at) {
-      if (source[at] != '\\') {
-        text += source[at];
-        continue;
-      }
-      const char e = source[++at];
-      if (e == 'n' || e == 't') {
-        why = "a key holds a line break or tab, which a strings file cannot";
-        return false;
-      }
-      if (e == 'x') {
-        text += char(std::stoi(source.substr(at + 1, 2), nullptr, 16));
-        at += 2;
-      } else {
-        text += e;  // \" \\ \'
-      }
-    }
-    ++at;  // the closing quote
-    skipSpace();
-  }
-  return true;
-}
-
-// Every key the app's sources pass to tr() or trId(), with where it is used first.
-std::map<std::string, Use> keysInSources(std::vector<std::string>& problems) {
-  std::map<std::string, Use> keys;
-  const fs::path dir = fs::path(RLAB_SOURCE_DIR) / "app" / "gui";
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    const fs::path path = entry.path();
-    if (path.extension() != ".cpp" || path.filename() == "strings.cpp") continue;
-    std::ifstream in(path);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string source = buffer.str();
-    for (const char* call : {"tr(", "trId("}) {
-      const std::string name = call;
-      for (size_t at = source.find(name); at != std::string::npos; at = source.find(name, at + 1)) {
-        const char before = at ? source[at - 1] : ' ';
-        if (std::isalnum(static_cast<unsigned char>(before)) || before == '_') continue;
-        const int line = 1 + int(std::count(source.begin(), source.begin() + long(at), '\n'));
-        const std::string where = path.filename().string() + ":" + std::to_string(line);
-        size_t end = at + name.size();
-        std::string key, why;
-        if (!readLiterals(source, end, key, why)) {
-          problems.push_back(where + ": " + why);
-          continue;
-        }
-        keys.emplace(key, Use{path.filename().string(), line});
-      }
-    }
-  }
-  return keys;
-}
 
 // The printf conversions of a format, in order ("%%" included: the player's slider needs it).
 std::vector<std::string> placeholders(const std::string& format) {
@@ -104,38 +29,23 @@ std::vector<std::string> placeholders(const std::string& format) {
   return found;
 }
 
-std::string joined(const std::vector<std::string>& parts) {
-  std::string all;
-  for (const auto& p : parts) all += (all.empty() ? "" : " ") + p;
-  return all.empty() ? "none" : all;
-}
-
 }  // namespace
 
 TEST_CASE("strings: every UI string the app's sources use has every language, and no more") {
   std::vector<std::string> sourceProblems;
-  const auto keys = keysInSources(sourceProblems);
+  const auto keys = catalogue_checks::keysInSources({"app/gui"}, {".cpp"}, {"strings.cpp"},
+                                                    {"tr(", "trId("}, false, sourceProblems);
   for (const auto& problem : sourceProblems) FAIL_CHECK(problem);
   CHECK(keys.size() > 50);  // the scan found the app's words
-  for (Language language : {Language::Ja, Language::Zh}) {
-    const std::string file = "app/gui/strings/" + std::string(rlab::code(language)) + ".txt";
-    CAPTURE(file);
-    const rlab::gui::UiStrings& strings = rlab::gui::uiStrings(language);
-    for (const auto& problem : strings.problems) FAIL_CHECK(problem);
-    for (const auto& [key, use] : keys)
-      if (!strings.entries.count(key))
-        FAIL_CHECK("no translation of \"" << key << "\" (" << use.file << ":" << use.line << ")");
-    for (const auto& [key, translation] : strings.entries) {
-      if (!keys.count(key)) FAIL_CHECK("\"" << key << "\" is translated but no code uses it");
-      if (placeholders(key) != placeholders(translation))
-        FAIL_CHECK("\"" << key << "\": placeholders " << joined(placeholders(key))
-                        << ", translated as " << joined(placeholders(translation)));
-    }
-  }
+  for (Language language : {Language::Ja, Language::Zh})
+    catalogue_checks::checkCatalogue(
+        "app/gui/strings/" + std::string(rlab::code(language)) + ".txt",
+        rlab::gui::uiStrings(language), keys, [](const std::string& key) { return key; },
+        placeholders);
 }
 
 TEST_CASE("strings: a strings file's lines, and what tr() and trId() answer") {
-  const auto parsed = rlab::gui::parseUiStrings(
+  const auto parsed = rlab::parseCatalogue(
       "# a comment\n\nRun => 実行\r\n  Step %d of %d  =>  ステップ %d / %d \nno separator\n"
       "Run => 走る\n => empty key\n");
   CHECK(parsed.entries.size() == 2);
@@ -143,7 +53,7 @@ TEST_CASE("strings: a strings file's lines, and what tr() and trId() answer") {
   CHECK(parsed.entries.at("Step %d of %d") == "ステップ %d / %d");
   REQUIRE(parsed.problems.size() == 3);
   CHECK(parsed.problems[0].find("line 5") == 0);
-  CHECK(parsed.problems[1].find("translated twice") != std::string::npos);
+  CHECK(parsed.problems[1].find("given twice") != std::string::npos);
   CHECK(parsed.problems[2].find("line 7") == 0);
 
   CHECK(placeholders("%.1f GB/s = %.1f%% of %s, %lld, %zu") ==
@@ -198,8 +108,10 @@ TEST_CASE("strings: every character of the course, the exercises and the app's w
     CAPTURE(lang);
     ImVector<ImWchar> ranges;
     rlab::gui::cjkGlyphRanges(language, rlab::gui::glyphText(language), ranges);
-    // What the app shows in this language, file by file, so that a failure names the file.
-    std::vector<std::string> files = {"app/gui/strings/" + lang + ".txt"};
+    // What the app shows in this language, file by file, so that a failure names the file: its
+    // own words, the core's sentences, the chapters and the exercises.
+    std::vector<std::string> files = {"app/gui/strings/" + lang + ".txt",
+                                      "lessons/engine/messages/" + lang + ".txt"};
     for (const std::string& id : rlab::chapterIds())
       files.push_back("lessons/" + id + "/" + lang + ".md");
     for (const rlab::Exercise& e : rlab::exercises())
@@ -220,5 +132,37 @@ TEST_CASE("strings: every character of the course, the exercises and the app's w
     rlab::gui::cjkGlyphRanges(language, "", without);
     CHECK_FALSE(inRanges(without, 0x9F98));  // 龘, in no text
   }
+  if (ownContext) ImGui::DestroyContext();
+}
+
+TEST_CASE(
+    "strings: Japanese and Chinese characters are drawn as large as the Latin text beside them") {
+  const bool ownContext = ImGui::GetCurrentContext() == nullptr;
+  if (ownContext) ImGui::CreateContext();
+  const std::string fonts = std::string(RLAB_SOURCE_DIR) + "/assets/fonts.txt";
+  for (Language language : {Language::Ja, Language::Zh}) {
+    CAPTURE(rlab::code(language));
+    if (!rlab::gui::loadFonts(fonts, 32, language, "日本中文")) {
+      MESSAGE("skipped: the fonts assets/fonts.txt lists are not installed");
+      break;
+    }
+    ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
+    const ImFontGlyph* latin = font->FindGlyph('H');
+    const ImFontGlyph* cjk = font->FindGlyph(0x65E5);  // 日
+    REQUIRE(latin);
+    REQUIRE(cjk);
+    REQUIRE(cjk->Codepoint == 0x65E5);  // the CJK font's, not the fallback
+    // Set in one em, an ideograph stands a little taller than a Latin capital (Noto Sans CJK's
+    // 日 against DejaVu Sans's H: 1.1). At the same pixel height instead of the same em the
+    // CJK font's characters came out at 0.88 of the capital, a fifth too small.
+    const float ratio = (cjk->Y1 - cjk->Y0) / (latin->Y1 - latin->Y0);
+    CAPTURE(ratio);
+    CHECK(ratio > 1.0f);
+    CHECK(ratio < 1.3f);
+    // On the same baseline: the ideograph's foot within the Latin descender's reach.
+    CHECK(cjk->Y1 > latin->Y1);
+    CHECK(cjk->Y1 - latin->Y1 < 0.25f * 32);
+  }
+  ImGui::GetIO().Fonts->Clear();
   if (ownContext) ImGui::DestroyContext();
 }

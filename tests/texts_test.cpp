@@ -12,6 +12,7 @@
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 #include "lessons/engine/texts.hpp"
+#include "tests/course_terms.hpp"
 
 using rlab::Language;
 using rlab::text::Block;
@@ -171,26 +172,6 @@ TEST_CASE("texts: every chapter in every language is complete and runs what it s
 // ---- One word for one thing, and Japanese and Chinese punctuation as it is typeset ----------
 namespace {
 
-// The word the course uses, and the variants a text in that language must not use instead.
-struct Term {
-  Language language;
-  const char* use;
-  std::vector<const char*> notThese;
-};
-const Term kTerms[] = {
-    {Language::Ja, "このコース", {"この講座"}},
-    {Language::Ja, "interleaved", {"インターリーブ"}},
-    {Language::Ja, "strided", {"ストライド方式"}},
-    {Language::Ja, "sequential（連続した添字）", {"連続アドレッシング"}},
-    {Language::Ja, "all-reduce", {"オールリデュース"}},
-    {Language::Zh, "归约", {"规约"}},
-    {Language::Zh, "核函数", {"内核", "kernel", "Kernel"}},
-    {Language::Zh, "洗牌", {"shuffle", "Shuffle"}},
-    {Language::Zh, "伙伴", {"搭档"}},
-    {Language::Zh, "interleaved、strided", {"交错式", "跨步式"}},
-    {Language::Zh, "序号（`rank`）", {"rank", "Rank"}},
-};
-
 // Every piece of prose of a text: title, paragraphs, list items, table cells, summaries, steps
 // and questions. Code blocks are left out; inline code too, unless asked for.
 void collectProse(const std::vector<Block>& blocks, bool withCode, std::vector<std::string>& out) {
@@ -214,29 +195,17 @@ std::vector<std::string> prose(const rlab::text::Document& doc, bool withCode) {
   return out;
 }
 
-// One sentence per forbidden variant the text uses.
+// One sentence per forbidden variant a text's prose uses, and per gap after its punctuation.
 std::vector<std::string> termProblems(Language language, const rlab::text::Document& doc) {
   std::vector<std::string> problems;
-  for (const Term& term : kTerms) {
-    if (term.language != language) continue;
-    for (const char* variant : term.notThese)
-      for (const std::string& text : prose(doc, false))
-        if (text.find(variant) != std::string::npos)
-          problems.push_back(std::string("writes ") + variant + " where the course says " +
-                             term.use + ": " + text);
-  }
+  for (const std::string& text : prose(doc, false))
+    for (std::string& p : course_terms::termProblems(language, text)) problems.push_back(p);
   return problems;
 }
-
-// An ASCII space after 、。，：；！？ is a gap no typesetter leaves (a Japanese question mark
-// inside a paragraph takes the full-width space instead): one sentence per gap.
 std::vector<std::string> punctuationProblems(const rlab::text::Document& doc) {
-  const char* const kPunctuation[] = {"、", "。", "，", "：", "；", "！", "？"};
   std::vector<std::string> problems;
   for (const std::string& text : prose(doc, true))
-    for (const char* mark : kPunctuation)
-      if (text.find(std::string(mark) + " ") != std::string::npos)
-        problems.push_back(std::string("a space after ") + mark + ": " + text);
+    for (std::string& p : course_terms::punctuationProblems(text)) problems.push_back(p);
   return problems;
 }
 
@@ -311,6 +280,6 @@ TEST_CASE("try links: a switch takes on or off, and off means off") {
   CHECK_THROWS_WITH_AS(rlab::paramsFromQuery("barrier", "colour=red"),
                        "'colour' is not a key of a try link; use lesson, variant, n, block, op, "
                        "type, data, values, barrier, syncwarp, perturb, printf, memory, delay, "
-                       "schedule, gpus, per-thread, load-add, backend or timings.",
+                       "schedule, gpus, per-thread, load-add, backend, timings.",
                        rlab::ParamError);
 }

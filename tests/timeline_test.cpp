@@ -77,7 +77,7 @@ TEST_CASE(
     CHECK_FALSE(cellOf(tl, 0, 2)->late);
     REQUIRE(tl.earlyReads.size() == 1);
     const TimelineEarlyRead& e = tl.earlyReads[0];
-    CHECK(e.text == "read 11 before thread 4 wrote 26");
+    CHECK(rlab::english(e.text) == "read 11 before thread 4 wrote 26");
     CHECK(tl.rows[size_t(e.readerRow)].thread == 0);
     CHECK(tl.rows[size_t(e.writerRow)].thread == 4);
     REQUIRE(e.fromRow >= 0);  // the 11 thread 4 wrote at level 1
@@ -125,7 +125,7 @@ TEST_CASE(
     for (const TimelineEarlyRead& e : tl.earlyReads) {
       const TimelineCell& reader = tl.rows[size_t(e.readerRow)].cells[size_t(e.readerCell)];
       CHECK(reader.staleRead);
-      CHECK(e.text.find(" before thread ") != std::string::npos);
+      CHECK(rlab::english(e.text).find(" before thread ") != std::string::npos);
     }
     races += !tl.earlyReads.empty();
     if (!t.correct) CHECK_FALSE(tl.earlyReads.empty());

@@ -53,7 +53,7 @@ TEST_CASE("thread 4 late, barrier off: thread 0 read 11, written in step 1, not 
   CHECK(c.wrote == 21);
   CHECK_FALSE(c.target.stale);  // a[0] = 10 was final: thread 0 wrote it itself
   CHECK(staleIn(t).size() == 1);
-  const auto sentences = staleReads(t.steps[3], t.params.type);
+  const auto sentences = rlab::english(staleReads(t.steps[3], t.params.type));
   REQUIRE(sentences.size() == 1);
   CHECK(sentences[0].find("read a[4] = 11") != std::string::npos);
   CHECK(sentences[0].find("thread 4 wrote 26 there in step 2") != std::string::npos);
@@ -130,13 +130,16 @@ TEST_CASE("step labels write the operator that ran") {
   p.lesson = "folding";
   p.n = 9;
   p.op = Op::Max;
-  CHECK(runLesson(p).steps[1].label == "len 9: a[i] = max(a[i], a[i + 5]) for i < 4");
+  CHECK(rlab::english(runLesson(p).steps[1].label) ==
+        "len 9: a[i] = max(a[i], a[i + 5]) for i < 4");
   p.lesson = "barrier";
   p.n = 8;
   p.op = Op::Product;
-  CHECK(runLesson(p).steps[1].label == "level 1: a[tid] *= a[tid + 1] where tid % 2 == 0");
+  CHECK(rlab::english(runLesson(p).steps[1].label) ==
+        "level 1: a[tid] *= a[tid + 1] where tid % 2 == 0");
   p.op = Op::Sum;
-  CHECK(runLesson(p).steps[2].label == "level 2: a[tid] += a[tid + 2] where tid % 4 == 0");
+  CHECK(rlab::english(runLesson(p).steps[2].label) ==
+        "level 2: a[tid] += a[tid + 2] where tid % 4 == 0");
 }
 
 TEST_CASE("step labels name the array the kernel combines in: s[] in the shared barrier tree") {
@@ -153,16 +156,18 @@ TEST_CASE("step labels name the array the kernel combines in: s[] in the shared 
       const std::string own = std::string(variant) == "shared" ? "s[" : "a[";
       const std::string other = std::string(variant) == "shared" ? "a[" : "s[";
       for (size_t k = 1; k < t.steps.size(); ++k) {
-        CHECK(t.steps[k].label.find(own + "tid] = max(" + own + "tid], " + own + "tid + ") !=
+        CHECK(rlab::english(t.steps[k].label)
+                  .find(own + "tid] = max(" + own + "tid], " + own + "tid + ") !=
               std::string::npos);
-        CHECK(t.steps[k].label.find(other) == std::string::npos);
+        CHECK(rlab::english(t.steps[k].label).find(other) == std::string::npos);
       }
     }
   Params p;
   p.lesson = "barrier";
   p.variant = "shared";
   p.n = 8;
-  CHECK(runLesson(p).steps[3].label == "level 3: s[tid] += s[tid + 4] where tid % 8 == 0");
+  CHECK(rlab::english(runLesson(p).steps[3].label) ==
+        "level 3: s[tid] += s[tid + 4] where tid % 8 == 0");
 }
 
 TEST_CASE("a race says how its runs were scheduled, and repeats a schedule it was given") {
@@ -170,11 +175,11 @@ TEST_CASE("a race says how its runs were scheduled, and repeats a schedule it wa
   const RaceResult repeated = runRace(p, 5, 0, {}, RaceSchedules::AsGiven);
   CHECK(repeated.wrong == 5);
   CHECK(repeated.histogram.size() == 1);
-  CHECK(repeated.schedules.find("stall:4:2:1") != std::string::npos);
+  CHECK(rlab::english(repeated.schedules).find("stall:4:2:1") != std::string::npos);
   const RaceResult varied = runRace(p, 40, 0);
   CHECK(varied.histogram.size() > 1);
-  CHECK(varied.schedules.find("random:1 to random:40") != std::string::npos);
-  CHECK(varied.device == "the CPU SIMT simulator");
+  CHECK(rlab::english(varied.schedules).find("random:1 to random:40") != std::string::npos);
+  CHECK(rlab::english(varied.device) == "the CPU SIMT simulator");
 }
 
 TEST_CASE(
@@ -198,7 +203,7 @@ TEST_CASE(
   }
   CHECK(t.result == double(total));
   CHECK(t.steps.size() == 5);  // the input, then one step per landing
-  for (const std::string& note : t.notes)
+  for (const std::string& note : rlab::english(t.notes))
     CHECK(note.find("could not be rebuilt") == std::string::npos);
   // The rebuild from the totals found stops where 1 - 100000000 rounds to -100000000: the GPU's
   // way, kept for the GPU, would have shown 3 of the 4.
@@ -229,7 +234,7 @@ TEST_CASE(
   CHECK_FALSE(t.correct);
   CHECK(t.threadsOffTotal == 4);
   CHECK(t.steps.back().values == std::vector<double>{36, 36, 36, 36, 42, 42, 42, 42});
-  CHECK(t.notes.back() ==
+  CHECK(rlab::english(t.notes.back()) ==
         "4 of 8 threads ended with a total other than their block's thread 0, whose total the "
         "result is: the butterfly promised every thread the total.");
   std::vector<std::string> sentences;
@@ -237,7 +242,7 @@ TEST_CASE(
     for (const CombineRead& c : s.combines)
       if (c.source.stale) {
         CHECK(c.source.overwrittenBy == int(c.source.element));  // the partner, in its own slot
-        sentences.push_back(staleReadText(c, c.source, t.params.type, s.array));
+        sentences.push_back(rlab::english(staleReadText(c, c.source, t.params.type, s.array)));
       }
   REQUIRE(sentences.size() == 1);
   CHECK(sentences[0] ==
@@ -251,7 +256,8 @@ TEST_CASE(
   CHECK(w.smallest);
   REQUIRE(w.readFound);
   CHECK(w.read.afterOverwrite);
-  CHECK(w.read.text.find("thread 5 read s[1] = 8 too late: thread 1 had already overwritten it") !=
+  CHECK(rlab::english(w.read.text)
+            .find("thread 5 read s[1] = 8 too late: thread 1 had already overwritten it") !=
         std::string::npos);
   CHECK(w.barrierLine.text.find("switchableBarrier(barrierOn)") != std::string::npos);
   p.schedule = "stall:0:2:2";  // thread 0 late: it reads s[4] after thread 4 overwrote it
@@ -299,12 +305,12 @@ TEST_CASE("barrier shared, stall:4:2:1: the stale read is named in the kernel's 
   CHECK(t.result == 21);
   REQUIRE(t.steps.size() == 4);
   CHECK(t.steps[3].array == "s");
-  CHECK(staleReads(t.steps[3], t.params.type) ==
+  CHECK(rlab::english(staleReads(t.steps[3], t.params.type)) ==
         std::vector<std::string>{"thread 0 read s[4] = 11 (step 1's value) too early: thread 4 "
                                  "wrote 26 there in step 2"});
   p.variant = "global";
   const Trace global = runLesson(p);
-  CHECK(staleReads(global.steps[3], global.params.type) ==
+  CHECK(rlab::english(staleReads(global.steps[3], global.params.type)) ==
         std::vector<std::string>{"thread 0 read a[4] = 11 (step 1's value) too early: thread 4 "
                                  "wrote 26 there in step 2"});
 }

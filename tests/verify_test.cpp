@@ -85,7 +85,7 @@ std::string caughtWith(const std::vector<VerifyCase>& cases, const KernelRunner&
   const VerifyReport report = verifyAll(cases, runner, 1);
   REQUIRE_FALSE(report.passed());
   REQUIRE(report.failures.size() == 1);
-  const std::string sentence = report.failures.front().sentence;
+  const std::string sentence = english(withReplay(report.failures.front().sentence));
   MESSAGE(sentence);
   CHECK(sentence.find(" Replay: rlab run ") != std::string::npos);
   return sentence;
@@ -101,7 +101,7 @@ bool has(const std::string& text, const std::string& part) {
 
 TEST_CASE("the fixtures' runner passes every case with the lesson kernel they imitate") {
   const VerifyReport report = verifyAll(casesOf("shared", "shared"), fixtureRunner<TreeInShared>());
-  CHECK_MESSAGE(report.passed(), report.summary());
+  CHECK_MESSAGE(report.passed(), english(report.summary()));
 }
 
 // ---- Each known-wrong kernel is caught -------------------------------------------------------
@@ -124,7 +124,7 @@ TEST_CASE("known-wrong kernel caught: reads past n (the guard zone's poison)") {
   }
   REQUIRE(whole.size() >= 40);
   const VerifyReport report = verifyAll(whole, fixtureRunner<ReadsPastN>());
-  CHECK_MESSAGE(report.passed(), report.summary());
+  CHECK_MESSAGE(report.passed(), english(report.summary()));
 }
 
 TEST_CASE("known-wrong kernel caught: works for one block only") {
@@ -147,7 +147,7 @@ TEST_CASE("known-wrong kernel caught: a warp barrier where the block needs one")
     if (c.params.schedule == "lockstep") lockstep.push_back(c);
   REQUIRE(lockstep.size() < cases.size());
   const VerifyReport hidden = verifyAll(lockstep, fixtureRunner<WarpBarrierOnly>());
-  CHECK_MESSAGE(hidden.passed(), hidden.summary());
+  CHECK_MESSAGE(hidden.passed(), english(hidden.summary()));
   // The schedules among the cases reveal it.
   const std::string sentence = caughtWith(cases, fixtureRunner<WarpBarrierOnly>());
   CHECK(has(sentence, ", schedule "));
@@ -191,7 +191,7 @@ TEST_CASE("verification cases: valid, fixed, and covering what they promise") {
           sizes.insert(p.n);
           sizeAndBlock.insert({p.n, p.block});
           schedules.insert(p.schedule);
-          dataKinds.insert(cases[k].data.substr(0, 12));
+          dataKinds.insert(english(cases[k].data).substr(0, 12));
           opAndType.insert({int(p.op), int(p.type)});
           for (double v : p.values) {
             negative |= v < 0;
@@ -240,7 +240,7 @@ TEST_CASE("adversarial data: the extreme at index 0 and at the end, one element 
   for (const VerifyCase& c :
        verificationCases(lesson, lesson.variants.front(), VerifyScope::Simulator)) {
     const std::vector<double>& v = c.params.values;
-    if (v.size() < 3 || !has(c.data, "elsewhere")) continue;
+    if (v.size() < 3 || !has(english(c.data), "elsewhere")) continue;
     const double filler = v[v.size() / 2];
     const size_t odd = v.front() != filler ? 0 : v.size() - 1;
     CHECK(std::count(v.begin(), v.end(), filler) == std::ptrdiff_t(v.size() - 1));
@@ -266,12 +266,12 @@ TEST_CASE("a failure names the case and the rlab run line that replays its input
   c.params.block = 32;
   c.params.op = Op::Max;
   c.params.values = {-50, -50, -50, -50, -50, -3};
-  c.data = "the maximum -3 at the last index, -50 elsewhere";
+  c.data = verbatim("the maximum -3 at the last index, -50 elsewhere");
   c.params.schedule = "stall:4:2:1";
   const VerifyOutcome wrong = verify(c, [](const Params&) { return -50.0; });
   CHECK_FALSE(wrong.passed);
   CHECK(wrong.expected == -3);
-  CHECK(wrong.sentence ==
+  CHECK(english(withReplay(wrong.sentence)) ==
         "shared multiblock: n = 6, block 32, max of int, data the maximum -3 at the last index, "
         "-50 elsewhere, schedule stall:4:2:1: result -50, expected -3. Replay: rlab run shared "
         "--variant multiblock --block 32 --op max --type int "
@@ -281,20 +281,21 @@ TEST_CASE("a failure names the case and the rlab run line that replays its input
   c.params.values = {};
   c.params.n = 1000;
   c.params.data = "random:5";
-  c.data = "";
+  c.data = Message();
   c.params.schedule = "lockstep";
   c.params.backend = BackendChoice::Gpu;
   CHECK(replayCommand(c) ==
         "rlab run shared --variant multiblock --n 1000 --data random:5 --block 256 --op max "
         "--type int --backend gpu --no-timings");
-  CHECK(describeCase(c) ==
+  CHECK(english(describeCase(c)) ==
         "shared multiblock: n = 1000, block 256 (the default), max of int, data random:5, "
         "backend gpu");
 
   const VerifyOutcome thrown =
       verify(c, [](const Params&) -> double { throw std::runtime_error("no GPU here"); });
   CHECK_FALSE(thrown.passed);
-  CHECK(has(thrown.sentence, ": the run failed: no GPU here. Replay: rlab run shared"));
+  CHECK(has(english(withReplay(thrown.sentence)),
+            ": the run failed: no GPU here. Replay: rlab run shared"));
 }
 
 TEST_CASE("a float case passes within the reference's tolerance and fails outside it") {
@@ -306,7 +307,7 @@ TEST_CASE("a float case passes within the reference's tolerance and fails outsid
   CHECK(verify(c, [&](const Params&) { return ref.expected; }).passed);
   const VerifyOutcome off = verify(c, [&](const Params&) { return ref.expected + 0.01; });
   CHECK_FALSE(off.passed);
-  CHECK(has(off.sentence, "(within "));
+  CHECK(has(english(off.sentence), "(within "));
   CHECK(verify(c, runLessonKernel).passed);
 }
 
@@ -319,5 +320,5 @@ TEST_CASE("verifyAll stops after the failures asked for and says how many ran") 
   CHECK(report.failures.size() == 2);
   CHECK(report.casesRun >= 2);
   CHECK(report.casesRun < int(cases.size()));
-  CHECK(has(report.summary(), "2 of the "));
+  CHECK(has(english(report.summary()), "2 of the "));
 }

@@ -72,7 +72,7 @@ void checkWitness(const Params& p, const Witness& w) {
   wide.width = 400;
   CHECK(cli::main(args, out, err, wide) == 0);
   CHECK(out.str().find("WRONG") != std::string::npos);
-  CHECK(out.str().find(w.read.text) != std::string::npos);
+  CHECK(out.str().find(rlab::english(w.read.text)) != std::string::npos);
 }
 
 }  // namespace
@@ -134,7 +134,7 @@ TEST_CASE("witness: with the barrier on none is found, and the search says how m
       CHECK_FALSE(w.found);
       CHECK_FALSE(w.cancelled);
       CHECK(w.tried == 61);  // lockstep (the run's own) and random:1 to random:60
-      CHECK(w.why.find("61 tried") != std::string::npos);
+      CHECK(rlab::english(w.why).find("61 tried") != std::string::npos);
       CHECK_FALSE(w.trace);
     }
   }
@@ -172,7 +172,7 @@ TEST_CASE("witness: the shared variant's smallest is the lesson's figure, stall:
   checkWitness(p, w);
   CHECK(w.stall.str() == "stall:4:2:1");
   CHECK(w.smallerChecked == 8);  // stall:T:1:1 for every thread, each right
-  CHECK(w.read.text ==
+  CHECK(rlab::english(w.read.text) ==
         "thread 0 read s[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2");
 }
 
@@ -219,7 +219,7 @@ TEST_CASE("witness: cancelling stops the search and says so") {
   CHECK(w.cancelled);
   CHECK_FALSE(w.found);
   CHECK(w.tried == 3);
-  CHECK(w.why.find("Cancelled after 3 runs") != std::string::npos);
+  CHECK(rlab::english(w.why).find("Cancelled after 3 runs") != std::string::npos);
 }
 
 TEST_CASE("witness: progress rises to the end") {
@@ -258,7 +258,7 @@ TEST_CASE("rlab race --witness: text and JSON, with the line that replays it") {
   const Witness w = findWitness(barrierRun("global", 8, false));
   CHECK(text.find("witness: " + w.stall.str() + " — thread " + std::to_string(w.stall.thread) +
                   " sits out 1 round from round 1") != std::string::npos);
-  CHECK(text.find(w.read.text) != std::string::npos);
+  CHECK(text.find(rlab::english(w.read.text)) != std::string::npos);
   CHECK(text.find("kernels/barrier.cuh:" + std::to_string(w.combineLine.line)) !=
         std::string::npos);
   CHECK(text.find("replay: " + w.replay + "\n") != std::string::npos);

@@ -32,7 +32,7 @@ constexpr Entry kSubcommands[] = {
 const Entry& entryFor(const std::string& name) {
   for (const Entry& e : kSubcommands)
     if (name == e.name) return e;
-  throw UsageError("'" + name + "' is not a command (rlab --help lists the commands and options)");
+  throw UsageError(Message("usage.bad-command", {{"command", name}}));
 }
 
 }  // namespace
@@ -58,19 +58,16 @@ int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
     out << buffer.str();
     return code;
   } catch (const UsageError& e) {
-    err << "rlab: " << e.what() << "\n";
+    err << "rlab: " << render(e.message(), languageOf(args)) << "\n";
     return 2;
   } catch (const ParamError& e) {
-    err << "rlab: " << e.what() << "\n";
+    err << "rlab: " << render(e.message(), languageOf(args)) << "\n";
     return 2;
   } catch (const GpuUnavailable& e) {
-    err << "rlab: " << e.what() << "\n";
+    err << "rlab: " << render(e.message(), languageOf(args)) << "\n";
     return 2;
-  } catch (const sim::LaunchError& e) {
-    err << "rlab: " << e.what() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    err << "rlab: " << e.what() << "\n";
+  } catch (const std::exception& e) {  // sim::LaunchError among them: a kernel that cannot finish
+    err << "rlab: " << render(messageOf(e), languageOf(args)) << "\n";
     return 1;
   }
 }

@@ -55,7 +55,7 @@ struct Command {
   std::string clockControl = "none";               // profile: ncu's --clock-control
   std::vector<RecordPart> recordParts;             // record: what to measure (its --only)
   std::string recordFolder = "assets/recordings";  // record: where the card's file goes
-  Language language = Language::En;  // run, tour, lesson, exercise: the texts' language
+  Language language = Language::En;  // the language of the texts and of every sentence said
   std::string chapter;               // lesson: which chapter to print (an id or a file)
   bool chapterIsFile = false;        // lesson: a teacher's own chapter, a Markdown file
   bool checkChapter = false;         // lesson: check it instead of printing it
@@ -70,11 +70,17 @@ struct Command {
   Terminal terminal;  // not from the command line: main's
 };
 
-// Bad command lines: what() is one line for stderr; the exit code is 2.
-class UsageError : public std::runtime_error {
+// Bad command lines: one line for stderr, in the command's language; the exit code is 2.
+class UsageError : public std::runtime_error, public MessageCarrier {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(Message message)
+      : std::runtime_error(english(message)), MessageCarrier(std::move(message)) {}
+  explicit UsageError(const std::string& text) : UsageError(verbatim(text)) {}
 };
+
+// The language a command line asks for (--lang, else the locale): what its errors are said in,
+// also when the command line itself is wrong.
+Language languageOf(const std::vector<std::string>& args);
 
 // Parses without running anything. Throws UsageError.
 Command parseCommandLine(const std::vector<std::string>& args);

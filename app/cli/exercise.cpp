@@ -17,27 +17,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int startExercise(const Exercise& e, const std::string& folder, std::ostream& out) {
+int startExercise(const Exercise& e, const std::string& folder, std::ostream& out,
+                  Language language) {
   std::error_code error;
   // A folder that does not exist yet is made, with any missing parents, as mkdir -p would.
   if (!fs::is_directory(folder, error)) {
     if (fs::exists(folder, error))
-      throw UsageError(folder + " is a file, not a folder; name a folder to write " + e.id +
-                       ".cu into.");
+      throw UsageError(
+          Message("usage.file-not-folder", {{"folder", folder}, {"file", e.id + ".cu"}}));
     fs::create_directories(folder, error);
     if (error)
-      throw UsageError("could not create the folder " + folder + " (" + error.message() +
-                       "); name a folder you can write to.");
-    out << "Created the folder " << folder << ".\n";
+      throw UsageError(
+          Message("usage.cannot-create-folder", {{"folder", folder}, {"why", error.message()}}));
+    out << render(Message("view.folder-created", {{"folder", folder}}), language) << "\n";
   }
   const std::string path = (fs::path(folder) / (e.id + ".cu")).string();
-  if (fs::exists(path, error))
-    throw UsageError(path + " already exists; remove it or name another folder.");
+  if (fs::exists(path, error)) throw UsageError(Message("usage.file-exists", {{"path", path}}));
   std::ofstream file(path, std::ios::binary);
   file << startFile(e);
-  if (!file) throw UsageError("could not write " + path + ".");
-  out << "Wrote " << path << ": write " << e.kernel << " there, then run\n  rlab exercise check "
-      << e.id << " " << path << "\n";
+  if (!file) throw UsageError(Message("usage.cannot-write", {{"path", path}}));
+  out << render(Message("view.exercise-started", {{"path", path}, {"kernel", e.kernel}}), language)
+      << "\n  rlab exercise check " << e.id << " " << path << "\n";
   return 0;
 }
 
@@ -52,16 +52,22 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
     return 0;
   }
   const Exercise& e = exerciseOrThrow(c.exerciseId);
-  if (c.exerciseAction == "start") return startExercise(e, c.exerciseFolder, out);
+  if (c.exerciseAction == "start") return startExercise(e, c.exerciseFolder, out, c.language);
   if (c.exerciseAction == "show" || c.exerciseAction == "hint") {
     const ExerciseText text = exerciseText(e, c.language);
     if (text.language != c.language)  // every exercise has every language (a test checks)
-      err << "rlab: exercise " << e.id << " has no text in " << nativeName(c.language)
-          << " yet; here it is in English.\n";
+      err << "rlab: "
+          << render(Message("view.exercise-in-english",
+                            {{"exercise", e.id}, {"language", nativeName(c.language)}}),
+                    c.language)
+          << "\n";
     if (c.exerciseAction == "show")
-      printExerciseStatement(e, text, out);
+      printExerciseStatement(e, text, out, c.language);
     else
-      out << "Hint " << c.hint << " of " << text.hints.size() << " (" << e.id << "):\n\n"
+      out << render(Message("view.exercise-hint",
+                            {{"hint", c.hint}, {"hints", text.hints.size()}, {"exercise", e.id}}),
+                    c.language)
+          << "\n\n"
           << text.hints[size_t(c.hint - 1)] << "\n";
     return 0;
   }
@@ -80,7 +86,9 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
   if (request.backend != BackendChoice::Sim) {  // auto: the GPU where one works, else say why
     const GpuProbe gpu = probeGpu();
     if (!gpu.usable && request.backend == BackendChoice::Gpu) throw GpuUnavailable(gpu.why);
-    if (!gpu.usable) err << "rlab: " << gpu.why << " Checking on the simulator.\n";
+    if (!gpu.usable)
+      err << "rlab: "
+          << render(Message("view.exercise-on-simulator", {{"why", gpu.why}}), c.language) << "\n";
     request.backend = gpu.usable ? BackendChoice::Gpu : BackendChoice::Sim;
   }
   if (colour)  // a person at a terminal: say what is going on, on one line that updates
@@ -93,14 +101,14 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
     };
   const ExerciseReport report = checkExercise(e, request);
   if (colour) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
-  if (report.verdict == ExerciseVerdict::NotRun) throw std::runtime_error(report.problem);
+  if (report.verdict == ExerciseVerdict::NotRun) throw MessageError(report.problem);
   if (c.format == Format::Json) {
     nlohmann::json j = exerciseReportJson(e, report);
     if (report.trace) j["run"] = traceJson(*report.trace);
     out << j.dump() << "\n";
   } else {
-    if (report.trace) printTraceText(*report.trace, out, colour, c.terminal.width);
-    printExerciseReport(e, report, out, colour);
+    if (report.trace) printTraceText(*report.trace, out, colour, c.language, c.terminal.width);
+    printExerciseReport(e, report, out, colour, c.language);
   }
   return report.passed() ? 0 : 1;
 }

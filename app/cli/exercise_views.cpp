@@ -56,24 +56,27 @@ void printExerciseList(std::ostream& out, Language language) {
     for (const Exercise* e : mine)
       out << "  " << e->id << " — " << exerciseText(*e, language).title << "\n";
   }
-  out << "\nrlab exercise show ID prints the statement; rlab exercise start ID [DIR] writes the "
-         "starting file;\nrlab exercise check ID FILE checks it; rlab exercise hint ID K shows a "
-         "hint, rlab exercise solution ID ours.\n";
+  out << "\n" << render(Message("view.exercise-commands"), language) << "\n";
 }
 
-void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out) {
+void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out,
+                            Language language) {
   const text::Document doc = text::parse("# " + text.title + "\n\n" + text.statement + "\n");
-  printChapterText(doc, e.lesson, out, kDefaultWidth);
-  out << "\nrlab exercise start " << e.id << " [DIR] writes the starting file; "
-      << text.hints.size() << (text.hints.size() == 1 ? " hint: " : " hints: ")
-      << "rlab exercise hint " << e.id << " 1"
-      << (text.hints.size() > 1 ? " to " + std::to_string(text.hints.size()) : "") << ".\n";
+  printChapterText(doc, e.lesson, out, language, kDefaultWidth);
+  out << "\n"
+      << render(Message("view.exercise-start-hints",
+                        {{"start", "rlab exercise start " + e.id + " [DIR]"},
+                         {"hint", "rlab exercise hint " + e.id},
+                         {"hints", text.hints.size()}}),
+                language)
+      << "\n";
 }
 
-void printExerciseReport(const Exercise& e, const ExerciseReport& r, std::ostream& out,
-                         bool colour) {
+void printExerciseReport(const Exercise& e, const ExerciseReport& r, std::ostream& out, bool colour,
+                         Language language) {
+  auto say = [&](const Message& m) { return render(m, language); };
   const std::string fileName = std::filesystem::path(r.file).filename().string();
-  out << "exercise " << e.id << ": " << r.file << "\n";
+  out << say(Message("view.exercise-file", {{"exercise", e.id}, {"file", r.file}})) << "\n";
   const std::vector<std::string> source =
       r.diagnostics.empty() ? std::vector<std::string>{} : fileLines(r.file);
   for (const CompileDiagnostic& d : r.diagnostics) {
@@ -88,7 +91,7 @@ void printExerciseReport(const Exercise& e, const ExerciseReport& r, std::ostrea
           << std::string(size_t(d.column - 1), ' ') << "^\n";
   }
   if (!r.printed.empty()) {
-    out << "the kernel printed:\n" << (colour ? kMuted : "");
+    out << say(Message("view.exercise-printed")) << "\n" << (colour ? kMuted : "");
     std::istringstream lines(r.printed);
     int shown = 0;
     for (std::string line; std::getline(lines, line) && shown < 40; ++shown)
@@ -96,23 +99,28 @@ void printExerciseReport(const Exercise& e, const ExerciseReport& r, std::ostrea
     if (shown == 40) out << "  ...\n";
     out << (colour ? kReset : "");
   }
-  for (const std::string& f : r.failures) out << "\n" << f << "\n";
+  for (const Message& f : r.failures) out << "\n" << say(withReplay(f)) << "\n";
   if (r.hasResult && !r.trace)  // else printed under the run's steps
-    out << "\nresult " << formatValue(r.result, ElementType::Int) << "   expected "
-        << formatValue(r.expected, ElementType::Int) << "\n";
-  for (const std::string& note : r.notes) out << "\n" << note << "\n";
+    out << "\n"
+        << say(Message("result.line", {{"result", formatValue(r.result, ElementType::Int)},
+                                       {"expected", formatValue(r.expected, ElementType::Int)}}))
+        << "\n";
+  for (const Message& note : r.notes) out << "\n" << say(note) << "\n";
   const bool passed = r.passed();
   out << "\n" << (colour ? (passed ? kRight : kWrong) : "");
-  const std::string summary = r.summary();
+  const std::string summary = say(r.summary());
   const size_t colon = std::min(summary.find(':'), summary.size());
   std::string head = summary.substr(0, colon);
   for (char& ch : head) ch = char(std::toupper((unsigned char)ch));
-  out << head << (colour ? kReset : "") << summary.substr(colon) << "   (compiled in "
-      << seconds(r.compileSeconds);
-  if (r.verdict != ExerciseVerdict::CompileError) out << ", ran in " << seconds(r.runSeconds);
-  out << ")\n";
+  out << head << (colour ? kReset : "") << summary.substr(colon) << "   "
+      << say(r.verdict == ExerciseVerdict::CompileError
+                 ? Message("view.exercise-compiled", {{"compile", seconds(r.compileSeconds)}})
+                 : Message("view.exercise-compiled-ran", {{"compile", seconds(r.compileSeconds)},
+                                                          {"run", seconds(r.runSeconds)}}))
+      << "\n";
   if (passed && !r.hasResult)
-    out << "Our solution, to compare: rlab exercise solution " << e.id << "\n";
+    out << say(Message("view.exercise-solution", {{"command", "rlab exercise solution " + e.id}}))
+        << "\n";
 }
 
 nlohmann::json exercisesJson() {
@@ -129,6 +137,8 @@ nlohmann::json exercisesJson() {
 }
 
 nlohmann::json exerciseReportJson(const Exercise& e, const ExerciseReport& r) {
+  std::vector<std::string> failures;  // each with its replay line, as the text view says it
+  for (const Message& f : r.failures) failures.push_back(english(withReplay(f)));
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const CompileDiagnostic& d : r.diagnostics)
     diagnostics.push_back(
@@ -136,11 +146,11 @@ nlohmann::json exerciseReportJson(const Exercise& e, const ExerciseReport& r) {
   nlohmann::json j = {{"exercise", e.id},
                       {"file", r.file},
                       {"verdict", verdictName(r.verdict)},
-                      {"summary", r.summary()},
+                      {"summary", english(r.summary())},
                       {"diagnostics", diagnostics},
                       {"casesRun", r.casesRun},
                       {"casesTotal", r.casesTotal},
-                      {"failures", r.failures},
+                      {"failures", failures},
                       {"printed", r.printed},
                       {"notes", r.notes},
                       {"compileSeconds", r.compileSeconds},

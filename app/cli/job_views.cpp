@@ -64,18 +64,35 @@ void printLessonList(std::ostream& out) {
       << subtractRunsText() << ".\n";
 }
 
-void printRaceText(const RaceResult& race, std::ostream& out, bool colour, int width) {
+// The run's switches as a race or witness line shows them: ", barrier off, perturbed".
+std::string switchesText(const Params& p, Language language) {
+  std::string text;
+  auto add = [&](const Message& m) {
+    text += render(Message("view.switch", {{"what", m}}), language);
+  };
+  if (!p.barrier) add(Message("view.switch-barrier-off"));
+  if (p.perturb) add(Message("view.switch-perturbed"));
+  if (p.printing) add(Message("view.switch-printing"));
+  if (p.delayThread >= 0)
+    add(Message("view.switch-delay", {{"thread", p.delayThread}, {"level", p.delayLevel}}));
+  return text;
+}
+
+void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Language language,
+                   int width) {
+  auto say = [&](const Message& m) { return render(m, language); };
   const Params& p = race.params;
-  printWrapped(p.lesson + " " + p.variant + ", " + std::to_string(race.runs) + " runs on " +
-                   race.device + (p.barrier ? "" : ", barrier off") +
-                   (p.perturb ? ", perturbed" : "") + (p.printing ? ", printing" : "") +
-                   (p.delayThread >= 0 ? ", thread " + std::to_string(p.delayThread) +
-                                             " paused before level " + std::to_string(p.delayLevel)
-                                       : ""),
+  printWrapped(say(Message("view.race-header", {{"lesson", p.lesson},
+                                                {"variant", p.variant},
+                                                {"runs", race.runs},
+                                                {"device", race.device},
+                                                {"switches", switchesText(p, language)}})),
                "", "  ", width, out);
-  printWrapped(race.schedules, "", "  ", width, out);
-  out << "wrong: " << race.wrong << " of " << race.runs << " (expected "
-      << formatValue(race.expected, p.type) << ")\n";
+  printWrapped(say(race.schedules), "", "  ", width, out);
+  out << say(Message("view.race-wrong", {{"wrong", race.wrong},
+                                         {"runs", race.runs},
+                                         {"expected", formatValue(race.expected, p.type)}}))
+      << "\n";
   int widest = 1;
   for (const auto& entry : race.histogram) widest = std::max(widest, entry.second);
   // The bars: 40 columns at most, less where the value, the count and "(right)" need the room.
@@ -84,97 +101,117 @@ void printRaceText(const RaceResult& race, std::ostream& out, bool colour, int w
     const std::string label = formatValue(value, p.type);
     out << "  " << std::string(std::max<int>(0, 12 - int(label.size())), ' ') << label << "  "
         << std::string(size_t(std::max(1, count * longest / widest)), '#') << " " << count
-        << (value == race.expected ? "  (right)" : "") << "\n";
+        << (value == race.expected ? "  " + say(Message("view.race-right")) : "") << "\n";
   }
   if (!race.wrongRuns.empty()) {
-    out << "\nThe first wrong run:\n";
-    printTraceText(*race.wrongRuns.front(), out, colour, width);
+    out << "\n" << say(Message("view.race-first-wrong")) << "\n";
+    printTraceText(*race.wrongRuns.front(), out, colour, language, width);
   }
 }
 
-void printWitnessText(const Witness& w, std::ostream& out, bool colour) {
+void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language language) {
+  auto say = [&](const Message& m) { return render(m, language); };
   const Params& p = w.params;
-  out << "race witness for " << p.lesson << " (" << p.variant << "), n=" << p.n
-      << ", block=" << p.block << (p.barrier ? "" : ", barrier off")
-      << (p.perturb ? ", perturbed" : "") << (p.printing ? ", printing" : "")
-      << (p.delayThread >= 0 ? ", delay " + delayText(p) : "") << ", searched on the simulator\n";
+  out << say(Message("view.witness-header", {{"lesson", p.lesson},
+                                             {"variant", p.variant},
+                                             {"n", p.n},
+                                             {"block", p.block},
+                                             {"switches", switchesText(p, language)}}))
+      << "\n";
   if (!w.found) {
-    out << "no witness: " << w.why << "\n";
-    out << "schedules tried: " << w.tried << "\n";
+    out << say(Message("view.witness-none", {{"why", w.why}})) << "\n";
+    out << say(Message("view.witness-tried", {{"tried", w.tried}})) << "\n";
     return;
   }
-  out << "first wrong run: " << w.firstWrong << " (after " << w.searched << " schedule"
-      << (w.searched == 1 ? "" : "s") << ")\n";
+  out << say(Message("view.witness-first-wrong",
+                     {{"schedule", w.firstWrong}, {"searched", w.searched}}))
+      << "\n";
   const StallSchedule& s = w.stall;
   if (s.rounds == 0)
-    out << "witness: lockstep — no thread need be late: the run is wrong as it stands\n";
+    out << say(Message("view.witness-lockstep")) << "\n";
   else if (s.lane)
-    out << "witness: " << s.str() << " — thread " << s.thread << " (lane " << s.thread % 32
-        << " of warp " << s.thread / 32 << ") sits out " << s.rounds
-        << (s.rounds == 1 ? " round" : " rounds") << " after its warp step " << s.from
-        << ", every other thread runs in lockstep\n";
+    out << say(Message("view.witness-lane", {{"schedule", s.str()},
+                                             {"thread", s.thread},
+                                             {"lane", s.thread % 32},
+                                             {"warp", s.thread / 32},
+                                             {"rounds", s.rounds},
+                                             {"from", s.from}}))
+        << "\n";
   else
-    out << "witness: " << s.str() << " — thread " << s.thread << " sits out " << s.rounds
-        << (s.rounds == 1 ? " round" : " rounds") << " from round " << s.from
-        << ", every other thread runs in lockstep\n";
+    out << say(Message("view.witness-stall", {{"schedule", s.str()},
+                                              {"thread", s.thread},
+                                              {"rounds", s.rounds},
+                                              {"from", s.from}}))
+        << "\n";
   if (s.rounds > 0) {
     // One round fewer than one round late is lockstep, which the search ran first.
-    std::vector<std::string> smaller;
-    if (s.rounds == 1) smaller.push_back("lockstep");
-    for (const StallSchedule& o : w.oneStepSmaller) smaller.push_back(o.str());
-    out << "  one step smaller, each right:";
-    for (size_t k = 0; k < smaller.size(); ++k) out << (k ? ", " : " ") << smaller[k];
-    out << "\n";
+    std::string smaller;
+    if (s.rounds == 1) smaller = "lockstep";
+    for (const StallSchedule& o : w.oneStepSmaller)
+      smaller += (smaller.empty() ? "" : ", ") + o.str();
+    out << "  " << say(Message("view.witness-smaller-right", {{"schedules", smaller}})) << "\n";
     const char* family = s.lane ? "lane" : "stall";
     if (w.smallest && w.smallerTotal == 0)
-      out << "  the smallest: no " << family << " schedule is smaller but lockstep\n";
+      out << "  " << say(Message("view.witness-smallest-lockstep", {{"family", family}})) << "\n";
     else if (w.smallest)
-      out << "  the smallest: all " << w.smallerChecked << " " << family
-          << " schedules of a smaller size were run, and none is wrong\n";
+      out << "  "
+          << say(Message("view.witness-smallest",
+                         {{"checked", w.smallerChecked}, {"family", family}}))
+          << "\n";
     else
-      out << "  not shown to be the smallest: " << w.smallerTotal << " " << family
-          << " schedules of a smaller size are more than the search runs\n";
+      out << "  "
+          << say(Message("view.witness-not-smallest",
+                         {{"total", w.smallerTotal}, {"family", family}}))
+          << "\n";
   }
   if (w.readFound) {
     const EarlyRead& r = w.read;
-    out << (r.afterOverwrite ? "the read that came too late, after the value was overwritten"
-                             : "the read that came too early")
-        << ", in step " << r.step << " (" << r.stepLabel << "):\n  " << (colour ? kWrong : "")
-        << r.text << (colour ? kReset : "") << "\n";
+    out << say(Message(r.afterOverwrite ? "view.witness-read-late" : "view.witness-read-early",
+                       {{"step", r.step}, {"label", r.stepLabel}}))
+        << "\n  " << (colour ? kWrong : "") << say(r.text) << (colour ? kReset : "") << "\n";
     if (w.combineLine.line)
       out << "  " << w.combineLine.file << ":" << w.combineLine.line << "  " << w.combineLine.text
-          << "   <- the combine that read it\n";
+          << "   " << say(Message("view.witness-combine-line")) << "\n";
     if (w.barrierLine.line)
       out << "  " << w.barrierLine.file << ":" << w.barrierLine.line << "  " << w.barrierLine.text
-          << "   <- the barrier it needed (" << (w.barrierOn ? "on" : "off") << ")\n";
+          << "   "
+          << say(Message(w.barrierOn ? "view.witness-barrier-on" : "view.witness-barrier-off"))
+          << "\n";
   } else {
-    out << "the witness run has no read that came too early in its steps\n";
+    out << say(Message("view.witness-no-read")) << "\n";
   }
   if (w.trace) {
     const Trace& t = *w.trace;
-    out << "result " << formatValue(t.result, p.type) << "   expected "
-        << formatValue(t.expected, p.type) << "   " << (colour ? kWrong : "")
-        << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
-    if (!howFarOff(t).empty()) out << " (" << howFarOff(t) << ")";
-    out << "\n";
+    const std::string verdict =
+        (colour ? kWrong : "") + say(verdictWord(t)) + (colour ? kReset : "");
+    const Message off = howFarOff(t);
+    out << say(resultLine(t)) << "   "
+        << (off.empty() ? verdict
+                        : say(Message("view.verdict-off", {{"verdict", verdict}, {"off", off}})))
+        << "\n";
   }
-  out << "replay: " << w.replay << "\n";
+  out << say(Message("view.witness-replay", {{"command", w.replay}})) << "\n";
   const Params& d = w.delayed;
   if (d.delayThread >= 0) {
-    out << "as a pause: --delay " << delayText(d) << " (thread " << d.delayThread
-        << " pauses before level " << d.delayLevel << "); on the simulator, lockstep with it gives "
-        << formatValue(w.delayResultOnSimulator, p.type)
-        << (w.delayWrongOnSimulator ? " (wrong, as the witness)" : " (right)") << "\n";
-    out << "  on a GPU: " << w.delayCommand << "\n";
+    out << say(Message(
+               w.delayWrongOnSimulator ? "view.witness-pause-wrong" : "view.witness-pause-right",
+               {{"delay", "--delay " + delayText(d)},
+                {"thread", d.delayThread},
+                {"level", d.delayLevel},
+                {"result", formatValue(w.delayResultOnSimulator, p.type)}}))
+        << "\n";
+    out << "  " << say(Message("view.witness-on-gpu", {{"command", w.delayCommand}})) << "\n";
   }
   const GpuForcing& g = w.gpu;
   if (g.ran)
-    out << "forced on this GPU (" << g.device << "): wrong in " << g.wrongDelayed << " of "
-        << g.runs << " runs, against " << g.wrongPlain << " of " << g.runs
-        << " without the delay\n";
+    out << say(Message("view.witness-forced", {{"device", g.device},
+                                               {"wrong", g.wrongDelayed},
+                                               {"runs", g.runs},
+                                               {"plain", g.wrongPlain}}))
+        << "\n";
   else if (!g.why.empty())
-    out << "not forced on a GPU: " << g.why << "\n";
-  out << "schedules tried: " << w.tried << "\n";
+    out << say(Message("view.witness-not-forced", {{"why", g.why}})) << "\n";
+  out << say(Message("view.witness-tried", {{"tried", w.tried}})) << "\n";
 }
 
 void printBenchText(const BenchTable& bench, std::ostream& out) {
@@ -237,44 +274,60 @@ void printBenchCsv(const BenchTable& bench, std::ostream& out) {
         << (r.perThread > 0 ? (r.loadAdd ? "1" : "0") : "") << "\n";
 }
 
-void printSanitizerText(const SanitizerReport& report, std::ostream& out) {
+void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language) {
+  auto say = [&](const Message& m) { return render(m, language); };
   const Params& p = report.params;
-  out << name(report.tool) << " on " << p.lesson << " ("
-      << (p.variant.empty() ? "default" : p.variant) << (p.barrier ? "" : ", barrier off")
-      << "):\n";
+  Params barrierOnly;  // the header names the barrier alone
+  barrierOnly.barrier = p.barrier;
+  out << say(Message("view.sanitizer-header",
+                     {{"tool", name(report.tool)},
+                      {"lesson", p.lesson},
+                      {"variant", p.variant.empty() ? "default" : p.variant},
+                      {"switches", switchesText(barrierOnly, language)}}))
+      << "\n";
+  // The hazards as compute-sanitizer named them: its words, as it wrote them.
   for (size_t k = 0; k < report.hazards.size() && k < kShownHazards; ++k) {
     const SanitizerHazard& h = report.hazards[k];
     out << "  " << (h.severity.empty() ? "" : h.severity + ": ") << h.kind;
-    if (h.count > 0) out << " (" << h.count << (h.count == 1 ? " hazard)" : " hazards)");
+    if (h.count > 0) out << " " << say(Message("view.sanitizer-hazards", {{"hazards", h.count}}));
     out << "\n";
-    if (!h.kernel.empty()) out << "    in " << h.kernel << "\n";
+    if (!h.kernel.empty())
+      out << "    " << say(Message("view.sanitizer-in", {{"kernel", h.kernel}})) << "\n";
     bool located = false;
     for (const SanitizerSite& s : h.sites) {
       if (s.file.empty()) continue;
       located = true;
-      out << "    " << (s.access.empty() ? "" : s.access + " ") << "at " << s.file << ":" << s.line
-          << (s.kernel != h.kernel ? " in " + s.kernel : "") << "\n";
+      const std::string place = s.file + ":" + std::to_string(s.line);
+      out << "    "
+          << say(s.access.empty()
+                     ? Message("view.sanitizer-place", {{"place", place}})
+                     : Message("view.sanitizer-access", {{"access", s.access}, {"place", place}}))
+          << (s.kernel != h.kernel ? " " + say(Message("view.sanitizer-in", {{"kernel", s.kernel}}))
+                                   : "")
+          << "\n";
     }
     if (!h.sites.empty() && !located)
-      out << "    (no source line: the kernels were built without -lineinfo)\n";
-    if (!h.thread.empty()) out << "    by " << h.thread << "\n";
+      out << "    " << say(Message("view.sanitizer-no-line")) << "\n";
+    if (!h.thread.empty())
+      out << "    " << say(Message("view.sanitizer-thread", {{"thread", h.thread}})) << "\n";
   }
   if (report.hazards.size() > kShownHazards)
-    out << "  ... and " << report.hazards.size() - kShownHazards
-        << " more (--format json lists them all)\n";
+    out << "  "
+        << say(Message("view.sanitizer-more", {{"more", report.hazards.size() - kShownHazards}}))
+        << "\n";
   if (!report.summary.empty())
     out << report.summary << "\n";
   else
-    out << "(no summary from compute-sanitizer; exit code " << report.exitCode << ")\n";
+    out << say(Message("view.sanitizer-no-summary", {{"code", report.exitCode}})) << "\n";
   if (report.clean)
-    out << "clean\n";
+    out << say(Message("view.sanitizer-clean")) << "\n";
   else if (!report.runError.empty())
-    out << "the run failed: " << report.runError << "\n";
+    out << say(Message("view.sanitizer-run-failed", {{"why", report.runError}})) << "\n";
   else
-    out << (report.exitCode == kSanitizerErrorExit ? "the sanitizer reported errors"
-                                                   : "the sanitizer reported warnings")
+    out << say(Message(report.exitCode == kSanitizerErrorExit ? "view.sanitizer-errors"
+                                                              : "view.sanitizer-warnings"))
         << "\n";
-  for (const auto& note : report.notes) out << "note: " << note << "\n";
+  for (const auto& note : report.notes) out << say(Message("view.note", {{"note", note}})) << "\n";
 }
 
 }  // namespace rlab::cli

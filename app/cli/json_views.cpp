@@ -440,7 +440,7 @@ json sanitizerJson(const SanitizerReport& report) {
           {"exit_code", report.exitCode},
           {"hazards", hazards},
           {"summary", orNull(report.summary)},
-          {"run_error", orNull(report.runError)},
+          {"run_error", orNull(english(report.runError))},
           {"notes", report.notes}};
 }
 

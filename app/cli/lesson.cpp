@@ -57,7 +57,8 @@ int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool) 
     // A teacher's chapter: its links name their lesson; the file's name stands for the chapter.
     const text::Document doc = readChapterFile(c.chapter);
     if (!checked(doc, fileName(c.chapter), c.chapter, out, err, c.checkChapter)) return 1;
-    if (!c.checkChapter) printChapterText(doc, fileName(c.chapter), out, c.terminal.width);
+    if (!c.checkChapter)
+      printChapterText(doc, fileName(c.chapter), out, c.language, c.terminal.width);
     return 0;
   }
   if (c.checkChapter) {  // the course's own chapter, in every language it has
@@ -70,12 +71,15 @@ int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool) 
   }
   const text::Document* doc = text::chapter(c.chapter, c.language);
   if (!doc) {  // every chapter has English (a test checks)
-    err << "rlab: chapter '" << c.chapter << "' has no text in " << nativeName(c.language)
-        << " yet; here it is in English.\n";
+    err << "rlab: "
+        << render(Message("view.chapter-in-english",
+                          {{"chapter", c.chapter}, {"language", nativeName(c.language)}}),
+                  c.language)
+        << "\n";
     doc = text::chapter(c.chapter, Language::En);
   }
-  if (!doc) throw UsageError("chapter '" + c.chapter + "' has no text.");
-  printChapterText(*doc, c.chapter, out, c.terminal.width);
+  if (!doc) throw UsageError(Message("view.chapter-no-text", {{"chapter", c.chapter}}));
+  printChapterText(*doc, c.chapter, out, c.language, c.terminal.width);
   return 0;
 }
 

@@ -13,14 +13,19 @@ namespace rlab::cli {
 
 namespace {
 
+// `allowed` says what is: Message("usage.whole-number") and the like take {low} and {high}.
 int64_t parseInteger(const std::string& option, const std::string& text, int64_t low, int64_t high,
-                     const std::string& allowed) {
+                     const char* allowed = "usage.whole-number") {
   const bool digits =
       !text.empty() && text.size() <= 18 &&
       std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
   const int64_t v = digits ? std::stoll(text) : -1;
   if (!digits || v < low || v > high)
-    throw UsageError(option + " '" + text + "' is not allowed; " + allowed + ".");
+    throw UsageError(Message(
+        "usage.not-allowed",
+        {{"option", option},
+         {"given", text},
+         {"allowed", Message(allowed, {{"low", low}, {"high", high}, {"option", option}})}}));
   return v;
 }
 
@@ -39,8 +44,10 @@ double parseSeconds(const std::string& option, const std::string& text, int most
   double place = 0.1;
   for (char c : valid ? fraction : std::string()) seconds += (c - '0') * place, place /= 10;
   if (!valid || seconds > most)
-    throw UsageError(option + " '" + text + "' is not allowed; give seconds from 0 to " +
-                     std::to_string(most) + ", e.g. 2 or 2.5.");
+    throw UsageError(Message("usage.not-allowed",
+                             {{"option", option},
+                              {"given", text},
+                              {"allowed", Message("usage.decimal-seconds", {{"high", most}})}}));
   return seconds;
 }
 
@@ -48,8 +55,9 @@ Format parseFormat(const std::string& text, bool csvToo) {
   if (text == "text") return Format::Text;
   if (text == "json") return Format::Json;
   if (csvToo && text == "csv") return Format::Csv;
-  throw UsageError("--format '" + text + "' is not a format; use " +
-                   (csvToo ? "text, csv or json." : "text or json."));
+  throw UsageError(
+      Message("usage.bad-format",
+              {{"format", text}, {"formats", csvToo ? "text, csv, json" : "text, json"}}));
 }
 
 std::vector<std::string> splitList(const std::string& text) {
@@ -71,7 +79,7 @@ std::string firstLine(const std::string& text) {
 
 void addLanguageOption(CLI::App* app, std::string& language) {
   app->add_option("--lang", language,
-                  "language of the lesson texts: en, ja or zh (default: locale)");
+                  "language of the texts and of what rlab says: en, ja or zh (default: locale)");
 }
 
 Language languageOrLocale(const std::string& given) {
@@ -107,7 +115,7 @@ struct LessonOptions {
     app->add_option("--op", op, "sum, max, min or product; subtract: a demonstration");
     app->add_option("--type", type, "int or float");
     dataGiven = app->add_option("--data", data,
-                                 "iota (1..n), ones, random:SEED, or mixed:SEED (mixed magnitudes)");
+                                "iota (1..n), ones, random:SEED, or mixed:SEED (mixed magnitudes)");
     valuesGiven = app->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     app->add_flag("--no-barrier", noBarrier, "barrier lesson: switch the barrier off");
     app->add_flag("--no-syncwarp", noSyncwarp,
@@ -140,19 +148,15 @@ struct LessonOptions {
     auto given = [](const CLI::Option* option) { return option->count() > 0; };
     Params p;
     p.lesson = lesson;
-    if (given(variantGiven) && variant.empty())
-      throw UsageError("--variant needs a value; rlab list shows the variants of each lesson.");
+    if (given(variantGiven) && variant.empty()) throw UsageError(Message("usage.variant-empty"));
     p.variant = variant;
-    if (given(nGiven))
-      p.n = parseInteger("--n", n, 1, kMaxN, "give a whole number from 1 to 268435456");
+    if (given(nGiven)) p.n = parseInteger("--n", n, 1, kMaxN);
     if (given(blockGiven))
-      p.block = int(parseInteger("--block", block, 1, 1024, "use a power of two from 1 to 1024"));
+      p.block = int(parseInteger("--block", block, 1, 1024, "usage.power-of-two"));
     p.op = parseOp(op);
     p.type = parseType(type);
-    if (given(dataGiven) && given(valuesGiven))
-      throw UsageError("--data and --values both give the input; use one of them.");
-    if (given(dataGiven) && data.empty())
-      throw UsageError("--data needs a value; use iota, ones, random:SEED or mixed:SEED.");
+    if (given(dataGiven) && given(valuesGiven)) throw UsageError(Message("usage.data-and-values"));
+    if (given(dataGiven) && data.empty()) throw UsageError(Message("usage.data-empty"));
     if (given(dataGiven)) p.data = data;
     if (given(valuesGiven)) p.values = parseValues(values);
     p.barrier = !noBarrier;
@@ -160,16 +164,15 @@ struct LessonOptions {
     p.perturb = perturb;
     p.printing = printing;
     if (given(delayGiven)) parseDelay(delay, p);
-    if (given(gpusGiven)) p.gpus = int(parseInteger("--gpus", gpus, 1, 8, "use 1, 2, 4 or 8"));
+    if (given(gpusGiven)) p.gpus = int(parseInteger("--gpus", gpus, 1, 8, "usage.gpus"));
     if (given(perThreadGiven))
-      p.perThread = int(parseInteger("--per-thread", perThread, 1, kMaxPerThread,
-                                     "use a whole number from 1 to 32"));
+      p.perThread = int(parseInteger("--per-thread", perThread, 1, kMaxPerThread));
     p.loadAdd = !noLoadAdd;
     p.timed = !noTimings;
     if (given(scheduleGiven)) p.schedule = schedule;
     p.backend = parseBackend(backend);
     if (given(scheduleGiven) && p.backend == BackendChoice::Gpu)
-      throw UsageError("--schedule is for the simulator; a GPU schedules its threads itself.");
+      throw UsageError(Message("usage.schedule-on-gpu"));
     // A schedule is the simulator's: asking for one, and for no backend, chooses it.
     if (given(scheduleGiven) && !given(backendGiven)) p.backend = BackendChoice::Sim;
     resolve(p);  // every other check, with the lesson's own limits
@@ -204,6 +207,7 @@ struct ExerciseOptions {
     check->add_option("--case-seconds", caseSeconds,
                       "a case running longer is stopped as a hang, 1 to 600 (default 5)");
     check->add_option("--backend", backend, "sim (default), gpu (NVRTC and the device) or auto");
+    addLanguageOption(check, language);
     hint = exercise->add_subcommand("hint", "show hint K of the exercise");
     hint->add_option("id", id, idHelp)->required();
     hint->add_option("k", hint_, "which hint, from 1")->required();
@@ -218,12 +222,13 @@ struct ExerciseOptions {
     nGiven = run->add_option("--n", n, "number of elements");
     blockGiven = run->add_option("--block", block, "threads per block: a power of two up to 1024");
     dataGiven = run->add_option("--data", data,
-                                 "iota (1..n), ones, random:SEED, or mixed:SEED (mixed magnitudes)");
+                                "iota (1..n), ones, random:SEED, or mixed:SEED (mixed magnitudes)");
     valuesGiven = run->add_option("--values", values, "the input itself, e.g. 3,1,4,1,5");
     scheduleGiven = run->add_option("--schedule", schedule,
                                     std::string("simulator schedule: ") + sim::kScheduleHelp);
     run->add_option("--format", format, "text or json");
     run->add_option("--backend", backend, "sim (default), gpu or auto");
+    addLanguageOption(run, language);
   }
 
   void fill(Command& c) const {
@@ -239,30 +244,24 @@ struct ExerciseOptions {
     c.exerciseFolder = folder;
     if (c.exerciseAction == "hint") {
       const int hints = int(exerciseText(e, c.language).hints.size());
-      c.hint = int(parseInteger("hint", hint_, 1, hints,
-                                "exercise " + e.id + " has " + std::to_string(hints) +
-                                    " hints; give a number from 1 to " + std::to_string(hints)));
+      c.hint = int(parseInteger("hint", hint_, 1, hints, "usage.hint"));
     }
-    c.caseSeconds = double(
-        parseInteger("--case-seconds", caseSeconds, 1, 600, "give whole seconds from 1 to 600"));
+    c.caseSeconds = double(parseInteger("--case-seconds", caseSeconds, 1, 600, "usage.seconds"));
     c.params.backend = parseBackend(backend);
     if (c.exerciseAction != "run") return;
     auto given = [](const CLI::Option* option) { return option->count() > 0; };
     Params p;
     p.backend = c.params.backend;
-    if (given(nGiven))
-      p.n = parseInteger("--n", n, 1, kMaxN, "give a whole number from 1 to 268435456");
+    if (given(nGiven)) p.n = parseInteger("--n", n, 1, kMaxN);
     if (given(blockGiven))
-      p.block = int(parseInteger("--block", block, 1, 1024, "use a power of two from 1 to 1024"));
-    if (given(dataGiven) && given(valuesGiven))
-      throw UsageError("--data and --values both give the input; use one of them.");
-    if (given(dataGiven) && data.empty())
-      throw UsageError("--data needs a value; use iota, ones, random:SEED or mixed:SEED.");
+      p.block = int(parseInteger("--block", block, 1, 1024, "usage.power-of-two"));
+    if (given(dataGiven) && given(valuesGiven)) throw UsageError(Message("usage.data-and-values"));
+    if (given(dataGiven) && data.empty()) throw UsageError(Message("usage.data-empty"));
     if (given(dataGiven)) p.data = data;
     if (given(valuesGiven)) p.values = parseValues(values);
     if (given(scheduleGiven)) p.schedule = schedule;
     if (given(scheduleGiven) && p.backend == BackendChoice::Gpu)
-      throw UsageError("--schedule is for the simulator; a GPU schedules its threads itself.");
+      throw UsageError(Message("usage.schedule-on-gpu"));
     c.params = exerciseRunParams(e, p);  // the exercise's own limits
   }
 };
@@ -276,6 +275,21 @@ std::vector<std::string> benchableLessons() {
     if (std::find(ids.begin(), ids.end(), kernel.first) == ids.end()) ids.push_back(kernel.first);
   return ids;
 }
+
+}  // namespace
+
+Language languageOf(const std::vector<std::string>& args) {
+  for (size_t k = 0; k < args.size(); ++k) {
+    std::string given;
+    if (args[k] == "--lang" && k + 1 < args.size()) given = args[k + 1];
+    if (args[k].rfind("--lang=", 0) == 0) given = args[k].substr(7);
+    for (Language l : kLanguages)
+      if (!given.empty() && given == code(l)) return l;
+  }
+  return languageFromEnvironment();
+}
+
+namespace {
 
 // With `describe`, the app is handed over once built and nothing is parsed.
 Command parseOrDescribe(const std::vector<std::string>& args,
@@ -410,7 +424,7 @@ Command parseOrDescribe(const std::vector<std::string>& args,
     c.helpText = app.help("", CLI::AppFormatMode::All);
     return c;
   } catch (const CLI::ParseError& e) {
-    throw UsageError(firstLine(e.what()) + " (rlab --help lists the commands and options)");
+    throw UsageError(Message("usage.command-line", {{"error", firstLine(e.what())}}));
   }
 
   try {
@@ -426,31 +440,28 @@ Command parseOrDescribe(const std::vector<std::string>& args,
       c.launches = launches;
       c.params.memory = memory;
       if (memory && c.params.backend == BackendChoice::Gpu)
-        throw UsageError(
-            "--memory counts the sectors from the addresses the simulator sees; use it with "
-            "--backend sim or auto, not gpu.");
+        throw UsageError(Message("usage.memory-on-gpu"));
       if (memory) c.params.backend = BackendChoice::Sim;
       if (noSteps && (memory || timeline))
-        throw UsageError(std::string(memory ? "--memory" : "--timeline") +
-                         " shows recorded steps; --no-steps records none.");
+        throw UsageError(
+            Message("usage.no-steps", {{"option", memory ? "--memory" : "--timeline"}}));
       c.params.trace = !noSteps;
       if (timeline && !lessonOrThrow(c.params.lesson).timeline)
-        throw UsageError(
-            "--timeline is only for lessons whose kernels stamp when each thread "
-            "read and wrote (barrier, lastwarp); " +
-            c.params.lesson + " has none.");
+        throw UsageError(Message("usage.timeline-barrier-only", {{"lesson", c.params.lesson}}));
     } else if (race->parsed()) {
       c.name = "race";
       c.params = raceOptions.params();
+      c.language = languageOrLocale(raceOptions.language);
       c.scheduleGiven = raceOptions.scheduleGiven->count() > 0;
       c.format = parseFormat(raceOptions.format, false);
-      c.runs = int(parseInteger("--runs", runs, 1, 100000, "give a whole number from 1 to 100000"));
+      c.runs = int(parseInteger("--runs", runs, 1, 100000));
       c.witness = witness;
     } else if (check->parsed()) {
       c.name = "check";
       c.tool = parseSanitizerTool(tool);
       checkOptions.backend = "gpu";  // the sanitizer checks GPU code
       c.params = checkOptions.params();
+      c.language = languageOrLocale(checkOptions.language);
       c.format = parseFormat(checkOptions.format, false);
     } else if (profile->parsed()) {
       c.name = "profile";
@@ -458,13 +469,13 @@ Command parseOrDescribe(const std::vector<std::string>& args,
       c.params = profileOptions.params();
       c.format = parseFormat(profileOptions.format, false);
       if (clockControl != "none" && clockControl != "base")
-        throw UsageError("--clock-control '" + clockControl +
-                         "' is not allowed; use none (the clocks as they are) or base (locked to "
-                         "the base clock).");
+        throw UsageError(
+            Message("usage.not-allowed", {{"option", "--clock-control"},
+                                          {"given", clockControl},
+                                          {"allowed", Message("usage.clock-control")}}));
       c.clockControl = clockControl;
       if (lessonOrThrow(c.params.lesson).defaultGpus > 0)
-        throw UsageError("rlab profile reads the counters of one GPU; the " + c.params.lesson +
-                         " lesson runs across GPUs.");
+        throw UsageError(Message("usage.profile-one-gpu", {{"lesson", c.params.lesson}}));
     } else if (record->parsed()) {
       c.name = "record";
       for (const auto& item : splitList(recordOnly)) {
@@ -475,59 +486,51 @@ Command parseOrDescribe(const std::vector<std::string>& args,
             if (std::find(c.recordParts.begin(), c.recordParts.end(), part) == c.recordParts.end())
               c.recordParts.push_back(part);
           }
-        if (!known)
-          throw UsageError("--only names '" + item + "'; choose from bench, profile and race.");
+        if (!known) throw UsageError(Message("usage.record-only", {{"item", item}}));
       }
       for (const auto& item : splitList(recordSizes))
-        c.benchSizes.push_back(parseInteger("--sizes", item, 1, kMaxN,
-                                            "give sizes from 1 to 268435456, separated by commas"));
-      c.reps =
-          int(parseInteger("--reps", recordReps, 1, 1000, "give a whole number from 1 to 1000"));
-      c.runs = int(
-          parseInteger("--runs", recordRuns, 1, 100000, "give a whole number from 1 to 100000"));
-      if (recordFolder.empty())
-        throw UsageError("--out needs a folder; the card's recording is written into it.");
+        c.benchSizes.push_back(parseInteger("--sizes", item, 1, kMaxN, "usage.whole-numbers"));
+      c.reps = int(parseInteger("--reps", recordReps, 1, 1000));
+      c.runs = int(parseInteger("--runs", recordRuns, 1, 100000));
+      if (recordFolder.empty()) throw UsageError(Message("usage.record-out-empty"));
       c.recordFolder = recordFolder;
     } else if (bench->parsed()) {
       c.name = "bench";
       c.params.type = parseType(benchType);
       c.params.backend = parseBackend(benchBackend);
-      c.reps =
-          int(parseInteger("--reps", benchReps, 1, 1000, "give a whole number from 1 to 1000"));
+      c.reps = int(parseInteger("--reps", benchReps, 1, 1000));
       c.format = parseFormat(benchFormat, true);
       const std::vector<std::string> benchable = benchableLessons();
       for (const auto& item : splitList(benchLessons)) {
         if (std::find(benchable.begin(), benchable.end(), item) == benchable.end()) {
           std::string choices;
           for (const auto& id : benchable) choices += (choices.empty() ? "" : ", ") + id;
-          throw UsageError("--lessons names '" + item + "'; choose from " + choices + ".");
+          throw UsageError(Message("usage.bench-lesson", {{"lesson", item}, {"lessons", choices}}));
         }
         c.benchLessons.push_back(item);
       }
       for (const auto& item : splitList(benchSizes))
-        c.benchSizes.push_back(parseInteger("--sizes", item, 1, kMaxN,
-                                            "give sizes from 1 to 268435456, separated by commas"));
+        c.benchSizes.push_back(parseInteger("--sizes", item, 1, kMaxN, "usage.whole-numbers"));
       for (const auto& item : splitList(benchPerThread)) {
         // With bench's 256 threads a block, every K fits in shared memory without the load add.
         c.benchPerThread.push_back(
-            int(parseInteger("--per-thread", item, 1, kMaxPerThread,
-                             "give whole numbers from 1 to 32, separated by commas")));
+            int(parseInteger("--per-thread", item, 1, kMaxPerThread, "usage.whole-numbers")));
       }
       c.benchLoadAdd = !benchNoLoadAdd;
       if (!c.benchLessons.empty() &&
           std::find(c.benchLessons.begin(), c.benchLessons.end(), "shared") ==
               c.benchLessons.end() &&
           (!c.benchPerThread.empty() || benchNoLoadAdd))
-        throw UsageError(std::string(benchNoLoadAdd ? "--no-load-add" : "--per-thread") +
-                         " sets up the shared lesson's coarsened kernel; add shared to --lessons.");
+        throw UsageError(Message("usage.bench-coarsened",
+                                 {{"option", benchNoLoadAdd ? "--no-load-add" : "--per-thread"}}));
     } else if (lesson->parsed()) {
       c.name = "lesson";
       const auto& ids = chapterIds();
       const bool file = chapter.find('/') != std::string::npos ||
                         (chapter.size() > 3 && chapter.compare(chapter.size() - 3, 3, ".md") == 0);
       if (!file && std::find(ids.begin(), ids.end(), chapter) == ids.end())
-        throw UsageError("'" + chapter + "' is not a chapter; choose from " + chapterList() +
-                         ", or give a Markdown file (FILE.md).");
+        throw UsageError(
+            Message("usage.bad-chapter", {{"chapter", chapter}, {"chapters", chapterList()}}));
       c.chapter = chapter;
       c.chapterIsFile = file;
       c.checkChapter = checkChapter;
@@ -540,7 +543,7 @@ Command parseOrDescribe(const std::vector<std::string>& args,
       if (autoGiven->count() > 0) c.autoSeconds = parseSeconds("--auto", autoSeconds, 600);
     }
   } catch (const ParamError& e) {
-    throw UsageError(e.what());
+    throw UsageError(e.message());
   }
   return c;
 }

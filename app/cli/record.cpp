@@ -35,7 +35,7 @@ std::string commandLine(const Command& c) {
 
 int recordCommand(const Command& c, std::ostream& out, std::ostream& err, bool) {
   const GpuProbe gpu = probeGpu();
-  if (!gpu.usable) throw GpuUnavailable(gpu.why + " rlab record measures a GPU.");
+  if (!gpu.usable) throw GpuUnavailable(Message("record.no-gpu", {{"why", gpu.why}}));
   namespace fs = std::filesystem;
   const fs::path file = fs::path(c.recordFolder) / recordingFileName(gpu.name);
   std::error_code made;

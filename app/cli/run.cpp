@@ -14,10 +14,12 @@ int runCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) 
     if (c.timeline) j["timeline"] = timelineJson(t);
     out << j.dump() << "\n";
   } else
-    printTraceText(t, out, colour, c.terminal.width,
+    printTraceText(t, out, colour, c.language, c.terminal.width,
                    narrationFor(t.params, t.backend != "gpu", c.language));
-  if (c.timeline && c.format != Format::Json) printTimelineText(t, out, colour, c.terminal.width);
-  if (c.launches && c.format != Format::Json) printLaunchesText(t, out, c.terminal.width);
+  if (c.timeline && c.format != Format::Json)
+    printTimelineText(t, out, colour, c.language, c.terminal.width);
+  if (c.launches && c.format != Format::Json)
+    printLaunchesText(t, out, c.language, c.terminal.width);
   return 0;
 }
 

@@ -17,8 +17,8 @@ constexpr int kWidestProse = 80;  // prose reads best no wider, however wide the
 
 class ChapterPrinter {
  public:
-  ChapterPrinter(const std::string& chapter, std::ostream& out, int width)
-      : chapter_(chapter), out_(out), width_(width) {}
+  ChapterPrinter(const std::string& chapter, std::ostream& out, Language language, int width)
+      : chapter_(chapter), out_(out), language_(language), width_(width) {}
 
   void blocks(const std::vector<text::Block>& blocks, const std::string& indent) {
     for (const auto& b : blocks) block(b, indent);
@@ -26,7 +26,9 @@ class ChapterPrinter {
 
   void answers() {
     if (answers_.empty()) return;
-    out_ << "\n" << std::string(size_t(width_), '-') << "\nAnswers\n\n";
+    out_ << "\n"
+         << std::string(size_t(width_), '-') << "\n"
+         << say(Message("view.answers")) << "\n\n";
     for (size_t k = 0; k < answers_.size(); ++k) {
       printWrapped("[" + std::to_string(k + 1) + "] " + text::plain(answers_[k]->spans), "", "    ",
                    width_, out_);
@@ -122,41 +124,48 @@ class ChapterPrinter {
         break;
       case Kind::Details:
         answers_.push_back(&b);
-        printWrapped("? " + inlineText(b.spans) + "  (answer " + std::to_string(answers_.size()) +
-                         " at the end)",
+        printWrapped("? " + inlineText(b.spans) + "  " +
+                         say(Message("view.answer-at-end", {{"answer", answers_.size()}})),
                      indent, indent + "  ", width_, out_);
         out_ << "\n";
         break;
       case Kind::Steps:
         out_ << indent << commandLineFor(chapter_, b.query) << "\n";
         for (size_t k = 0; k < b.items.size(); ++k)
-          printWrapped(inlineText(b.items[k]), indent + "  step " + std::to_string(k) + ": ",
+          printWrapped(inlineText(b.items[k]),
+                       indent + "  " + say(Message("view.step-number", {{"step", k}})) + " ",
                        indent + "          ", width_, out_);
         out_ << "\n";
         break;
       case Kind::Predict:
-        printWrapped("Predict: " + inlineText(b.spans), indent, indent + "  ", width_, out_);
-        printWrapped("then run: " + predictCommands(b), indent + "  ", indent + "    ", width_,
-                     out_);
+        printWrapped(say(Message("view.predict", {{"question", inlineText(b.spans)}})), indent,
+                     indent + "  ", width_, out_);
+        printWrapped(say(predictCommands(b)), indent + "  ", indent + "    ", width_, out_);
         for (const auto& reason : b.children) block(reason, indent);
         out_ << "\n";
         break;
     }
   }
 
-  std::string predictCommands(const text::Block& b) {
+  // "then run: rlab run ..." (two commands for a "which is faster" question).
+  Message predictCommands(const text::Block& b) {
     try {
-      std::string commands;
+      std::vector<std::string> commands;
       for (const std::string& query : predictionQueries(b))
-        commands += (commands.empty() ? "" : "  and  ") + commandLineFor(chapter_, query);
-      return commands;
+        commands.push_back(commandLineFor(chapter_, query));
+      if (commands.size() == 2)
+        return Message("view.then-run-both", {{"first", commands[0]}, {"second", commands[1]}});
+      return Message("view.then-run", {{"command", commands.empty() ? "" : commands[0]}});
     } catch (const ParamError& e) {
-      return e.what();
+      return e.message();
     }
   }
 
+  std::string say(const Message& m) const { return render(m, language_); }
+
   const std::string& chapter_;
   std::ostream& out_;
+  Language language_;
   const int width_;
   std::vector<const text::Block*> answers_;
 };
@@ -164,10 +173,10 @@ class ChapterPrinter {
 }  // namespace
 
 void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out,
-                      int width) {
+                      Language language, int width) {
   width = std::min(width, kWidestProse);
   out << doc.title << "\n" << std::string(size_t(width), '=') << "\n";
-  ChapterPrinter printer(chapter, out, width);
+  ChapterPrinter printer(chapter, out, language, width);
   printer.blocks(doc.blocks, "");
   printer.answers();
 }

@@ -37,11 +37,15 @@ void showStop(const Command& c, const std::vector<Stop>& stops, size_t k, std::o
   const text::Document* doc = text::chapter(s.lesson->id, c.language);
   const int width = c.terminal.width;
   out << "\n";
-  printWrapped("== " + std::to_string(k + 1) + " of " + std::to_string(stops.size()) + ": " +
-                   (doc ? doc->title : s.lesson->title),
-               "", "   ", width, out);
-  printWrapped(s.stop->why, "   ", "   ", width, out);
-  printTraceText(t, out, colour, width, narrationFor(t.params, t.backend != "gpu", c.language));
+  printWrapped(
+      "== " + render(Message("view.tour-stop", {{"stop", k + 1},
+                                                {"stops", stops.size()},
+                                                {"title", doc ? doc->title : s.lesson->title}}),
+                     c.language),
+      "", "   ", width, out);
+  printWrapped(render(s.stop->why, c.language), "   ", "   ", width, out);
+  printTraceText(t, out, colour, c.language, width,
+                 narrationFor(t.params, t.backend != "gpu", c.language));
   out.flush();
 }
 
@@ -49,12 +53,14 @@ enum class Move { Next, Back, Quit, Jump };
 
 // What the person at the keyboard asks for after stop k: Enter, b, q or a stop's number.
 // The end of their input quits.
-Move askForMove(std::istream& keys, size_t k, size_t total, int width, size_t& jumpTo,
-                std::ostream& out) {
+Move askForMove(std::istream& keys, size_t k, size_t total, int width, Language language,
+                size_t& jumpTo, std::ostream& out) {
   const bool last = k + 1 == total;
-  const std::string where = std::to_string(k + 1) + " of " + std::to_string(total);
+  const std::string where =
+      render(Message("view.tour-where", {{"stop", k + 1}, {"stops", total}}), language);
   const std::string prompt =
-      "-- " + where + " -- Enter: " + (last ? "finish" : "next") + ", b: back, q: quit > ";
+      "-- " + where + " -- " +
+      render(Message(last ? "view.tour-keys-last" : "view.tour-keys"), language) + " > ";
   const std::string shortPrompt = where + " (Enter, b, q) > ";
   out << "\n" << (visibleColumns(prompt) <= width ? prompt : shortPrompt) << std::flush;
   for (std::string line; std::getline(keys, line);) {
@@ -70,10 +76,10 @@ Move askForMove(std::istream& keys, size_t k, size_t total, int width, size_t& j
       jumpTo = std::stoul(line) - 1;
       return Move::Jump;
     }
-    printWrapped(std::string("Press Enter for ") + (last ? "the end" : "the next stop") +
-                     ", b to go back, q to quit, or type a stop's number from 1 to " +
-                     std::to_string(total) + ".",
-                 "", "", width, out);
+    printWrapped(
+        render(Message(last ? "view.tour-press-last" : "view.tour-press", {{"stops", total}}),
+               language),
+        "", "", width, out);
     out << shortPrompt << std::flush;
   }
   out << "\n";
@@ -95,10 +101,9 @@ int tourCommand(const Command& c, std::ostream& out, std::ostream&, bool colour)
   const bool byKeys = c.autoSeconds < 0 && c.terminal.keys;
   const double seconds = std::max(c.autoSeconds, 0.0);
   if (byKeys)
-    printWrapped("rlab tour: " + std::to_string(stops.size()) +
-                     " stops, a small run of every lesson with its chapter's narration. After "
-                     "each, Enter goes on, b goes back, q quits, and a number goes to that stop.",
-                 "", "", c.terminal.width, out);
+    printWrapped(
+        "rlab tour: " + render(Message("view.tour-start", {{"stops", stops.size()}}), c.language),
+        "", "", c.terminal.width, out);
   for (size_t k = 0; k < stops.size();) {
     showStop(c, stops, k, out, colour);
     if (!byKeys) {
@@ -107,7 +112,8 @@ int tourCommand(const Command& c, std::ostream& out, std::ostream&, bool colour)
       continue;
     }
     size_t jumpTo = 0;
-    switch (askForMove(*c.terminal.keys, k, stops.size(), c.terminal.width, jumpTo, out)) {
+    switch (
+        askForMove(*c.terminal.keys, k, stops.size(), c.terminal.width, c.language, jumpTo, out)) {
       case Move::Next:
         ++k;
         break;
@@ -122,10 +128,7 @@ int tourCommand(const Command& c, std::ostream& out, std::ostream&, bool colour)
     }
   }
   out << "\n";
-  printWrapped(
-      "That was every lesson. `rlab lesson ID` reads a chapter of the course; `rlab run LESSON "
-      "--help` shows what you can change.",
-      "", "", c.terminal.width, out);
+  printWrapped(render(Message("view.tour-end"), c.language), "", "", c.terminal.width, out);
   return 0;
 }
 

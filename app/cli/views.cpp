@@ -66,11 +66,16 @@ size_t widestValue(const std::vector<double>& values, size_t first, size_t count
   return cell;
 }
 
+// A view's words are core messages too (lessons/engine/messages), in the command's language.
+std::string say(const Message& m, Language language) {
+  return render(m, language);
+}
+
 // allreduce: each step as G rows, one per GPU, its chunks with the ranks each one holds, and
 // the copies of the step. Every chunk shows the same number of its first values (all where they
 // fit); a GPU's chunks that do not fit on one line go on under it.
 void printRanksText(const Trace& t, std::ostream& out, bool colour, int width,
-                    const text::Block* narration) {
+                    const text::Block* narration, Language language) {
   const Params& p = t.params;
   const size_t n = size_t(p.n);
   const int chunks = int(t.chunkStarts.size()) - 1;
@@ -110,7 +115,7 @@ void printRanksText(const Trace& t, std::ostream& out, bool colour, int width,
   for (size_t k = 0; k < t.steps.size(); ++k) {
     const StepSnapshot& s = t.steps[k];
     const StepSnapshot* previous = k > 0 ? &t.steps[k - 1] : nullptr;
-    printWrapped(std::to_string(k) + "  " + s.label,
+    printWrapped(std::to_string(k) + "  " + say(s.label, language),
                  spaces(4 - std::min<size_t>(4, std::to_string(k).size())), spaces(6), width, out);
     for (int r = 0; r < p.gpus && s.values.size() >= (r + 1) * n; ++r) {
       std::string name = "      GPU " + std::to_string(r);
@@ -149,43 +154,47 @@ void printRanksText(const Trace& t, std::ostream& out, bool colour, int width,
       out << line << " |\n";
     }
     for (const Transfer& x : s.transfers)
-      printWrapped("GPU " + std::to_string(x.from) + " -> GPU " + std::to_string(x.to) +
-                       ": elements " + std::to_string(x.begin) + ".." + std::to_string(x.end - 1) +
-                       ", " + std::to_string(x.bytes) + " B, " +
-                       (x.combined ? "combined" : "copied over"),
+      printWrapped(say(Message(x.combined ? "view.transfer-combined" : "view.transfer-copied",
+                               {{"from", x.from},
+                                {"to", x.to},
+                                {"first", x.begin},
+                                {"last", x.end - 1},
+                                {"bytes", x.bytes}}),
+                       language),
                    spaces(6), spaces(8), width, out);
     if (narration && k < narration->items.size()) printNarration(narration->items[k], out, width);
   }
 }
 
 // What the kernel printed, every line, under a heading that says how many and from where.
-void printKernelOutput(const Trace& t, std::ostream& out, int width) {
+void printKernelOutput(const Trace& t, std::ostream& out, int width, Language language) {
   const size_t count = t.kernelOutput.size();
-  printWrapped(
-      std::string("kernel output (printf), ") + std::to_string(count) +
-          (count == 1 ? " line" : " lines") + " from " +
-          (t.backend == "gpu" ? "the GPU" : "the simulator, in the order its schedule ran them") +
-          (count ? ":" : ""),
-      "", "  ", width, out);
+  printWrapped(say(Message(t.backend == "gpu" ? "view.kernel-output-gpu" : "view.kernel-output-sim",
+                           {{"lines", count}}),
+                   language),
+               "", "  ", width, out);
   for (const std::string& line : t.kernelOutput) printWrapped(line, "  ", "    ", width, out);
 }
 
 // --op subtract: what each kernel that offers it gave for the same data.
-void printOtherKernels(const Trace& t, std::ostream& out, int width) {
+void printOtherKernels(const Trace& t, std::ostream& out, int width, Language language) {
   if (t.otherKernels.empty()) return;
-  printWrapped(
-      "the same data through every kernel that offers " + std::string(name(t.params.op)) + ":", "",
-      "  ", width, out);
+  printWrapped(say(Message("view.same-data", {{"op", name(t.params.op)}}), language), "", "  ",
+               width, out);
+  auto padded = [](const std::string& name) {
+    return name + spaces(size_t(std::max(1, 24 - text::columns(name))));
+  };
   for (const KernelAnswer& a : t.otherKernels) {
     const bool thisRun = a.lesson == t.params.lesson && a.variant == t.params.variant;
     const std::string kernel = a.lesson + " " + a.variant;
     printWrapped(
-        kernel + spaces(24 - std::min<size_t>(24, kernel.size())) +
-            (a.notRun.empty() ? formatValue(a.result, t.params.type) : "not run: " + a.notRun) +
-            (thisRun ? "   <- this run" : ""),
+        padded(kernel) +
+            (a.notRun.empty() ? formatValue(a.result, t.params.type)
+                              : say(Message("view.not-run", {{"why", a.notRun}}), language)) +
+            (thisRun ? "   " + say(Message("view.this-run"), language) : ""),
         "  ", spaces(26), width, out);
   }
-  out << "  " << std::left << std::setw(24) << "host loop" << std::right
+  out << "  " << padded(say(Message("view.host-loop"), language))
       << formatValue(t.expected, t.params.type) << "\n";
 }
 
@@ -196,51 +205,57 @@ std::string percent(double v) {
 }
 
 // The step's global loads and stores (rlab run --memory): a summary, then each warp's request.
-void printMemoryStep(const StepSnapshot& s, std::ostream& out, int width) {
+void printMemoryStep(const StepSnapshot& s, std::ostream& out, int width, Language language) {
   const MemoryStepSummary sum = summarizeMemory(s.memory);
   if (sum.requests == 0) {
-    out << "        memory: no global loads or stores\n";
+    out << "        " << say(Message("view.memory-none"), language) << "\n";
     return;
   }
-  printWrapped("memory: " + std::to_string(sum.requests) +
-                   (sum.requests == 1 ? " warp request, " : " warp requests, ") +
-                   std::to_string(sum.sectors) + " sectors for " + std::to_string(sum.usefulBytes) +
-                   " useful bytes (" + percent(sum.efficiency) + "% efficiency; " +
-                   std::to_string(sum.minSectors) + " sectors at best)",
+  printWrapped(say(Message("view.memory-step", {{"requests", sum.requests},
+                                                {"sectors", sum.sectors},
+                                                {"useful", sum.usefulBytes},
+                                                {"efficiency", percent(sum.efficiency)},
+                                                {"fewest", sum.minSectors}}),
+                   language),
                spaces(8), spaces(10), width, out);
   constexpr size_t kShownRequests = 16;
   for (size_t k = 0; k < s.memory.size() && k < kShownRequests; ++k) {
     const WarpMemoryRequest& r = s.memory[k];
-    printWrapped("block " + std::to_string(r.block) + " warp " + std::to_string(r.warp) +
-                     (r.write ? " store" : " load ") + " arg " + std::to_string(r.buffer) + ": " +
-                     std::to_string(r.lanes.size()) +
-                     (r.lanes.size() == 1 ? " lane, " : " lanes, ") + std::to_string(r.sectors) +
-                     (r.sectors == 1 ? " sector" : " sectors") + " (" +
-                     std::to_string(r.minSectors) + " at best), " + std::to_string(r.lines) +
-                     (r.lines == 1 ? " line, " : " lines, ") + std::to_string(r.usefulBytes) +
-                     " useful bytes, " + percent(sectorEfficiency(r)) + "%",
+    printWrapped(say(Message(r.write ? "view.memory-store" : "view.memory-load",
+                             {{"block", r.block},
+                              {"warp", r.warp},
+                              {"arg", r.buffer},
+                              {"lanes", r.lanes.size()},
+                              {"sectors", r.sectors},
+                              {"fewest", r.minSectors},
+                              {"lines", r.lines},
+                              {"useful", r.usefulBytes},
+                              {"efficiency", percent(sectorEfficiency(r))}}),
+                     language),
                  spaces(10), spaces(12), width, out);
   }
   if (s.memory.size() > kShownRequests)
-    printWrapped("… and " + std::to_string(s.memory.size() - kShownRequests) +
-                     " more (--format json has all)",
-                 spaces(10), spaces(12), width, out);
+    printWrapped(
+        say(Message("view.memory-more", {{"more", s.memory.size() - kShownRequests}}), language),
+        spaces(10), spaces(12), width, out);
 }
 
 // The run's first lines: what ran, with which parameters, where.
-void printRunHeader(const Trace& t, std::ostream& out, int width) {
+void printRunHeader(const Trace& t, std::ostream& out, int width, Language language) {
   const Params& p = t.params;
-  const std::string device = (t.backend == "gpu" ? "GPU: " : "") + t.device;
+  const std::string device = (t.backend == "gpu" ? "GPU: " : "") + say(t.device, language);
   if (t.gpus > 0) {
-    printWrapped(p.lesson + " (" + p.variant + ")  gpus=" + std::to_string(p.gpus) +
-                     "  n=" + std::to_string(p.n) + " per GPU  " + name(p.op) + "  " +
-                     name(p.type) + "  data=" + t.dataLabel,
+    printWrapped(p.lesson + " (" + p.variant + ")  gpus=" + std::to_string(p.gpus) + "  " +
+                     say(Message("view.n-per-gpu", {{"n", p.n}}), language) + "  " + name(p.op) +
+                     "  " + name(p.type) + "  data=" + t.dataLabel,
                  "", "  ", width, out);
     printWrapped(device, "", "  ", width, out);
     return;
   }
-  std::string header = t.exercise.empty() ? p.lesson + " (" + p.variant + ")"
-                                          : "exercise " + t.exercise + " (your kernel)";
+  std::string header =
+      t.exercise.empty()
+          ? p.lesson + " (" + p.variant + ")"
+          : say(Message("view.exercise-kernel", {{"exercise", t.exercise}}), language);
   header += "  n=" + std::to_string(p.n) + "  block=" + std::to_string(p.block) + "  " +
             name(p.op) + "  " + name(p.type) +
             "  data=" + (t.dataLabel.empty() ? p.data : t.dataLabel);
@@ -248,26 +263,24 @@ void printRunHeader(const Trace& t, std::ostream& out, int width) {
     const VariantInfo& variant = *findLesson(p.lesson)->findVariant(p.variant);
     if (variant.barrierSwitch) header += std::string("  barrier=") + (p.barrier ? "on" : "off");
     if (variant.syncwarpSwitch) header += std::string("  syncwarp=") + (p.syncwarp ? "on" : "off");
-    header += std::string(p.perturb ? "  perturbed" : "") + (p.printing ? "  printf" : "") +
+    header += std::string(p.perturb ? "  perturb" : "") + (p.printing ? "  printf" : "") +
               (p.delayThread >= 0 ? "  delay=" + delayText(p) : "");
   }
   if (t.exercise.empty() && p.perThread > 0)
-    header += "  per-thread=" + std::to_string(p.perThread) + (p.loadAdd ? "" : "  no load add");
+    header += "  per-thread=" + std::to_string(p.perThread) + (p.loadAdd ? "" : "  no-load-add");
   printWrapped(header, "", "  ", width, out);
   printWrapped(device, "", "  ", width, out);
 }
 
 // Who worked in a step: "   4 threads, 1 warp, 2-way bank conflict"; empty for the input.
-std::string workersText(const StepSnapshot& s, size_t k) {
+std::string workersText(const StepSnapshot& s, size_t k, Language language) {
   if (k == 0 || s.active.empty()) return "";
-  std::string text =
-      "   " + std::to_string(s.active.size()) + (s.active.size() == 1 ? " thread" : " threads");
+  std::vector<Message> worked = {Message("view.threads", {{"threads", s.active.size()}})};
   if (!s.activeWarps.empty())
-    text += ", " + std::to_string(s.activeWarps.size()) +
-            (s.activeWarps.size() == 1 ? " warp" : " warps");
+    worked.push_back(Message("view.warps", {{"warps", s.activeWarps.size()}}));
   if (s.bankConflictDegree > 1)
-    text += ", " + std::to_string(s.bankConflictDegree) + "-way bank conflict";
-  return text;
+    worked.push_back(Message("view.bank-conflict", {{"ways", s.bankConflictDegree}}));
+  return "   " + say(Message("view.list", {{"items", worked}}), language);
 }
 
 // One line per step where the terminal is wide enough: its number and label, the array (both
@@ -275,13 +288,16 @@ std::string workersText(const StepSnapshot& s, size_t k) {
 // worked. Where it is not, the array goes under the label, and who worked after whichever of
 // the two has room for it. Then the step's stale reads and narration.
 void printSteps(const Trace& t, std::ostream& out, bool colour, int width,
-                const text::Block* narration) {
+                const text::Block* narration, Language language) {
   const Params& p = t.params;
   size_t widestLabel = 5, widestWorkers = 0, cell = 1;
+  std::vector<std::string> labels, workers;
   for (size_t k = 0; k < t.steps.size(); ++k) {
     const StepSnapshot& s = t.steps[k];
-    widestLabel = std::max(widestLabel, size_t(visibleColumns(s.label)));
-    widestWorkers = std::max(widestWorkers, workersText(s, k).size());
+    labels.push_back(say(s.label, language));
+    workers.push_back(workersText(s, k, language));
+    widestLabel = std::max(widestLabel, size_t(visibleColumns(labels.back())));
+    widestWorkers = std::max(widestWorkers, size_t(visibleColumns(workers.back())));
     cell = std::max(cell, widestValue(s.values, 0, s.values.size(), p.type));
   }
   // One line a step where every row shows all its values, or at least 8 of them.
@@ -311,27 +327,30 @@ void printSteps(const Trace& t, std::ostream& out, bool colour, int width,
       row +=
           ' ' + spaces(cell - std::min(cell, text.size())) + style + text + (*style ? kReset : "");
     }
-    if (shown < s.values.size()) row += "  (" + std::to_string(s.values.size()) + " values)";
+    if (shown < s.values.size())
+      row += "  " + say(Message("view.values", {{"values", s.values.size()}}), language);
     const std::string number = std::to_string(k);
     const std::string start = spaces(4 - std::min<size_t>(4, number.size())) + number + "  ";
-    const std::string workers = workersText(s, k);
+    const std::string& label = labels[k];
+    const std::string& who = workers[k];
     if (oneLine) {
-      out << start << s.label << spaces(widestLabel - size_t(visibleColumns(s.label)) + 2) << row
-          << workers << "\n";
-    } else if (visibleColumns(start + s.label + workers) <= width) {
-      out << start << s.label << workers << "\n" << spaces(5) << row << "\n";
+      out << start << label << spaces(widestLabel - size_t(visibleColumns(label)) + 2) << row << who
+          << "\n";
+    } else if (visibleColumns(start + label + who) <= width) {
+      out << start << label << who << "\n" << spaces(5) << row << "\n";
     } else {
-      printWrapped(s.label, start, spaces(6), width, out);
-      if (5 + visibleColumns(row + workers) <= width)
-        out << spaces(5) << row << workers << "\n";
+      printWrapped(label, start, spaces(6), width, out);
+      if (5 + visibleColumns(row + who) <= width)
+        out << spaces(5) << row << who << "\n";
       else
-        out << spaces(5) << row << "\n" << spaces(6) << workers.substr(3) << "\n";
+        out << spaces(5) << row << "\n" << spaces(6) << who.substr(3) << "\n";
     }
-    if (k > 0 && t.memoryRecorded) printMemoryStep(s, out, width);
-    for (const std::string& stale : staleReads(s, p.type))
-      printWrapped(
-          std::string(colour ? kWrong : "") + "stale read: " + stale + (colour ? kReset : ""),
-          spaces(8), spaces(10), width, out);
+    if (k > 0 && t.memoryRecorded) printMemoryStep(s, out, width, language);
+    for (const Message& stale : staleReads(s, p.type))
+      printWrapped(std::string(colour ? kWrong : "") +
+                       say(Message("view.stale-read", {{"read", stale}}), language) +
+                       (colour ? kReset : ""),
+                   spaces(8), spaces(10), width, out);
     if (narration && k < narration->items.size()) printNarration(narration->items[k], out, width);
     previous = &s.values;
   }
@@ -339,124 +358,107 @@ void printSteps(const Trace& t, std::ostream& out, bool colour, int width,
 
 // The result against the expected value, or, for an operator with no single answer, every
 // kernel's answer beside the host's loop.
-void printResult(const Trace& t, std::ostream& out, bool colour, int width) {
-  const Params& p = t.params;
+void printResult(const Trace& t, std::ostream& out, bool colour, int width, Language language) {
   if (!t.singleAnswer) {
-    printOtherKernels(t, out, width);
-    printWrapped("result " + formatValue(t.result, p.type) + "   host loop, left to right " +
-                     formatValue(t.expected, p.type) + "   no single right answer (" + name(p.op) +
-                     " is not associative)",
-                 "", "  ", width, out);
+    printOtherKernels(t, out, width, language);
+    printWrapped(say(resultLine(t), language) + "   " + say(verdictWord(t), language), "", "  ",
+                 width, out);
     return;
   }
   const char* verdictStyle = colour ? (t.correct ? kRight : kWrong) : "";
-  std::ostringstream line;
-  line << "result " << formatValue(t.result, p.type) << "   expected "
-       << formatValue(t.expected, p.type);
-  if (t.tolerance > 0) line << " (± " << std::setprecision(3) << t.tolerance << ")";
-  line << "   " << verdictStyle << (t.correct ? "correct" : "WRONG") << (colour ? kReset : "");
-  if (!howFarOff(t).empty()) line << " (" << howFarOff(t) << ")";
-  printWrapped(line.str(), "", "  ", width, out);
+  const std::string verdict = verdictStyle + say(verdictWord(t), language) + (colour ? kReset : "");
+  const Message off = howFarOff(t);
+  printWrapped(
+      say(resultLine(t), language) + "   " +
+          (off.empty()
+               ? verdict
+               : say(Message("view.verdict-off", {{"verdict", verdict}, {"off", off}}), language)),
+      "", "  ", width, out);
 }
 
 // What the run took: GPU timings, or the simulator's own time, which is no GPU's.
-void printTimings(const Trace& t, std::ostream& out, int width) {
-  const Timings& m = t.timings;
-  std::ostringstream line;
-  line << std::setprecision(4);
-  if (m.measured && t.gpus > 0) {
-    line << "all-reduce " << m.kernelMs << " ms (median of " << m.repetitions
-         << "), algorithm bandwidth " << m.gbPerSecond << " GB/s, bus bandwidth " << m.busGBs
-         << " GB/s = " << m.copyFraction * 100 << "% of a peer copy of the same bytes ("
-         << m.peerCopyGBs << " GB/s)";
-  } else if (m.measured) {
-    line << "kernel " << m.kernelMs << " ms (median of " << m.repetitions << "), with copies "
-         << m.withCopiesMs << " ms, " << m.gbPerSecond << " GB/s = " << m.copyFraction * 100
-         << "% of copy bandwidth, CPU loop " << m.cpuMs << " ms, CUB " << m.cubMs << " ms ("
-         << m.cubRatio << "x CUB)";
-  } else if (t.backend == "sim") {
-    line << std::setprecision(3) << "simulated in " << m.simSeconds
-         << " s (CPU time of the simulator, not a GPU time)";
-  } else {
-    return;
-  }
-  printWrapped(line.str(), "", "  ", width, out);
-}
-
-// A list of numbers after its name, wrapped under itself: "atomics landed in this order: 7 6 2".
-template <typename Each>
-void printNumberList(const std::string& name, size_t count, Each each, std::ostream& out,
-                     int width) {
-  std::string text = name;
-  for (size_t i = 0; i < count; ++i) text += " " + each(i);
-  printWrapped(text, "", "  ", width, out);
+void printTimings(const Trace& t, std::ostream& out, int width, Language language) {
+  for (const Message& line : timingLines(t))
+    printWrapped(say(line, language), "", "  ", width, out);
 }
 
 }  // namespace
 
-void printTraceText(const Trace& t, std::ostream& out, bool colour, int width,
+void printTraceText(const Trace& t, std::ostream& out, bool colour, Language language, int width,
                     const text::Block* narration) {
   const Params& p = t.params;
-  printRunHeader(t, out, width);
-  if (t.gpus > 0) printRanksText(t, out, colour, width, narration);
-  if (!t.steps.empty() && t.gpus == 0) printSteps(t, out, colour, width, narration);
-  if (!t.atomicOrder.empty() && t.atomicOrder.size() <= 64)
-    printNumberList(
-        "atomics landed in this order:", t.atomicOrder.size(),
-        [&](size_t i) { return std::to_string(t.atomicOrder[i].thread); }, out, width);
-  if (!t.blockPartials.empty() && t.blockPartials.size() <= 64)
-    printNumberList(
-        "block partials:", t.blockPartials.size(),
-        [&](size_t i) { return formatValue(t.blockPartials[i], p.type); }, out, width);
-  if (p.printing || !t.kernelOutput.empty()) printKernelOutput(t, out, width);
-  for (const auto& note : t.notes) printWrapped("note: " + note, "", "      ", width, out);
-  printResult(t, out, colour, width);
-  printTimings(t, out, width);
+  printRunHeader(t, out, width, language);
+  if (t.gpus > 0) printRanksText(t, out, colour, width, narration, language);
+  if (!t.steps.empty() && t.gpus == 0) printSteps(t, out, colour, width, narration, language);
+  if (!t.atomicOrder.empty() && t.atomicOrder.size() <= 64) {
+    std::string threads;
+    for (const auto& a : t.atomicOrder)
+      threads += (threads.empty() ? "" : " ") + std::to_string(a.thread);
+    printWrapped(say(Message("view.atomic-order", {{"threads", threads}}), language), "", "  ",
+                 width, out);
+  }
+  if (!t.blockPartials.empty() && t.blockPartials.size() <= 64) {
+    std::string partials;
+    for (double v : t.blockPartials)
+      partials += (partials.empty() ? "" : " ") + formatValue(v, p.type);
+    printWrapped(say(Message("view.block-partials", {{"partials", partials}}), language), "", "  ",
+                 width, out);
+  }
+  if (p.printing || !t.kernelOutput.empty()) printKernelOutput(t, out, width, language);
+  for (const auto& note : t.notes)
+    printWrapped(say(Message("view.note", {{"note", note}}), language), "", "      ", width, out);
+  printResult(t, out, colour, width, language);
+  printTimings(t, out, width, language);
 }
 
-void printLaunchesText(const Trace& t, std::ostream& out, int width) {
+void printLaunchesText(const Trace& t, std::ostream& out, Language language, int width) {
   const LaunchTable launches = launchTable(t);
   out << "\n";
-  printWrapped(std::to_string(launches.rows.size()) +
-                   (launches.rows.size() == 1 ? " launch" : " launches") + " from " +
-                   lessonOrThrow(t.params.lesson).hostFile + ":",
+  printWrapped(say(Message("view.launches", {{"launches", launches.rows.size()},
+                                             {"file", lessonOrThrow(t.params.lesson).hostFile}}),
+                   language),
                "", "  ", width, out);
-  Table table{launches.columns, launches.rows, true};
+  std::vector<std::string> columns;
+  for (const Message& column : launches.columns) columns.push_back(say(column, language));
+  Table table{columns, launches.rows, true};
   table.gap = " ";
   printTable(table, "  ", width, out);
 }
 
-void printTimelineText(const Trace& t, std::ostream& out, bool colour, int width) {
+void printTimelineText(const Trace& t, std::ostream& out, bool colour, Language language,
+                       int width) {
   const Timeline tl = buildTimeline(t);
   out << "\n";
   if (!tl.available) {
-    printWrapped("timeline: " + tl.why, "", "  ", width, out);
+    printWrapped(say(Message("view.timeline-none", {{"why", tl.why}}), language), "", "  ", width,
+                 out);
     return;
   }
-  printWrapped(std::string("timeline") +
-                   (tl.measured ? " (measured on the GPU)"
-                                : " (simulator, schedule " + t.params.schedule + ")") +
-                   ": one row per thread, the levels as columns; #R-W: the tick it read at and "
-                   "the tick it wrote at, counting every read and write in order",
-               "", "  ", width, out);
-  printWrapped(tl.clockText, "  ", "  ", width, out);
+  printWrapped(
+      say(tl.measured ? Message("view.timeline-measured")
+                      : Message("view.timeline-simulated", {{"schedule", t.params.schedule}}),
+          language),
+      "", "  ", width, out);
+  printWrapped(say(tl.clockText, language), "  ", "  ", width, out);
   const Params& p = t.params;
   // Each level a column; a late cell says so, and its row's gap is dots.
+  const std::string waiting = say(Message("view.timeline-waiting"), language);
   Table table;
   table.header.push_back("");
-  for (const std::string& column : tl.columns) table.header.push_back(column);
+  for (const Message& column : tl.columns) table.header.push_back(say(column, language));
   for (const TimelineRow& row : tl.rows) {
     std::vector<std::string> cells(tl.columns.size() + 1);
-    cells[0] = "thread " + std::to_string(row.thread);
+    cells[0] = say(Message("view.timeline-thread", {{"thread", row.thread}}), language);
     for (const TimelineCell& cell : row.cells) {
       std::string& s = cells[size_t(cell.column) + 1];
       if (!s.empty()) s += "; ";
       s += "#" + std::to_string(cell.readTick) + "-" + std::to_string(cell.writeTick) + " " +
            cellText(cell, p.op, p.type);
-      if (cell.late) s += " (level " + std::to_string(cell.level) + ", late)";
+      if (cell.late)
+        s += " " + say(Message("view.timeline-late", {{"level", cell.level}}), language);
       if (cell.staleRead) s += " !";
       for (int gap = cell.level - 1; gap < cell.column; ++gap)
-        if (cells[size_t(gap) + 1].empty()) cells[size_t(gap) + 1] = "...waiting...";
+        if (cells[size_t(gap) + 1].empty()) cells[size_t(gap) + 1] = waiting;
     }
     if (colour)
       for (std::string& s : cells)
@@ -465,19 +467,20 @@ void printTimelineText(const Trace& t, std::ostream& out, bool colour, int width
   }
   printTable(table, "  ", width, out);
   for (const TimelineEarlyRead& e : tl.earlyReads)
-    printWrapped(std::string(colour ? kWrong : "") + "#" + std::to_string(e.readTick) + " " +
-                     e.text + " (#" + std::to_string(e.writeTick) + ")" + (colour ? kReset : "") +
-                     ": " + e.sentence,
+    printWrapped(std::string(colour ? kWrong : "") +
+                     say(Message("view.timeline-early-read",
+                                 {{"read", e.readTick}, {"what", e.text}, {"write", e.writeTick}}),
+                         language) +
+                     (colour ? kReset : "") +
+                     say(Message("view.colon", {{"text", e.sentence}}), language),
                  "  ", "    ", width, out);
   const int needed = tl.readsAfterTheirWrite + tl.readsBeforeTheirWrite;
-  if (tl.readsBeforeTheirWrite == 0)
-    printWrapped("every read of a value written at an earlier level (" + std::to_string(needed) +
-                     ") came after that write",
-                 "  ", "    ", width, out);
-  else
-    printWrapped(std::to_string(tl.readsBeforeTheirWrite) + " of " + std::to_string(needed) +
-                     " reads of a value written at an earlier level came before that write",
-                 "  ", "    ", width, out);
+  printWrapped(say(tl.readsBeforeTheirWrite == 0
+                       ? Message("timeline.reads-all-after", {{"reads", needed}})
+                       : Message("timeline.reads-before",
+                                 {{"before", tl.readsBeforeTheirWrite}, {"reads", needed}}),
+                   language),
+               "  ", "    ", width, out);
 }
 
 }  // namespace rlab::cli

@@ -17,6 +17,13 @@
 #include "lessons/engine/trace.hpp"
 #include "lessons/engine/witness.hpp"
 
+namespace rlab {
+// JSON is for scripts: a sentence goes into it in English.
+inline void to_json(nlohmann::json& j, const Message& m) {
+  j = english(m);
+}
+}  // namespace rlab
+
 namespace rlab::cli {
 
 // A finished `rlab bench`: its rows and where they were measured.
@@ -27,25 +34,29 @@ struct BenchTable {
   std::vector<BenchRow> rows;
 };
 
-// Text, in lines of at most `width` columns (terminal.hpp).
-// With `narration` (a Steps block of the texts), each step's sentence is printed under it.
-void printTraceText(const Trace& t, std::ostream& out, bool colour, int width,
+// Text in lines of at most `width` columns (terminal.hpp), every sentence in `language` (the
+// core's messages; names, code and the tools' own output as they are). With `narration` (a Steps
+// block of the texts), each step's sentence is printed under it.
+void printTraceText(const Trace& t, std::ostream& out, bool colour, Language language, int width,
                     const text::Block* narration = nullptr);
 // One row per thread, the levels as columns, when each read and wrote (rlab run --timeline).
-void printTimelineText(const Trace& t, std::ostream& out, bool colour, int width);
+void printTimelineText(const Trace& t, std::ostream& out, bool colour, Language language,
+                       int width);
 // The run's launches, one row each (rlab run --launches).
-void printLaunchesText(const Trace& t, std::ostream& out, int width);
+void printLaunchesText(const Trace& t, std::ostream& out, Language language, int width);
 // A chapter's prose wrapped to `width` columns, 80 at most (code blocks as they are written).
 void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out,
-                      int width);
+                      Language language, int width);
 // One step's sentence of a narration, under the step.
 void printNarration(const text::Inline& item, std::ostream& out, int width);
+// Lessons, bench tables: reference listings for scripts, in English.
 void printLessonList(std::ostream& out);
-void printRaceText(const RaceResult& race, std::ostream& out, bool colour, int width);
-void printWitnessText(const Witness& w, std::ostream& out, bool colour);
+void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Language language,
+                   int width);
+void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language language);
 void printBenchText(const BenchTable& bench, std::ostream& out);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
-void printSanitizerText(const SanitizerReport& report, std::ostream& out);
+void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language);
 // A profile: the lesson's kernels' counters beside the simulator's prediction, the counters that
 // prove the lesson's point first (profile_views.cpp). Its JSON is the core's profileJson.
 void printProfileText(const ProfileReport& report, std::ostream& out);
@@ -54,10 +65,11 @@ void printRecordText(const RecordingJson& recording, const std::string& file, st
 // The exercises lesson by lesson, their titles in `language` (English where a file is missing).
 void printExerciseList(std::ostream& out, Language language);
 // The statement as `rlab lesson` prints a chapter, then how to start and where the hints are.
-void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out);
+void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out,
+                            Language language);
 // A check or run: compile errors with the line they point at, failures, timings.
 void printExerciseReport(const Exercise& e, const ExerciseReport& report, std::ostream& out,
-                         bool colour);
+                         bool colour, Language language);
 
 // JSON. Numbers JSON cannot hold (infinities, NaN) are the strings "inf", "-inf" and "nan".
 nlohmann::json jsonNumber(double v);

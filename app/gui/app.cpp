@@ -55,9 +55,9 @@ void App::resetToDefaults() {
 void App::validate() {
   try {
     resolve(ui.params);
-    ui.paramError.clear();
+    ui.paramError = {};
   } catch (const ParamError& e) {
-    ui.paramError = e.what();
+    ui.paramError = e.message();
   }
 }
 
@@ -111,10 +111,10 @@ std::function<void(UiState&)> showTrace(std::shared_ptr<const Trace> trace) {
     const int last = std::max(0, int(trace->steps.size()) - 1);
     ui.step = sameLesson ? std::min(ui.step, last) : 0;
     if (!sameLesson) ui.playing = false;
-    ui.status = trace->backend == "gpu" ? printed(tr("Ran on %s"), trace->device.c_str())
+    ui.status = trace->backend == "gpu" ? printed(tr("Ran on %s"), say(trace->device).c_str())
                                         : tr("Ran on the simulator");
     ui.statusIsError = false;
-    if (!trace->fallback.empty()) ui.status = trace->fallback;
+    if (!trace->fallback.empty()) ui.status = say(trace->fallback);
   };
 }
 
@@ -316,7 +316,7 @@ void App::startFasterPrediction(const text::Block* prediction, const std::string
   try {
     runs = predictionRuns(chapter, *prediction);
   } catch (const ParamError& e) {
-    ui.status = e.what();
+    ui.status = say(e.message());
     ui.statusIsError = true;
     return;
   }
@@ -341,7 +341,7 @@ void App::startFasterPrediction(const text::Block* prediction, const std::string
       const std::string times =
           printed(tr("%s took %.4g ms, %s %.4g ms, for n = %lld on %s."),
                   timed[0].params.variant.c_str(), a, timed[1].params.variant.c_str(), b,
-                  static_cast<long long>(timed[0].params.n), timed[0].device.c_str());
+                  static_cast<long long>(timed[0].params.n), say(timed[0].device).c_str());
       answer.verdict =
           printed(answer.right ? tr("Yes. %s") : tr("Not on this GPU. %s"), times.c_str());
     };

@@ -155,7 +155,7 @@ void App::startExerciseWork(bool oneRun) {
                               ExerciseState& ex = ui.exercise;
                               if (ex.id != id) return;  // another exercise was opened meanwhile
                               if (report.verdict == ExerciseVerdict::NotRun) {
-                                ui.status = report.problem;
+                                ui.status = say(report.problem);
                                 ui.statusIsError = true;
                               }
                               ex.passed = ex.passed || (report.passed() && !oneRun);

@@ -1,5 +1,7 @@
 #include "app/gui/job_thread.hpp"
 
+#include "app/gui/strings.hpp"
+
 namespace rlab::gui {
 
 JobThread::~JobThread() {
@@ -18,9 +20,9 @@ bool JobThread::start(const std::string& label, Work work) {
     try {
       apply = work(*job);
     } catch (const std::exception& e) {
-      const std::string message = e.what();
+      const Message message = messageOf(e);  // said when it arrives, in the UI's language
       apply = [message](UiState& ui) {
-        ui.status = message;
+        ui.status = say(message);
         ui.statusIsError = true;
       };
     }

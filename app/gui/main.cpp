@@ -86,6 +86,9 @@ int main(int argc, char** argv) {
     std::string settingsProblem;
     std::optional<rlab::gui::Settings> remembered;
     if (!settingsFile.empty() && o.resetSettings) std::remove(settingsFile.c_str());
+    // A settings file that cannot be used is said in the language asked for, or the locale's.
+    rlab::gui::setUiLanguage(o.language.empty() ? rlab::languageFromEnvironment()
+                                                : rlab::parseLanguage(o.language));
     if (!settingsFile.empty()) remembered = rlab::gui::loadSettings(settingsFile, settingsProblem);
     if (!settingsProblem.empty()) std::cerr << "reduction-lab: " << settingsProblem << "\n";
     if (remembered && !cli.count("--size")) {
@@ -188,7 +191,7 @@ int main(int argc, char** argv) {
     if (!o.screenshot.empty()) {
       app.runNow(o.step);
       if (!app.ui.paramError.empty()) {
-        std::cerr << "reduction-lab: " << app.ui.paramError << "\n";
+        std::cerr << "reduction-lab: " << rlab::gui::say(app.ui.paramError) << "\n";
         return 2;
       }
       if (o.view == "race") app.startRace();

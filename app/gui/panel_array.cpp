@@ -444,11 +444,12 @@ long long elementsPerBlock(const Trace& t, const StepSnapshot& s, int step) {
 
 // Every stale read of the step as a sentence: the first, then "and N more" that opens the rest.
 void staleReadSentences(UiState& ui, const StepSnapshot& s, const Trace& t, const Palette& pal) {
-  const std::vector<std::string> stale = staleReads(s, t.params.type);
+  const std::vector<Message> stale = staleReads(s, t.params.type);
   if (stale.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.wrong));
   const size_t shown = ui.allStaleReadsShown ? stale.size() : 1;
-  for (size_t k = 0; k < shown; ++k) wrappedText(printed(tr("stale read: %s"), stale[k].c_str()));
+  for (size_t k = 0; k < shown; ++k)
+    wrappedText(printed(tr("stale read: %s"), say(stale[k]).c_str()));
   ImGui::PopStyleColor();
   if (stale.size() == 1) return;
   const std::string more = ui.allStaleReadsShown
@@ -519,10 +520,10 @@ void drawArrayPanel(App& app) {
     ImGui::SetWindowFontScale(1.0f);
     ImGui::SameLine(0, ImGui::GetFontSize());
     if (ui.step > 0)
-      ImGui::TextDisabled(tr("%s (%d of %zu landed)"), s.label.c_str(), ui.step,
+      ImGui::TextDisabled(tr("%s (%d of %zu landed)"), say(s.label).c_str(), ui.step,
                           t.atomicOrder.size());
     else
-      ImGui::TextDisabled("%s", s.label.c_str());
+      ImGui::TextDisabled("%s", say(s.label).c_str());
     ArrayPicture input{t.steps[0].values, t.params.type,
                        [current](size_t i) { return int(i) == current; }, landed, noPairs};
     if (current >= 0) input.hot = {current};
@@ -534,11 +535,11 @@ void drawArrayPanel(App& app) {
   if (ui.step == 0)
     ImGui::Text(tr("the input: %zu values"), s.values.size());
   else if (s.active.empty())
-    ImGui::Text(tr("%s   (%zu values)"), s.label.c_str(), s.values.size());
+    ImGui::Text(tr("%s   (%zu values)"), say(s.label).c_str(), s.values.size());
   else
     ImGui::Text(
         s.active.size() == 1 ? tr("%s   (%zu thread worked)") : tr("%s   (%zu threads worked)"),
-        s.label.c_str(), s.active.size());
+        say(s.label).c_str(), s.active.size());
   // A phase that holds something other than the array says so before its cells.
   const char* holds = nullptr;
   switch (s.cells) {

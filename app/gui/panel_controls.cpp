@@ -124,8 +124,9 @@ void drawControlsPanel(App& app) {
   noteWidget(ui, "backend:gpu");
   if (!ui.gpuUsable) ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", ui.gpuUsable ? ui.gpuName.c_str() : tr("(no GPU here)"));
-  if (!ui.gpuUsable && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ui.gpuName.c_str());
+  const std::string gpuName = say(ui.gpuName);
+  ImGui::TextDisabled("%s", ui.gpuUsable ? gpuName.c_str() : tr("(no GPU here)"));
+  if (!ui.gpuUsable && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", gpuName.c_str());
   if ((backend == 1) != (p.backend == BackendChoice::Gpu)) {
     p.backend = backend == 1 ? BackendChoice::Gpu : BackendChoice::Sim;
     changed = true;
@@ -225,7 +226,7 @@ void drawControlsPanel(App& app) {
       if (!p.values.empty()) p.n = valuesPerRank(p);
       changed = true;
     } catch (const ParamError& e) {
-      ui.paramError = e.what();
+      ui.paramError = e.message();
     }
   }
 
@@ -315,7 +316,7 @@ void drawControlsPanel(App& app) {
   if (!ui.paramError.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text,
                           ImGui::ColorConvertU32ToFloat4(palette(ui.view.presenter).wrong));
-    wrappedText(withoutDashes(ui.paramError));
+    wrappedText(withoutDashes(say(ui.paramError)));
     ImGui::PopStyleColor();
   } else if (!ui.status.empty()) {
     if (ui.statusIsError)

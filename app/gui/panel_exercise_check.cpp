@@ -66,7 +66,7 @@ void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
   // A run's "correct" or "wrong" would only repeat the word above it.
   if (!(r.hasResult &&
         (r.verdict == ExerciseVerdict::Passed || r.verdict == ExerciseVerdict::Failed)))
-    wrappedText(r.summary());
+    wrappedText(say(r.summary()));
   if (good && !ex.reportIsRun)
     wrappedText(tr("Compare with ours: Show our solution, under the statement."), true);
   if (r.hasResult)
@@ -83,14 +83,13 @@ void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
   }
 
   int k = 0;
-  for (const std::string& failure : r.failures) {
+  for (const Message& failure : r.failures) {
     ImGui::Separator();
-    const size_t replay = failure.find(" Replay: ");
-    wrappedText(failure.substr(0, replay));
-    if (replay == std::string::npos) continue;
+    wrappedText(say(failure));
     // The replay line runs the learner's file on this case from a terminal; a long list of
     // values is cut here and copied whole.
-    const std::string line = failure.substr(replay + 9);
+    const std::string line = failure.arg("replay");
+    if (line.empty()) continue;
     const size_t shown = 150;
     ImGui::TextDisabled(tr("Replay: %s%s"), line.substr(0, shown).c_str(),
                         line.size() > shown ? " ..." : "");
@@ -98,7 +97,7 @@ void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
     if (ImGui::SmallButton(trId("Copy the replay line"))) ImGui::SetClipboardText(line.c_str());
     ImGui::PopID();
   }
-  for (const std::string& note : r.notes) wrappedText(note, true);
+  for (const Message& note : r.notes) wrappedText(say(note), true);
   if (!r.printed.empty() && ImGui::CollapsingHeader(trId("What the kernel printed"))) {
     if (ImFont* code = codeFont()) ImGui::PushFont(code);
     ImGui::TextUnformatted(r.printed.c_str());

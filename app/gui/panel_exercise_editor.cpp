@@ -47,7 +47,8 @@ std::map<int, LineNote> notesByLine(const ExerciseState& ex) {
     note.error = note.error || d.severity == "error";
   }
   const std::string named = ex.file.substr(ex.file.find_last_of('/') + 1) + ":";
-  for (const std::string& failure : ex.report->failures) {
+  for (const Message& sentence : ex.report->failures) {
+    const std::string failure = say(sentence);  // without its replay line
     for (size_t at = failure.find(named); at != std::string::npos;
          at = failure.find(named, at + 1)) {
       if (at > 0 && failure[at - 1] != ' ' && failure[at - 1] != '(') continue;
@@ -55,7 +56,7 @@ std::map<int, LineNote> notesByLine(const ExerciseState& ex) {
       if (line <= 0) continue;
       LineNote& note = notes[line];
       if (note.text.find(failure) == std::string::npos)
-        note.text += (note.text.empty() ? "" : "\n") + failure.substr(0, failure.find(" Replay: "));
+        note.text += (note.text.empty() ? "" : "\n") + failure;
       note.error = true;
     }
   }

@@ -42,11 +42,7 @@ void launchTableView(App& app, const Trace& t, const Palette& pal) {
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("##launches", int(table.columns.size()), flags)) return;
-  for (const std::string& column : table.columns)
-    ImGui::TableSetupColumn(column == "launch"         ? tr("launch")
-                            : column == "grid x block" ? tr("grid x block")
-                            : column == "threads"      ? tr("threads")
-                                                       : column.c_str());
+  for (const Message& column : table.columns) ImGui::TableSetupColumn(say(column).c_str());
   ImGui::TableHeadersRow();
   for (size_t r = 0; r < table.rows.size() && r < kShownLaunches; ++r) {
     ImGui::TableNextRow();

@@ -102,7 +102,7 @@ void summaryTable(const Trace& t, int current, const Palette& pal) {
     if (int(k) == current)
       ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, (pal.accent & 0x00ffffff) | 0x50000000);
     ImGui::TableSetColumnIndex(0);
-    ImGui::TextUnformatted(t.steps[k].label.c_str());
+    ImGui::TextUnformatted(say(t.steps[k].label).c_str());
     ImGui::TableSetColumnIndex(1);
     ImGui::Text("%d", sum.requests);
     ImGui::TableSetColumnIndex(2);

@@ -195,7 +195,7 @@ std::string whyNoProfile(const UiState& ui) {
     return tr("Profiling reads the counters of one GPU; this lesson runs across GPUs.");
   if (!ui.gpuUsable)
     return printed(tr("%s Profiling reads an NVIDIA GPU's own counters with Nsight Compute."),
-                   ui.gpuName.c_str());
+                   say(ui.gpuName).c_str());
   if (ncuPath().empty())
     return tr(
         "Nsight Compute (ncu) was found neither beside nvcc, in /usr/local/cuda/bin nor "
@@ -232,7 +232,8 @@ void drawProfilePanel(App& app) {
     noteWidget(ui, "profile-run");
     if (busy) ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::TextDisabled(tr("with Nsight Compute on %s, clocks as they are"), ui.gpuName.c_str());
+    ImGui::TextDisabled(tr("with Nsight Compute on %s, clocks as they are"),
+                        say(ui.gpuName).c_str());
   } else {
     wrappedText(why, true);
     noteWidget(ui, "profile-why");

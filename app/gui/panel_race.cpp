@@ -48,7 +48,7 @@ void drawRacecheckReport(UiState& ui, const SanitizerReport& report, const Palet
   noteWidget(ui, "racecheck report");
   ImGui::SameLine();
   ImGui::TextDisabled(tr("on %s"), runSetup(report.params, false).c_str());
-  if (!report.runError.empty()) wrappedText(report.runError);
+  if (!report.runError.empty()) wrappedText(say(report.runError));
   for (size_t k = 0; k < report.hazards.size() && k < kShownHazards; ++k) {
     const SanitizerHazard& h = report.hazards[k];
     ImGui::Bullet();
@@ -87,7 +87,7 @@ void drawRacecheckReport(UiState& ui, const SanitizerReport& report, const Palet
     ImGui::TextDisabled(tr("... and %zu more (rlab check lists them all)"),
                         report.hazards.size() - kShownHazards);
   if (!report.summary.empty()) ImGui::TextDisabled("%s", report.summary.c_str());
-  for (const auto& note : report.notes) wrappedText(note, true);
+  for (const auto& note : report.notes) wrappedText(say(note), true);
   ImGui::Separator();
 }
 
@@ -110,8 +110,8 @@ void drawResults(App& app, const Palette& pal) {
                      tr("%d of %d runs wrong (%.0f%%)"), race.wrong, race.runs,
                      100.0 * race.wrong / race.runs);
   ImGui::SameLine();
-  ImGui::TextDisabled(tr("on %s"), race.device.c_str());
-  wrappedText(race.schedules, true);
+  ImGui::TextDisabled(tr("on %s"), say(race.device).c_str());
+  wrappedText(say(race.schedules), true);
 
   const OffsetHistogram& bins = ui.race.bins;
   const bool listed = race.histogram.size() <= kListedResults;

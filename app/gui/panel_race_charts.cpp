@@ -113,12 +113,13 @@ void drawRateByBlock(const RateByBlock& rate, const Palette& pal) {
                       p.lesson.c_str(), p.variant.c_str(),
                       p.barrier ? tr("barrier on") : tr("barrier off")));
   if (rate.onGpu)
-    wrappedText(printed(tr("Measured on %s. %s"), rate.device.c_str(), rate.schedules.c_str()),
-                true);
+    wrappedText(
+        printed(tr("Measured on %s. %s"), say(rate.device).c_str(), say(rate.schedules).c_str()),
+        true);
   else
     wrappedText(printed(tr("On the CPU SIMT simulator over random schedules in which a warp's "
                            "lanes move together, not on a GPU. At every point: %s"),
-                        rate.schedules.c_str()),
+                        say(rate.schedules).c_str()),
                 true);
   if (rate.cancelled) wrappedText(tr("Cancelled: the points measured before it."), true);
   if (rate.points.empty()) return;
@@ -199,7 +200,7 @@ void drawFloatSums(const FloatSumSpread& s, const Palette& pal) {
   wrappedText(
       printed(tr("One ulp there is %g, the gap between neighbouring floats. The exact sum "
                  "is computed exactly (partials that carry no rounding). %d runs on %s. %s"),
-              s.ulp, s.runs, s.device.c_str(), s.schedules.c_str()),
+              s.ulp, s.runs, say(s.device).c_str(), say(s.schedules).c_str()),
       true);
   if (s.cancelled) wrappedText(tr("Cancelled before the fastest runs."), true);
   std::vector<ChartMarker> markers;

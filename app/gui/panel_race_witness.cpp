@@ -68,7 +68,8 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
                       runSetup(p).c_str(), w.tried),
               true);
   if (!w.found) {
-    wrappedText(printed(tr("No witness. %s"), w.why.c_str()), w.cancelled ? pal.muted : pal.right);
+    wrappedText(printed(tr("No witness. %s"), say(w.why).c_str()),
+                w.cancelled ? pal.muted : pal.right);
     return;
   }
   const StallSchedule& s = w.stall;
@@ -100,8 +101,8 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
                             ? tr("The read that came too late, after the value was overwritten, "
                                  "in step %d (%s):")
                             : tr("The read that came too early, in step %d (%s):"),
-                        r.step, r.stepLabel.c_str()));
-    wrappedText("  " + r.text, pal.wrong);
+                        r.step, say(r.stepLabel).c_str()));
+    wrappedText("  " + say(r.text), pal.wrong);
     std::string lines;
     if (w.combineLine.line)
       lines += printed(tr("%s:%d the combine that read it"), w.combineLine.file.c_str(),
@@ -154,10 +155,10 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
     if (g.ran)
       wrappedText(printed(tr("Forced on this GPU (%s): wrong in %d of %d runs, against %d of %d "
                              "without the delay."),
-                          g.device.c_str(), g.wrongDelayed, g.runs, g.wrongPlain, g.runs),
+                          say(g.device).c_str(), g.wrongDelayed, g.runs, g.wrongPlain, g.runs),
                   g.wrongDelayed ? pal.wrong : pal.right);
     else if (!g.why.empty())
-      wrappedText(printed(tr("Not forced on a GPU: %s"), g.why.c_str()), true);
+      wrappedText(printed(tr("Not forced on a GPU: %s"), say(g.why).c_str()), true);
     else {
       ImGui::TextUnformatted(tr("On a GPU:"));
       ImGui::SameLine();

@@ -130,12 +130,12 @@ void drawRanks(App& app) {
   else if (ui.step == 0)
     wrappedText(printed(tr("the input: %d GPUs, %lld values each"), gpus, n));
   else if (sameBytes && s.transfers.size() > 1)
-    wrappedText(printed(tr("%s   (%zu copies of %s each)"), s.label.c_str(), s.transfers.size(),
-                        bytesText(s.transfers.front().bytes).c_str()));
+    wrappedText(printed(tr("%s   (%zu copies of %s each)"), say(s.label).c_str(),
+                        s.transfers.size(), bytesText(s.transfers.front().bytes).c_str()));
   else
     wrappedText(
         printed(s.transfers.size() == 1 ? tr("%s   (%zu copy, %s)") : tr("%s   (%zu copies, %s)"),
-                s.label.c_str(), s.transfers.size(), bytesText(moved).c_str()));
+                say(s.label).c_str(), s.transfers.size(), bytesText(moved).c_str()));
 
   // Room around the rows for copies that wrap around: above the first row and right of the
   // chunks, the same for every step of the run so that the rows stay where they are.

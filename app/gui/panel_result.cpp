@@ -15,9 +15,7 @@ void drawAnswersWithoutVerdict(const Trace& t, const Palette& pal) {
   ImGui::SetWindowFontScale(1.8f);
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s", tr("NO SINGLE ANSWER"));
   ImGui::SetWindowFontScale(1.0f);
-  ImGui::Text(tr("result %s   host loop, left to right %s"),
-              formatValue(t.result, t.params.type).c_str(),
-              formatValue(t.expected, t.params.type).c_str());
+  wrappedText(say(resultLine(t)));
   if (t.otherKernels.empty()) return;
   wrappedText(tr("The same data through every kernel that offers subtract:"));
   if (!ImGui::BeginTable("answers", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg))
@@ -32,9 +30,10 @@ void drawAnswersWithoutVerdict(const Trace& t, const Palette& pal) {
     else
       ImGui::TextUnformatted(kernel.c_str());
     ImGui::TableNextColumn();
-    if (!a.notRun.empty())
+    if (!a.notRun.empty()) {
       ImGui::TextDisabled("%s", tr("not run"));
-    else if (thisRun)
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", say(a.notRun).c_str());
+    } else if (thisRun)
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), tr("%s (this run)"),
                          formatValue(a.result, t.params.type).c_str());
     else
@@ -60,30 +59,20 @@ void drawResultPanel(App& app) {
   const Trace& t = *ui.trace;
   if (!t.singleAnswer) {
     drawAnswersWithoutVerdict(t, pal);
-    wrappedText(t.device, true);
-    for (const auto& note : t.notes) wrappedText(note);
+    wrappedText(say(t.device), true);
+    for (const auto& note : t.notes) wrappedText(say(note));
     return;
   }
   if (t.gpus > 0) {  // a vector on every GPU: a verdict for each (panel_ranks.cpp)
     drawRankVerdicts(app);
   } else {
     drawVerdict(app, 1.8f);
-    ImGui::Text(tr("result %s   expected %s"), formatValue(t.result, t.params.type).c_str(),
-                formatValue(t.expected, t.params.type).c_str());
+    // The result line is the core's sentence, as rlab says it.
+    wrappedText(say(resultLine(t)));
   }
-  wrappedText(t.device, true);
-  const Timings& m = t.timings;
-  if (m.measured) {
-    wrappedText(printed(tr("kernel %.4f ms (median of %d), with copies %.3f ms"), m.kernelMs,
-                        m.repetitions, m.withCopiesMs));
-    wrappedText(
-        printed(tr("%.1f GB/s = %.1f%% of copy bandwidth"), m.gbPerSecond, m.copyFraction * 100));
-    wrappedText(printed(tr("%.1fx the CPU loop, %.2fx CUB"), m.cpuMs / m.kernelMs, m.cubRatio));
-  } else if (t.backend == "sim") {
-    wrappedText(printed(tr("simulated in %.3f s (simulator time, not a GPU time)"), m.simSeconds),
-                true);
-  }
-  for (const auto& note : t.notes) wrappedText(note);
+  wrappedText(say(t.device), true);
+  for (const Message& line : timingLines(t)) wrappedText(say(line), !t.timings.measured);
+  for (const auto& note : t.notes) wrappedText(say(note));
 }
 
 }  // namespace rlab::gui

@@ -41,7 +41,7 @@ void runTryLink(App& app, const std::string& chapter, const std::string& query) 
     }
     app.requestRun();  // also where n is above the automatic re-run's limit
   } catch (const ParamError& e) {
-    ui.status = e.what();
+    ui.status = say(e.message());
     ui.statusIsError = true;
   }
 }
@@ -178,7 +178,8 @@ void answerPrediction(App& app, const text::Block& b, Prediction& p, const std::
   } else {
     p.right = typed == trace->result;
     const std::string result = formatValue(trace->result, ran.type);
-    const char* where = trace->backend == "gpu" ? trace->device.c_str() : tr("the simulator");
+    const std::string device = say(trace->device);
+    const char* where = trace->backend == "gpu" ? device.c_str() : tr("the simulator");
     const std::string expected = formatValue(trace->expected, ran.type);
     p.verdict =
         !trace->singleAnswer
@@ -203,7 +204,7 @@ void drawPrediction(App& app, const text::Block& b, const std::string& chapter) 
     try {
       runs = predictionRuns(chapter, b);
     } catch (const ParamError& e) {
-      wrappedText(e.what());
+      wrappedText(say(e.message()));
     }
     for (int k = 0; k < int(runs.size()); ++k) {
       if (k) ImGui::SameLine();

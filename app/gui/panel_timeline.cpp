@@ -68,7 +68,7 @@ void drawTimelinePanel(App& app) {
   }
   const Timeline tl = buildTimeline(t);
   if (!tl.available) {
-    wrappedText(tl.why);
+    wrappedText(say(tl.why));
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text,
@@ -77,7 +77,7 @@ void drawTimelinePanel(App& app) {
                                      : tr("Exact: the simulator's own order"));
   ImGui::PopStyleColor();
   ImGui::SameLine();
-  helpMarker(tl.clockText.c_str());
+  helpMarker(say(tl.clockText).c_str());
   wrappedText(tr("Each box: #R-W, when it read and when it wrote, counting every read and write"),
               true);
 
@@ -100,7 +100,7 @@ void drawTimelinePanel(App& app) {
   const ImVec2 head = ImGui::GetCursorScreenPos();
   for (size_t c = 0; c < tl.columns.size(); ++c)
     draw->AddText(ImVec2(head.x + g.label + g.column * float(c) + 3, head.y),
-                  int(c) + 1 == ui.step ? pal.accent : pal.muted, tl.columns[c].c_str());
+                  int(c) + 1 == ui.step ? pal.accent : pal.muted, say(tl.columns[c]).c_str());
   ImGui::Dummy(ImVec2(g.label + g.column * float(tl.columns.size()), ImGui::GetTextLineHeight()));
   const int rows = std::min<int>(int(tl.rows.size()), kMaxRows);
   const float footer = ImGui::GetTextLineHeightWithSpacing() * float(2 + tl.earlyReads.size());
@@ -166,11 +166,12 @@ void drawTimelinePanel(App& app) {
       const ImVec2 a(reader.z - 6, reader.w), z(centreOf(w).x, w.y);
       dashedLine(draw, a, z, pal.wrong, pal.line);
       // The words under the reader's box, ending where it ends: inside the grid.
-      const ImVec2 size = ImGui::CalcTextSize(e.text.c_str());
+      const std::string text = say(e.text);
+      const ImVec2 size = ImGui::CalcTextSize(text.c_str());
       const ImVec2 at2(std::max(g.origin.x + g.label, reader.z - size.x - 10), reader.w + 2);
       draw->AddRectFilled(at2, ImVec2(at2.x + size.x + 6, at2.y + size.y + 2),
                           ImGui::GetColorU32(ImGuiCol_WindowBg), 3);
-      draw->AddText(ImVec2(at2.x + 3, at2.y + 1), pal.wrong, e.text.c_str());
+      draw->AddText(ImVec2(at2.x + 3, at2.y + 1), pal.wrong, text.c_str());
     }
   }
   ImGui::Dummy(ImVec2(width, g.row * float(rows)));
@@ -180,7 +181,7 @@ void drawTimelinePanel(App& app) {
                         rows, tl.rows.size());
   for (const TimelineEarlyRead& e : tl.earlyReads) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(pal.wrong));
-    wrappedText("#" + std::to_string(e.readTick) + " " + e.sentence);
+    wrappedText("#" + std::to_string(e.readTick) + " " + say(e.sentence));
     ImGui::PopStyleColor();
   }
   const int needed = tl.readsAfterTheirWrite + tl.readsBeforeTheirWrite;

@@ -131,68 +131,6 @@ float Platform::contentScale() const {
   return std::clamp(std::max(x, y), 1.0f, 4.0f);
 }
 
-namespace {
-
-struct FontFile {
-  std::string path;
-  int face = 0;
-};
-
-// assets/fonts.txt: "ROLE PATH [FACE]" lines; the first file of each role that exists wins.
-std::map<std::string, FontFile> fontFiles(const std::string& fontsList) {
-  std::map<std::string, FontFile> files;
-  std::ifstream list(fontsList);
-  for (std::string line; std::getline(list, line);) {
-    std::istringstream fields(line);
-    std::string role;
-    FontFile file;
-    if (!(fields >> role >> file.path) || role[0] == '#' || files.count(role)) continue;
-    fields >> file.face;
-    if (std::ifstream(file.path)) files[role] = file;
-  }
-  return files;
-}
-
-}  // namespace
-
-bool loadFonts(const std::string& fontsList, float pixels, Language language,
-               const std::string& text) {
-  ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
-  atlas.Clear();
-  setCodeFont(nullptr);
-  const auto files = fontFiles(fontsList);
-  const auto ui = files.find("ui");
-  if (ui == files.end()) {
-    atlas.AddFontDefault();
-    return false;
-  }
-  const ImWchar* latin = kLatinGlyphRanges;
-  static ImVector<ImWchar> cjkRanges;  // must outlive the atlas build
-  cjkRanges.clear();
-  const auto cjk = files.find(language == Language::Zh ? "cjk-zh" : "cjk-ja");
-  const bool wantsCjk = cjk != files.end();
-  if (wantsCjk) cjkGlyphRanges(language, text, cjkRanges);
-  auto addWithCjk = [&](const FontFile& file) -> ImFont* {
-    ImFont* font = atlas.AddFontFromFileTTF(file.path.c_str(), pixels, nullptr, latin);
-    if (font && wantsCjk) {
-      ImFontConfig merge;
-      merge.MergeMode = true;
-      merge.FontNo = cjk->second.face;
-      atlas.AddFontFromFileTTF(cjk->second.path.c_str(), pixels, &merge, cjkRanges.Data);
-    }
-    return font;
-  };
-  if (!addWithCjk(ui->second)) {
-    atlas.Clear();
-    atlas.AddFontDefault();
-    return false;
-  }
-  const auto mono = files.find("mono");
-  if (mono != files.end()) setCodeFont(addWithCjk(mono->second));
-  atlas.Build();
-  return true;
-}
-
 bool writePng(const std::string& path, int width, int height,
               const std::vector<unsigned char>& rgba) {
   return stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) != 0;

@@ -44,12 +44,6 @@ class Platform {
   GLFWwindow* window_ = nullptr;
 };
 
-// Builds the font atlas at `pixels`: the UI font (DejaVu Sans, with the punctuation, arrows
-// and maths signs the texts use) and the code font (DejaVu Sans Mono), each with the CJK font
-// merged in for Japanese or Chinese, with the common ranges plus every character of `text`.
-// assets/fonts.txt lists where to look. False: ImGui's built-in font only.
-bool loadFonts(const std::string& fontsList, float pixels, Language language,
-               const std::string& text);
 // Writes RGBA pixels, top row first, as a PNG.
 bool writePng(const std::string& path, int width, int height,
               const std::vector<unsigned char>& rgba);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "app/gui/strings.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
@@ -55,13 +56,14 @@ std::optional<Settings> loadSettings(const std::string& path, std::string& probl
     s.height = j.at("height").get<int>();
     if (!(s.textScale >= 0.6f && s.textScale <= 2.5f) || s.width < 320 || s.height < 240 ||
         s.width > 7680 || s.height > 4320)
-      throw ParamError("a text size or window size is out of range");
+      throw MessageError(verbatim(tr("a text size or window size is out of range")));
     return s;
   } catch (const std::exception& e) {
-    std::string why = e.what();
+    std::string why = say(messageOf(e));  // the JSON library's words as it wrote them
     if (!why.empty() && why.back() == '.') why.pop_back();
-    problem = "The settings in " + path + " could not be used (" + why +
-              "), so the app starts with its defaults and will write new ones.";
+    problem = printed(tr("The settings in %s could not be used (%s), so the app starts with its "
+                         "defaults and will write new ones."),
+                      path.c_str(), why.c_str());
     return std::nullopt;
   }
 }

@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <iterator>
+#include <map>
 
 #include "lessons/engine/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
@@ -14,13 +15,6 @@ namespace rlab::gui {
 namespace {
 
 std::atomic<Language> g_language{Language::En};
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 }  // namespace
 
@@ -32,40 +26,14 @@ Language uiLanguage() {
   return g_language;
 }
 
-UiStrings parseUiStrings(std::string_view text) {
-  static constexpr std::string_view separator = " => ";
-  UiStrings strings;
-  int number = 0;
-  while (!text.empty()) {
-    const size_t end = text.find('\n');
-    const std::string_view line = trimmed(text.substr(0, end));
-    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-    ++number;
-    if (line.empty() || line.front() == '#') continue;
-    const size_t at = line.find(separator);
-    const std::string where = "line " + std::to_string(number) + ": ";
-    if (at == std::string_view::npos) {
-      strings.problems.push_back(where + "no \" => \" between the English and its translation");
-      continue;
-    }
-    const std::string key(trimmed(line.substr(0, at)));
-    const std::string value(trimmed(line.substr(at + separator.size())));
-    if (key.empty() || value.empty())
-      strings.problems.push_back(where + "the English or its translation is empty");
-    else if (!strings.entries.emplace(key, value).second)
-      strings.problems.push_back(where + "\"" + key + "\" is translated twice");
-  }
-  return strings;
-}
-
-const UiStrings& uiStrings(Language language) {
+const Catalogue& uiStrings(Language language) {
   static const auto load = [](Language l) {
-    if (l == Language::En) return UiStrings{};
+    if (l == Language::En) return Catalogue{};
     const std::string* file =
         embeddedStringsFile("app/gui/strings/" + std::string(code(l)) + ".txt");
-    return file ? parseUiStrings(*file) : UiStrings{{}, {"no strings file was built in"}};
+    return file ? parseCatalogue(*file) : Catalogue{{}, {"no strings file was built in"}};
   };
-  static const UiStrings files[] = {load(kLanguages[0]), load(kLanguages[1]), load(kLanguages[2])};
+  static const Catalogue files[] = {load(kLanguages[0]), load(kLanguages[1]), load(kLanguages[2])};
   static_assert(std::size(files) == std::size(kLanguages));
   return files[int(language)];
 }
@@ -97,8 +65,14 @@ std::string glyphText(Language language) {
     if (const std::string* text = embeddedFile(e.folder + "/" + lang + ".md")) all += *text;
   if (const std::string* labels = embeddedStringsFile("app/gui/strings/" + lang + ".txt"))
     all += *labels;
+  if (const std::string* messages = embeddedFile("lessons/engine/messages/" + lang + ".txt"))
+    all += *messages;                                          // the core's sentences
   for (Language other : kLanguages) all += nativeName(other);  // the language menu
   return all;
+}
+
+std::string say(const Message& message) {
+  return render(message, uiLanguage());
 }
 
 std::string printed(const char* format, ...) {

@@ -6,12 +6,9 @@
 // uses has every language, that no entry is left unused, and that placeholders agree.
 #pragma once
 
-#include <functional>
-#include <map>
 #include <string>
-#include <string_view>
-#include <vector>
 
+#include "lessons/engine/messages.hpp"
 #include "lessons/engine/texts.hpp"
 
 #if defined(__GNUC__)
@@ -36,23 +33,22 @@ const char* tr(const char* english) RLAB_TR_FORMAT_ARG;
 // ("実行###Run"), so that state and the tests' widget names hold in every language.
 const char* trId(const char* english);
 
+// A sentence of the core (a run's labels and notes, a race's summary, an error) in the UI's
+// language: the core's own catalogue (lessons/engine/messages), not the app's.
+std::string say(const Message& message);
+
 // printf into a std::string: for sentences with placeholders, printed(tr("Ran on %s"), name).
 std::string printed(const char* format, ...) RLAB_PRINTF_FORMAT;
 
-// A strings file as parsed: key to translation, and one sentence per line it could not take.
-struct UiStrings {
-  std::map<std::string, std::string, std::less<>> entries;
-  std::vector<std::string> problems;
-};
-UiStrings parseUiStrings(std::string_view fileText);
-// The language's embedded file, parsed once (English: empty).
-const UiStrings& uiStrings(Language language);
+// The language's embedded file, parsed once (English: empty). The same format as the core's
+// messages (parseCatalogue), with the English itself as the key.
+const Catalogue& uiStrings(Language language);
 // "app/gui/strings/ja.txt": the file's text as built in, or nullptr.
 const std::string* embeddedStringsFile(const std::string& path);
 
 // Every character the app shows in a language: the course's chapters, the exercises'
-// statements and hints, the app's own words and the language menu, so that the font atlas
-// has a glyph for each (theme.hpp's cjkGlyphRanges).
+// statements and hints, the app's own words, the core's sentences and the language menu, so that
+// the font atlas has a glyph for each (theme.hpp's cjkGlyphRanges).
 std::string glyphText(Language language);
 
 }  // namespace rlab::gui

@@ -1,5 +1,9 @@
 #include "app/gui/theme.hpp"
 
+#include <fstream>
+#include <map>
+#include <sstream>
+
 namespace rlab::gui {
 
 const Palette& palette(bool presenter) {
@@ -103,6 +107,105 @@ void applyStyle(bool presenter) {
   ImGui::GetStyle() = style;
   // Exactly 1 once the atlas was rebuilt at this size; until then the old atlas, scaled.
   ImGui::GetIO().FontGlobalScale = textPixels(presenter) / g_fontPixels;
+}
+
+// ---- Fonts ----------------------------------------------------------------------------------
+
+namespace {
+
+struct FontFile {
+  std::string path;
+  int face = 0;
+};
+
+// assets/fonts.txt: "ROLE PATH [FACE]" lines; the first file of each role that exists wins.
+std::map<std::string, FontFile> fontFiles(const std::string& fontsList) {
+  std::map<std::string, FontFile> files;
+  std::ifstream list(fontsList);
+  for (std::string line; std::getline(list, line);) {
+    std::istringstream fields(line);
+    std::string role;
+    FontFile file;
+    if (!(fields >> role >> file.path) || role[0] == '#' || files.count(role)) continue;
+    fields >> file.face;
+    if (std::ifstream(file.path)) files[role] = file;
+  }
+  return files;
+}
+
+// A font file's line height (hhea ascent minus descent) in ems, as stb_truetype sizes a font:
+// ImGui makes a font of N pixels N pixels from ascent to descent, so two fonts of the same
+// pixel size have ems of different sizes. 0 where the file cannot be read.
+float lineHeightInEms(const FontFile& file) {
+  std::ifstream in(file.path, std::ios::binary);
+  auto read = [&](std::streamoff at, int bytes) -> long {
+    unsigned char b[4] = {};
+    in.seekg(at);
+    if (!in.read(reinterpret_cast<char*>(b), bytes)) return -1;
+    long v = 0;
+    for (int k = 0; k < bytes; ++k) v = v << 8 | b[k];
+    return v;
+  };
+  long font = 0;  // a collection (.ttc) lists its faces' offsets after "ttcf"
+  if (read(0, 4) == 0x74746366) font = read(12 + 4 * std::streamoff(file.face), 4);
+  const long tables = read(font + 4, 2);
+  long head = -1, hhea = -1;
+  for (long k = 0; k < tables && font >= 0; ++k) {
+    const long tag = read(font + 12 + 16 * k, 4), at = read(font + 12 + 16 * k + 8, 4);
+    if (tag == 0x68656164) head = at;  // "head"
+    if (tag == 0x68686561) hhea = at;  // "hhea"
+  }
+  if (head < 0 || hhea < 0) return 0;
+  const long unitsPerEm = read(head + 18, 2);
+  const auto signed16 = [](long v) { return v >= 0x8000 ? v - 0x10000 : v; };
+  const long ascent = signed16(read(hhea + 4, 2)), descent = signed16(read(hhea + 6, 2));
+  if (unitsPerEm <= 0 || ascent - descent <= 0) return 0;
+  return float(ascent - descent) / float(unitsPerEm);
+}
+
+}  // namespace
+
+bool loadFonts(const std::string& fontsList, float pixels, Language language,
+               const std::string& text) {
+  ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  atlas.Clear();
+  setCodeFont(nullptr);
+  const auto files = fontFiles(fontsList);
+  const auto ui = files.find("ui");
+  if (ui == files.end()) {
+    atlas.AddFontDefault();
+    return false;
+  }
+  const ImWchar* latin = kLatinGlyphRanges;
+  static ImVector<ImWchar> cjkRanges;  // must outlive the atlas build
+  cjkRanges.clear();
+  const auto cjk = files.find(language == Language::Zh ? "cjk-zh" : "cjk-ja");
+  const bool wantsCjk = cjk != files.end();
+  if (wantsCjk) cjkGlyphRanges(language, text, cjkRanges);
+  // The CJK face at the Latin face's em, not its pixel height: Noto Sans CJK's line is 1.448 em
+  // to DejaVu's 1.164, so at the same pixels its characters came out a fifth smaller than the
+  // Latin text beside them. Both are placed on the same baseline.
+  auto addWithCjk = [&](const FontFile& file) -> ImFont* {
+    ImFont* font = atlas.AddFontFromFileTTF(file.path.c_str(), pixels, nullptr, latin);
+    if (font && wantsCjk) {
+      const float latinLine = lineHeightInEms(file), cjkLine = lineHeightInEms(cjk->second);
+      ImFontConfig merge;
+      merge.MergeMode = true;
+      merge.FontNo = cjk->second.face;
+      const float cjkPixels = latinLine > 0 && cjkLine > 0 ? pixels * cjkLine / latinLine : pixels;
+      atlas.AddFontFromFileTTF(cjk->second.path.c_str(), cjkPixels, &merge, cjkRanges.Data);
+    }
+    return font;
+  };
+  if (!addWithCjk(ui->second)) {
+    atlas.Clear();
+    atlas.AddFontDefault();
+    return false;
+  }
+  const auto mono = files.find("mono");
+  if (mono != files.end()) setCodeFont(addWithCjk(mono->second));
+  atlas.Build();
+  return true;
 }
 
 }  // namespace rlab::gui

@@ -32,6 +32,13 @@ float uiScale(bool presenter);
 extern const ImWchar kLatinGlyphRanges[];
 void cjkGlyphRanges(Language language, const std::string& text, ImVector<ImWchar>& ranges);
 
+// Builds the font atlas at `pixels`: the UI font (DejaVu Sans, with the punctuation, arrows
+// and maths signs the texts use) and the code font (DejaVu Sans Mono), each with the CJK font
+// merged in for Japanese or Chinese at the Latin font's em size, with the common ranges plus every
+// character of `text`. assets/fonts.txt lists where to look. False: ImGui's built-in font only.
+bool loadFonts(const std::string& fontsList, float pixels, Language language,
+               const std::string& text);
+
 // The monospace font for code (nullptr: the UI font).
 void setCodeFont(ImFont* font);
 ImFont* codeFont();

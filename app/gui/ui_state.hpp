@@ -109,8 +109,8 @@ struct ViewOptions {
   // Timing chart: every lesson's kernels, not only those of the lesson on screen (and the
   // yardsticks: CUB, the CPU loop, the copy roofline).
   bool chartAllKernels = false;
-  long long speedUpN = 0;      // the speed-up table's n; 0 (or one not measured): the largest
-  float textScale = 1;         // Ctrl+= / Ctrl+-
+  long long speedUpN = 0;  // the speed-up table's n; 0 (or one not measured): the largest
+  float textScale = 1;     // Ctrl+= / Ctrl+-
   // The stage (presenter mode, small windows): the picture and the narration fill the screen;
   // lessons, controls and code wait in a drawer that opens on demand (M).
   bool drawerOpen = false;
@@ -142,7 +142,7 @@ struct Prediction {
 struct LiveRaceRate {
   std::shared_ptr<const Trace> forRun;  // shown while this run is on screen
   int runs = 0, wrong = 0;
-  std::string device;
+  Message device;
   bool onGpu = false;
 };
 
@@ -157,7 +157,7 @@ struct OwnChapter {
 
 struct UiState {
   Params params;                       // what the controls say
-  std::string paramError;              // why they are refused, shown at the widgets
+  Message paramError;                  // why they are refused, shown at the widgets
   std::array<char, 512> valuesText{};  // the values box as typed; cleared when n changes
   std::shared_ptr<const Trace> trace;  // the run on screen
   bool rerunWanted = true;             // params changed: run again when the worker is free
@@ -170,8 +170,8 @@ struct UiState {
   double stepClock = 0;
 
   bool gpuUsable = false;
-  std::string gpuName;  // the device's name, capability and memory, or why there is none
-  int gpuCount = 0;     // CUDA devices the driver sees
+  Message gpuName;   // the device's name, capability and memory, or why there is none
+  int gpuCount = 0;  // CUDA devices the driver sees
 
   int raceRuns = 200;
   RaceOutcome race;

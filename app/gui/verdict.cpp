@@ -30,10 +30,8 @@ Verdict verdictOf(const App& app) {
   v.colour = v.kind == Verdict::Kind::Wrong           ? pal.wrong
              : v.kind == Verdict::Kind::RightThisTime ? pal.accent
                                                       : pal.right;
-  // The core says when a sum is off ("15 short"); the words are the UI's.
-  if (!howFarOff(t).empty())
-    v.detail = printed(t.result < t.expected ? tr("%s short") : tr("%s over"),
-                       formatValue(std::fabs(t.expected - t.result), t.params.type).c_str());
+  // How far off a sum is ("15 short"): the core's sentence, as rlab says it.
+  if (const Message off = howFarOff(t); !off.empty()) v.detail = say(off);
   if (!racy) return v;
   // A barrier off, or a warp that needs its lanes in step: this run is one draw. How often the
   // setting goes wrong, once measured.

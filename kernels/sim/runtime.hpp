@@ -32,7 +32,7 @@ struct Schedule {
   unsigned stallRounds = 0;
 
   // Parses "lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED",
-  // "stall:T:R:K", "lane:T:S:K", "lanes-random:SEED". Throws std::invalid_argument with one
+  // "stall:T:R:K", "lane:T:S:K", "lanes-random:SEED". Throws ScheduleError (below) with one
   // sentence saying what is allowed.
   static Schedule parse(std::string_view text);
   std::string str() const;
@@ -46,6 +46,24 @@ struct Schedule {
 inline constexpr const char* kScheduleHelp =
     "lockstep, sequential, reverse, random:SEED, warps-random:SEED, stall:T:R:K, lane:T:S:K or "
     "lanes-random:SEED";
+
+// A schedule's name refused: what() in English, and why as a code, which the lessons' engine
+// says in the learner's language.
+struct ScheduleError : std::invalid_argument {
+  enum class Why {
+    NotASchedule,
+    Fields,
+    Malformed,
+    ThreadPast1023,
+    RoundRange,
+    StepRange,
+    TooManyRounds
+  };
+  ScheduleError(const std::string& sentence, Why why, std::string field)
+      : std::invalid_argument(sentence), why(why), field(std::move(field)) {}
+  Why why;
+  std::string field;  // Malformed: "seed", "thread", "round", "warp step" or "round count"
+};
 
 // One atomic as it landed: who, where, what it saw.
 struct AtomicEvent {

@@ -20,17 +20,17 @@ namespace rlab::sim {
 
 namespace {
 
-[[noreturn]] void badSchedule(std::string_view text, const char* why) {
-  throw std::invalid_argument("schedule '" + std::string(text) + "' " + why + "; use " +
-                              kScheduleHelp + ".");
+[[noreturn]] void badSchedule(std::string_view text, const std::string& why,
+                              ScheduleError::Why code, const char* field = "") {
+  throw ScheduleError(
+      "schedule '" + std::string(text) + "' " + why + "; use " + kScheduleHelp + ".", code, field);
 }
 
 uint64_t parseNumber(std::string_view whole, std::string_view part, const char* name) {
   if (part.empty() || part.size() > 19 ||
-      !std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    std::string why = std::string("has a malformed ") + name + " (a whole number is expected)";
-    badSchedule(whole, why.c_str());
-  }
+      !std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    badSchedule(whole, std::string("has a malformed ") + name + " (a whole number is expected)",
+                ScheduleError::Why::Malformed, name);
   return std::stoull(std::string(part));
 }
 
@@ -52,7 +52,8 @@ Schedule Schedule::parse(std::string_view text) {
   Schedule s;
   const std::string_view name = parts[0];
   auto expectParts = [&](size_t count) {
-    if (parts.size() != count) badSchedule(text, "has the wrong number of ':' fields");
+    if (parts.size() != count)
+      badSchedule(text, "has the wrong number of ':' fields", ScheduleError::Why::Fields);
   };
   if (name == "lockstep" || name == "sequential" || name == "reverse") {
     expectParts(1);
@@ -72,16 +73,19 @@ Schedule Schedule::parse(std::string_view text) {
     const uint64_t thread = parseNumber(text, parts[1], "thread");
     const uint64_t round = parseNumber(text, parts[2], lane ? "warp step" : "round");
     const uint64_t rounds = parseNumber(text, parts[3], "round count");
-    if (thread > 1023) badSchedule(text, "names a thread past 1023");
+    if (thread > 1023)
+      badSchedule(text, "names a thread past 1023", ScheduleError::Why::ThreadPast1023);
     if (round < 1 || round > 1000000)
       badSchedule(text,
-                  lane ? "needs a warp step from 1 to 1000000" : "needs a round from 1 to 1000000");
-    if (rounds > 1000000) badSchedule(text, "sits out more than 1000000 rounds");
+                  lane ? "needs a warp step from 1 to 1000000" : "needs a round from 1 to 1000000",
+                  lane ? ScheduleError::Why::StepRange : ScheduleError::Why::RoundRange);
+    if (rounds > 1000000)
+      badSchedule(text, "sits out more than 1000000 rounds", ScheduleError::Why::TooManyRounds);
     s.stallThread = static_cast<unsigned>(thread);
     s.stallRound = static_cast<unsigned>(round);
     s.stallRounds = static_cast<unsigned>(rounds);
   } else {
-    badSchedule(text, "is not a schedule");
+    badSchedule(text, "is not a schedule", ScheduleError::Why::NotASchedule);
   }
   return s;
 }

@@ -77,7 +77,7 @@ class RankBuffers {
   }
 
   // The ranks wait for each other; a traced run records the step.
-  void endStep(const std::string& label) {
+  void endStep(const Message& label) {
     b_.rankBarrier();
     before_ = contains_;
     if (!trace_) {
@@ -144,7 +144,8 @@ void butterflySteps(RankBuffers<B, T, Op>& ranks) {
     // Every partner's copy has landed before anyone changes the buffer it copied from.
     ranks.backend().rankBarrier();
     for (int r = 0; r < ranks.gpus(); ++r) ranks.combineFetched(r, 0);
-    ranks.endStep("partner rank ^ " + std::to_string(bit));
+    ranks.endStep(
+        Message("step.allreduce.partner", {{"partner", "rank ^ " + std::to_string(bit)}}));
   }
 }
 
@@ -154,18 +155,22 @@ void butterflySteps(RankBuffers<B, T, Op>& ranks) {
 // writes over its own. 2 (G - 1) steps of n / G elements: 2 (G - 1) / G · n per rank in all,
 // less than twice the buffer however many GPUs take part.
 template <class B, class T, class Op>
-void ringSteps(RankBuffers<B, T, Op>& ranks, const std::string& prefix = "") {
+void ringSteps(RankBuffers<B, T, Op>& ranks, bool ncclModel = false) {
+  // The simulator's stand-in for NCCL says so in every step's label.
+  auto label = [&](Message step) {
+    return ncclModel ? Message("step.allreduce.nccl-model", {{"step", std::move(step)}}) : step;
+  };
   const int g = ranks.gpus();
   for (int s = 0; s < g - 1; ++s) {
     // A chunk is read by the next rank while this rank works on another one: no barrier.
     for (int r = 0; r < g; ++r) ranks.fetch(r, (r + 1) % g, ranks.chunk(r - s));
     for (int r = 0; r < g; ++r) ranks.combineFetched((r + 1) % g, ranks.chunk(r - s));
-    ranks.endStep(prefix + "reduce-scatter " + std::to_string(s + 1) + " of " +
-                  std::to_string(g - 1));
+    ranks.endStep(
+        label(Message("step.allreduce.reduce-scatter", {{"step", s + 1}, {"steps", g - 1}})));
   }
   for (int s = 0; s < g - 1; ++s) {
     for (int r = 0; r < g; ++r) ranks.overwrite(r, (r + 1) % g, ranks.chunk(r + 1 - s));
-    ranks.endStep(prefix + "all-gather " + std::to_string(s + 1) + " of " + std::to_string(g - 1));
+    ranks.endStep(label(Message("step.allreduce.all-gather", {{"step", s + 1}, {"steps", g - 1}})));
   }
 }
 
@@ -173,7 +178,7 @@ void ringSteps(RankBuffers<B, T, Op>& ranks, const std::string& prefix = "") {
 template <class B, class T, class Op>
 void ncclSteps(RankBuffers<B, T, Op>& ranks, long long n) {
   ranks.backend().template ncclAllReduce<T, Op>(ranks.bufferPointers(), size_t(n));
-  ranks.endStep("ncclAllReduce (one call: its steps run inside NCCL)");
+  ranks.endStep(Message("step.allreduce.nccl"));
 }
 
 // ---- The drivers -----------------------------------------------------------------------------
@@ -204,13 +209,9 @@ void driveAllReduceNccl(B& b, const Params& p, typename B::template Buffer<T>& i
     out.notes.push_back(b.ncclDescription());
   } else {
     RankBuffers<B, T, Op> ranks(b, p, input, p.gpus, trace, out);
-    ringSteps(ranks, "NCCL model, ");
+    ringSteps(ranks, true);
     ranks.finish();
-    out.notes.push_back(
-        "On the simulator the nccl variant is a model, not a measurement: the ring NCCL runs, "
-        "drawn as our ring. NCCL itself splits the buffer over several channels, pipelines each "
-        "chunk in slices and picks its protocol and algorithm by size; none of that is "
-        "simulated.");
+    out.notes.push_back(Message("note.allreduce.nccl-model"));
   }
 }
 

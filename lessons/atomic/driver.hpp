@@ -60,15 +60,13 @@ void driveAtomic(B& b, const Params& p, typename B::template Buffer<T>& input, b
     bool complete = false;
     out.atomicOrder = orderOfLanding<T, Op>(in, before, complete);
     if (!complete)
-      out.notes.push_back("The landing order could not be rebuilt past atomic " +
-                          std::to_string(out.atomicOrder.size()) +
-                          " from the totals the atomics found (values that round to the same "
-                          "total leave more than one order possible).");
+      out.notes.push_back(
+          Message("note.atomic.order-incomplete", {{"atomics", out.atomicOrder.size()}}));
   }
   for (const AtomicLanding& a : out.atomicOrder) {
     StepSnapshot s;
     const T after = Op::apply(T(a.before), T(a.value));
-    s.label = "thread " + std::to_string(a.thread) + " lands";
+    s.label = Message("step.atomic.lands", {{"thread", a.thread}});
     s.values = {double(after)};
     s.active = {a.thread};
     s.pairs = {{a.thread, 0}};

@@ -15,23 +15,22 @@ void runBarrierTree(B& b, const Params& p, typename B::template Buffer<T>& a, bo
   // The kernel counts levels from 0; --delay counts them as the steps do, from 1.
   b.launch(dim3(1), dim3(unsigned(p.block)), kernel, a.get(), int(p.n), p.barrier, p.perturb,
            p.printing, p.delayThread, p.delayLevel - 1, rec.recorder());
-  std::vector<std::string> labels;
+  std::vector<Message> labels;
   for (int k = 0, i = 1; k < levels; ++k, i *= 2)
-    labels.push_back(
-        "level " + std::to_string(k + 1) + ": " +
-        combineText(p.op, array + "[tid]", array + "[tid + " + std::to_string(i) + "]") +
-        " where tid % " + std::to_string(2 * i) + " == 0");
+    labels.push_back(Message("step.barrier.level",
+                             {{"level", k + 1},
+                              {"combine", combineText(p.op, array + "[tid]",
+                                                      array + "[tid + " + std::to_string(i) + "]")},
+                              {"condition", "tid % " + std::to_string(2 * i) + " == 0"}}));
   std::vector<StepSnapshot> steps = rec.snapshots(labels, initial);
   for (StepSnapshot& step : steps) step.array = array;
   appendSteps(out, std::move(steps));
   out.result = double(downloadOne<B, T>(b, a));
   if (p.delayThread >= 0)
-    out.notes.push_back("Thread " + std::to_string(p.delayThread) + " paused before level " +
-                        std::to_string(p.delayLevel) + " (--delay " + delayText(p) + ").");
-  if (!p.barrier)
-    out.notes.push_back(
-        "The barrier is off: a thread may read its neighbour before the "
-        "neighbour has finished the level below.");
+    out.notes.push_back(Message("note.barrier.delay", {{"thread", p.delayThread},
+                                                       {"level", p.delayLevel},
+                                                       {"delay", "--delay " + delayText(p)}}));
+  if (!p.barrier) out.notes.push_back(Message("note.barrier.off"));
 }
 
 template <class B, class T, class Op>

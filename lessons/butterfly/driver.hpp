@@ -9,7 +9,7 @@ namespace rlab {
 // counts the threads that ended with a total other than their block's thread 0's.
 template <class B, class T, class Op, class Launch>
 void runButterfly(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
-                  Launch launch, const std::vector<std::string>& labels, Trace& out) {
+                  Launch launch, const std::vector<Message>& labels, Trace& out) {
   const long long blocks = blocksFor(p.n, p.block);
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto offTotal = bufferHolding<B, unsigned>(b, 1, 0u);
@@ -33,9 +33,10 @@ void runButterfly(B& b, const Params& p, typename B::template Buffer<T>& input, 
 template <class B, class T, class Op>
 void driveButterflyShared(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
                           Trace& out) {
-  std::vector<std::string> labels;
+  std::vector<Message> labels;
   for (int bit = p.block / 2; bit > 0; bit /= 2)
-    labels.push_back("partner i ^ " + std::to_string(bit));
+    labels.push_back(
+        Message("step.butterfly.partner", {{"partner", "i ^ " + std::to_string(bit)}}));
   auto launch = [&](dim3 grid, dim3 block, T* result, unsigned* offTotal,
                     StepRecorder<T> recorder) {
     b.launch(grid, block, butterflyShared<T, Op>, (const T*)input.get(), (long long)p.n, result,
@@ -43,21 +44,20 @@ void driveButterflyShared(B& b, const Params& p, typename B::template Buffer<T>&
   };
   runButterfly<B, T, Op>(b, p, input, trace, launch, labels, out);
   for (size_t k = 1; k < out.steps.size(); ++k) out.steps[k].array = "s";
-  if (!p.barrier)
-    out.notes.push_back(
-        "The barrier between the reads and the writes is off: a thread may overwrite its slot "
-        "before its partner has read the old value (write after read).");
+  if (!p.barrier) out.notes.push_back(Message("note.butterfly.barrier-off"));
 }
 
 template <class B, class T, class Op>
 void driveButterflyShuffle(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
                            Trace& out) {
-  std::vector<std::string> labels;
+  std::vector<Message> labels;
   for (int bit = 16; bit > 0; bit /= 2)
-    labels.push_back("lanes swap with lane ^ " + std::to_string(bit));
-  labels.push_back("lane l takes warp l's total");
+    labels.push_back(
+        Message("step.butterfly.lanes", {{"partner", "lane ^ " + std::to_string(bit)}}));
+  labels.push_back(Message("step.butterfly.lane-takes-warp"));
   for (int bit = 16; bit > 0; bit /= 2)
-    labels.push_back("across warps: lane ^ " + std::to_string(bit) + " (lane l holds warp l's)");
+    labels.push_back(
+        Message("step.butterfly.warps", {{"partner", "lane ^ " + std::to_string(bit)}}));
   auto launch = [&](dim3 grid, dim3 block, T* result, unsigned* offTotal,
                     StepRecorder<T> recorder) {
     b.launch(grid, block, butterflyShuffle<T, Op>, (const T*)input.get(), (long long)p.n, result,

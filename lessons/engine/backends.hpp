@@ -11,25 +11,28 @@
 
 namespace rlab {
 
-class GpuUnavailable : public std::runtime_error {
+// No working GPU can take the run, or GPU use ended: one sentence saying why and what to do.
+class GpuUnavailable : public std::runtime_error, public MessageCarrier {
  public:
-  using std::runtime_error::runtime_error;
+  explicit GpuUnavailable(Message message)
+      : std::runtime_error(english(message)), MessageCarrier(std::move(message)) {}
 };
 
-// The simulator (lessons/engine/backends/sim/run_sim.cpp). Throws sim::LaunchError when a kernel cannot finish.
+// The simulator (lessons/engine/backends/sim/run_sim.cpp). Throws sim::LaunchError when a kernel
+// cannot finish.
 void runOnSimulator(const Params& p, const std::vector<double>& input, bool trace, Trace& out);
 bool simulatorHasDriver(const std::string& lesson, const std::string& variant);
 
-// The GPU (lessons/engine/backends/gpu/*.cu, or lessons/engine/backends/gpu/absent.cpp in a build without CUDA). Throws
-// GpuUnavailable with one sentence when no working device can take the run.
+// The GPU (lessons/engine/backends/gpu/*.cu, or lessons/engine/backends/gpu/absent.cpp in a build
+// without CUDA). Throws GpuUnavailable with one sentence when no working device can take the run.
 void runOnGpu(const Params& p, const std::vector<double>& input, bool trace, Trace& out);
 bool gpuBackendBuilt();
 bool gpuHasDriver(const std::string& lesson, const std::string& variant);
 
 struct GpuProbe {
   bool usable = false;
-  std::string device;  // "NVIDIA H100 80GB HBM3, compute capability 9.0, 79.1 GiB"
-  std::string why;     // when not usable: one sentence
+  Message device;      // "NVIDIA H100 80GB HBM3, compute capability 9.0, 79.1 GiB"
+  Message why;         // when not usable: one sentence
   int devices = 0;     // CUDA devices the driver sees
   std::string name{};  // the card alone: "NVIDIA H100 80GB HBM3"
   // The CUDA version the driver supports and the one this build's runtime is, as CUDA numbers

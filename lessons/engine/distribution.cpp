@@ -78,10 +78,7 @@ OffsetHistogram binRace(const RaceResult& race, int maxBins) {
 RateByBlock wrongShareByBlock(const Params& params, int runs,
                               const std::function<bool(float)>& progress) {
   const LessonInfo& lesson = lessonOrThrow(params.lesson);
-  if (!lesson.switchableBarrier)
-    throw ParamError(
-        "The share of wrong runs against the block size is measured with and "
-        "without --perturb, which only the barrier lesson has.");
+  if (!lesson.switchableBarrier) throw ParamError(Message("params.by-block-barrier-only"));
   RateByBlock rate;
   rate.params = resolve(params).params;
   runs = std::max(runs, 1);

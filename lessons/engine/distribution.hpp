@@ -53,10 +53,10 @@ struct BlockRate {
 };
 
 struct RateByBlock {
-  Params params;       // the lesson as asked; each point runs it with n = block
-  std::string device;  // "the CPU SIMT simulator" or the GPU's name
+  Params params;   // the lesson as asked; each point runs it with n = block
+  Message device;  // "the CPU SIMT simulator" or the GPU's name
   bool onGpu = false;
-  std::string schedules;          // how the runs were scheduled, in one sentence
+  Message schedules;              // how the runs were scheduled, in one sentence
   std::vector<BlockRate> points;  // block 32, 64, ..., 1024, as far as it got
   bool cancelled = false;
 };
@@ -84,7 +84,7 @@ double floatUlpAt(double x);
 
 struct FloatSumSpread {
   Params params;  // the lesson as asked, as a float sum
-  std::string device, schedules;
+  Message device, schedules;
   double exact = 0;  // the exact sum of the inputs as floats (rounded to double)
   double ulp = 0;    // the gap between floats there
   int runs = 0;

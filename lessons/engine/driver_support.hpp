@@ -168,7 +168,7 @@ class Recording {
   // what the array held when the step began; without, it reads the recorded values, widths[k]
   // trimming step k. Step numbers in the reads count from 1 for this launch's first step, 0
   // being `initial` (appendSteps makes them the trace's).
-  std::vector<StepSnapshot> snapshots(const std::vector<std::string>& labels,
+  std::vector<StepSnapshot> snapshots(const std::vector<Message>& labels,
                                       const std::vector<double>& initial = {},
                                       const std::vector<long long>& widths = {}) {
     std::vector<StepSnapshot> out;
@@ -195,7 +195,7 @@ class Recording {
     ValueHistory history(initial);
     for (int s = 0; s < steps_; ++s) {
       StepSnapshot snap;
-      snap.label = s < int(labels.size()) ? labels[s] : "step " + std::to_string(s + 1);
+      snap.label = s < int(labels.size()) ? labels[s] : Message("step.numbered", {{"step", s + 1}});
       for (long long t = 0; t < threads_; ++t) {
         const long long k = s * threads_ + t;
         const int target = writes[k];

@@ -33,7 +33,7 @@ const char* nativeName(Language language) {
 Language parseLanguage(const std::string& text) {
   for (Language l : kLanguages)
     if (text == code(l)) return l;
-  throw ParamError("--lang '" + text + "' is not a language of the course; use en, ja or zh.");
+  throw ParamError(Message("params.bad-language", {{"language", text}}));
 }
 
 Language languageFromEnvironment() {

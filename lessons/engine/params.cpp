@@ -93,21 +93,19 @@ std::string formatValue(double v, ElementType type) {
 Op parseOp(const std::string& text) {
   for (Op op : {Op::Sum, Op::Max, Op::Min, Op::Product, Op::Subtract})
     if (text == name(op)) return op;
-  throw ParamError("--op '" + text +
-                   "' is not an operator; use sum, max, min or product (or subtract, a "
-                   "demonstration of an operator a reduction cannot use).");
+  throw ParamError(Message("params.bad-op", {{"op", text}}));
 }
 
 ElementType parseType(const std::string& text) {
   if (text == "int") return ElementType::Int;
   if (text == "float") return ElementType::Float;
-  throw ParamError("--type '" + text + "' is not a type; use int or float.");
+  throw ParamError(Message("params.bad-type", {{"type", text}}));
 }
 
 BackendChoice parseBackend(const std::string& text) {
   for (BackendChoice b : {BackendChoice::Sim, BackendChoice::Gpu, BackendChoice::Auto})
     if (text == name(b)) return b;
-  throw ParamError("--backend '" + text + "' is not a backend; use sim, gpu or auto.");
+  throw ParamError(Message("params.bad-backend", {{"backend", text}}));
 }
 
 std::vector<double> parseValues(const std::string& text) {
@@ -119,12 +117,10 @@ std::vector<double> parseValues(const std::string& text) {
     char* end = nullptr;
     const double v = item.empty() ? 0 : std::strtod(item.c_str(), &end);
     if (item.empty() || *end != '\0' || !std::isfinite(v) || std::fabs(v) > 3.0e38)
-      throw ParamError("--values '" + text + "' has '" + item +
-                       "', which is not a number; give numbers separated by commas, e.g. "
-                       "3,1,4,1,5.");
+      throw ParamError(Message("params.bad-value", {{"values", text}, {"item", item}}));
     values.push_back(v);
     if (values.size() > (size_t(1) << 20))
-      throw ParamError("--values has more than 1048576 numbers; use --n and --data for more.");
+      throw ParamError(Message("params.too-many-values", {{"most", size_t(1) << 20}}));
     if (comma == std::string::npos) return values;
     start = comma + 1;
   }
@@ -140,10 +136,7 @@ void parseDelay(const std::string& text, Params& params) {
   };
   const int thread = colon == std::string::npos ? -1 : number(text.substr(0, colon));
   const int level = colon == std::string::npos ? -1 : number(text.substr(colon + 1));
-  if (thread < 0 || level < 1)
-    throw ParamError("--delay '" + text +
-                     "' is not THREAD:LEVEL; give the thread to hold back and the level (from 1) "
-                     "before which it pauses, e.g. 4:2.");
+  if (thread < 0 || level < 1) throw ParamError(Message("params.bad-delay", {{"delay", text}}));
   params.delayThread = thread;
   params.delayLevel = level;
 }
@@ -171,13 +164,39 @@ int64_t smallestPowerOfTwoCovering(int64_t n) {
   return p;
 }
 
+// The simulator's refusal of a schedule, in the learner's language.
+Message scheduleRefusal(const std::string& schedule, const sim::ScheduleError& e) {
+  using Why = sim::ScheduleError::Why;
+  const std::vector<MessageArg> args = {{"schedule", schedule}};
+  switch (e.why) {
+    case Why::Fields:
+      return Message("params.schedule-fields", args);
+    case Why::Malformed:
+      return Message(e.field == "seed"        ? "params.schedule-seed"
+                     : e.field == "thread"    ? "params.schedule-thread"
+                     : e.field == "round"     ? "params.schedule-round"
+                     : e.field == "warp step" ? "params.schedule-step"
+                                              : "params.schedule-rounds",
+                     args);
+    case Why::ThreadPast1023:
+      return Message("params.schedule-thread-past", args);
+    case Why::RoundRange:
+      return Message("params.schedule-round-range", args);
+    case Why::StepRange:
+      return Message("params.schedule-step-range", args);
+    case Why::TooManyRounds:
+      return Message("params.schedule-too-many-rounds", args);
+    case Why::NotASchedule:
+      break;
+  }
+  return Message("params.schedule-unknown", args);
+}
+
 uint64_t parseSeed(const std::string& data) {
   const std::string digits = data.substr(data.find(':') + 1);
   if (digits.empty() || digits.size() > 19 ||
       !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    throw ParamError("--data '" + data +
-                     "' has no seed; use iota, ones, random:SEED or mixed:SEED "
-                     "(SEED a whole number).");
+    throw ParamError(Message("params.no-seed", {{"data", data}}));
   return std::stoull(digits);
 }
 
@@ -190,67 +209,68 @@ Resolved resolve(const Params& in) {
   if (p.variant.empty()) p.variant = lesson->variants.front().id;
   const VariantInfo* variant = lesson->findVariant(p.variant);
   if (!variant)
-    throw ParamError("--variant '" + p.variant + "' is not a variant of " + p.lesson + "; use " +
-                     lesson->variantIds() + ".");
+    throw ParamError(Message(
+        "params.bad-variant",
+        {{"variant", p.variant}, {"lesson", p.lesson}, {"variants", lesson->variantIds()}}));
   if (p.op == Op::Subtract && !variant->offersSubtract)
-    throw ParamError("--op subtract is a demonstration offered by " + subtractRunsText() + "; " +
-                     p.lesson + " " + p.variant +
-                     " does not offer it: use sum, max, min or product.");
+    throw ParamError(
+        Message("params.no-subtract",
+                {{"offered", subtractRunsText()}, {"lesson", p.lesson}, {"variant", p.variant}}));
   if (p.op == Op::Subtract) p.timed = false;  // its answers are the lesson, not its speed
   if (!variant->barrierSwitch && !p.barrier)
     throw ParamError(
-        "--no-barrier is only for kernels with a barrier to switch off (barrier "
-        "global and shared, butterfly shared); " +
-        p.lesson + " " + p.variant + " has none.");
+        Message("params.no-barrier-switch", {{"lesson", p.lesson}, {"variant", p.variant}}));
   if (!variant->syncwarpSwitch && !p.syncwarp)
-    throw ParamError("--no-syncwarp is only for kernels with __syncwarp() to take out (" +
-                     variantsWith(&VariantInfo::syncwarpSwitch) + "); " + p.lesson + " " +
-                     p.variant + " has none.");
+    throw ParamError(Message("params.no-syncwarp-switch",
+                             {{"variants", variantsWith(&VariantInfo::syncwarpSwitch)},
+                              {"lesson", p.lesson},
+                              {"variant", p.variant}}));
   if (!variant->perturbs && p.perturb)
-    throw ParamError("--perturb is only for " + variantsWith(&VariantInfo::perturbs) + "; " +
-                     p.lesson + " " + p.variant + " has no level to pause at.");
+    throw ParamError(
+        Message("params.perturb-only", {{"variants", variantsWith(&VariantInfo::perturbs)},
+                                        {"lesson", p.lesson},
+                                        {"variant", p.variant}}));
   if (!lesson->switchableBarrier && p.printing)
-    throw ParamError("--printf is only for the barrier lesson.");
+    throw ParamError(Message("params.barrier-only", {{"option", "--printf"}}));
 
   if (lesson->defaultGpus > 0) {
     if (p.gpus == 0) p.gpus = lesson->defaultGpus;
     if (p.gpus != 1 && p.gpus != 2 && p.gpus != 4 && p.gpus != 8)
-      throw ParamError("--gpus " + std::to_string(p.gpus) + " is not allowed; use 1, 2, 4 or 8.");
+      throw ParamError(Message("params.bad-gpus", {{"gpus", p.gpus}}));
   } else if (p.gpus != 0) {
-    throw ParamError("--gpus is only for the allreduce lesson; " + p.lesson + " runs on one GPU.");
+    throw ParamError(Message("params.gpus-allreduce-only", {{"lesson", p.lesson}}));
   }
   const int64_t ranks = std::max(p.gpus, 1);
 
   if (variant->defaultPerThread == 0) {
     if (p.perThread != 0)
-      throw ParamError("--per-thread is only for the shared lesson's coarsened variant; " +
-                       p.lesson + " " + p.variant + " does not let you choose it.");
+      throw ParamError(Message("params.per-thread-coarsened-only",
+                               {{"lesson", p.lesson}, {"variant", p.variant}}));
     if (!p.loadAdd)
-      throw ParamError("--no-load-add is only for the shared lesson's coarsened variant; " +
-                       p.lesson + " " + p.variant + " has no add during the load.");
+      throw ParamError(Message("params.no-load-add-coarsened-only",
+                               {{"lesson", p.lesson}, {"variant", p.variant}}));
   } else {
     if (p.perThread == 0) p.perThread = variant->defaultPerThread;
     if (p.perThread < 1 || p.perThread > kMaxPerThread)
-      throw ParamError("--per-thread " + std::to_string(p.perThread) +
-                       " is not allowed; use a whole number from 1 to 32.");
+      throw ParamError(
+          Message("params.bad-per-thread", {{"perThread", p.perThread}, {"most", kMaxPerThread}}));
   }
 
   // Data: explicit values, or a generator.
   if (!p.values.empty()) {
     if (int64_t(p.values.size()) % ranks != 0)
-      throw ParamError("--values has " + std::to_string(p.values.size()) +
-                       " numbers, which do not split evenly over --gpus " + std::to_string(p.gpus) +
-                       "; give n numbers per GPU, rank after rank.");
+      throw ParamError(
+          Message("params.values-uneven", {{"count", p.values.size()}, {"gpus", p.gpus}}));
     const int64_t perRank = int64_t(p.values.size()) / ranks;
     if (p.n != 0 && p.n != perRank)
-      throw ParamError("--n " + std::to_string(p.n) + " disagrees with the " +
-                       std::to_string(p.values.size()) + " numbers given in --values; drop --n.");
+      throw ParamError(
+          Message("params.n-against-values", {{"n", p.n}, {"count", p.values.size()}}));
     p.n = perRank;
     if (p.type == ElementType::Int)
       for (double v : p.values)
         if (v != std::floor(v) || v < -2147483648.0 || v > 2147483647.0)
-          throw ParamError("--values holds " + std::to_string(v) +
-                           ", which is not a 32-bit integer; use --type float or whole numbers.");
+          throw ParamError(
+              Message("params.value-not-int", {{"value", formatValue(v, ElementType::Float)}}));
     r.dataLabel = "values";
   } else {
     if (p.data.empty())
@@ -259,17 +279,15 @@ Resolved resolve(const Params& in) {
                    : "iota";
     const bool seeded = p.data.rfind("random:", 0) == 0 || p.data.rfind("mixed:", 0) == 0;
     if (p.data != "iota" && p.data != "ones" && !seeded)
-      throw ParamError("--data '" + p.data +
-                       "' is not a data set; use iota, ones, random:SEED or mixed:SEED.");
+      throw ParamError(Message("params.bad-data", {{"data", p.data}}));
     if (seeded) parseSeed(p.data);
     r.dataLabel = p.data;
   }
   if (p.n == 0) p.n = lesson->defaultN;
   const int64_t maxN = std::min(lesson->maxN, kMaxN);
   if (p.n < 1 || p.n > maxN)
-    throw ParamError("--n " + std::to_string(p.n) + " is out of range; " + p.lesson +
-                     " takes 1 to " + std::to_string(maxN) +
-                     (lesson->oneBlock ? " (one block of at most 1024 threads)." : "."));
+    throw ParamError(Message(lesson->oneBlock ? "params.n-range-one-block" : "params.n-range",
+                             {{"n", p.n}, {"lesson", p.lesson}, {"most", maxN}}));
 
   const int minBlock = variant->minBlock;
   if (p.block == 0) {
@@ -278,59 +296,55 @@ Resolved resolve(const Params& in) {
     p.block = std::max(p.block, minBlock);
   }
   if (!isPowerOfTwo(p.block) || p.block > 1024)
-    throw ParamError("--block " + std::to_string(p.block) +
-                     " is not allowed; use a power of two from " + std::to_string(minBlock) +
-                     " to 1024.");
+    throw ParamError(Message("params.bad-block", {{"block", p.block}, {"least", minBlock}}));
   if (p.block < minBlock)
-    throw ParamError("--block " + std::to_string(p.block) + " is too small for " + p.lesson + " " +
-                     p.variant +
-                     (minBlock >= 32 ? ", which uses warp operations"
-                                     : ", whose passes over the block totals must shrink") +
-                     "; use a power of two from " + std::to_string(minBlock) + " to 1024.");
+    throw ParamError(Message(
+        minBlock >= 32 ? "params.block-warp-operations" : "params.block-passes",
+        {{"block", p.block}, {"lesson", p.lesson}, {"variant", p.variant}, {"least", minBlock}}));
   if (lesson->oneBlock && p.block < p.n)
-    throw ParamError("--block " + std::to_string(p.block) +
-                     " is smaller than n = " + std::to_string(p.n) + "; " + p.lesson +
-                     " runs one block with a thread per element, so use a block of at least n.");
+    throw ParamError(
+        Message("params.block-below-n", {{"block", p.block}, {"n", p.n}, {"lesson", p.lesson}}));
 
   if (!p.loadAdd && int64_t(p.perThread) * p.block > kMaxSharedSlots)
-    throw ParamError("--no-load-add keeps --per-thread " + std::to_string(p.perThread) +
-                     " x --block " + std::to_string(p.block) + " = " +
-                     std::to_string(int64_t(p.perThread) * p.block) +
-                     " elements of a block in shared memory, more than the 8192 that fit; use a "
-                     "smaller --per-thread or --block.");
+    throw ParamError(
+        Message("params.no-load-add-too-many", {{"perThread", p.perThread},
+                                                {"block", p.block},
+                                                {"elements", int64_t(p.perThread) * p.block},
+                                                {"most", kMaxSharedSlots}}));
 
   if (p.delayThread >= 0) {
     if (!variant->delays)
-      throw ParamError("--delay is only for " + variantsWith(&VariantInfo::delays) + "; " +
-                       p.lesson + " " + p.variant + " has no level to hold a thread back at.");
+      throw ParamError(
+          Message("params.delay-only", {{"variants", variantsWith(&VariantInfo::delays)},
+                                        {"lesson", p.lesson},
+                                        {"variant", p.variant}}));
     if (p.delayThread >= p.block)
-      throw ParamError("--delay holds back thread " + std::to_string(p.delayThread) +
-                       ", but the block has threads 0 to " + std::to_string(p.block - 1) + ".");
+      throw ParamError(
+          Message("params.delay-thread", {{"thread", p.delayThread}, {"last", p.block - 1}}));
     // The levels of one launch: the tree's depth where one block does it all, else the levels
     // of a block's tree (each pass over the block partials has as many).
     const int64_t levels =
         lesson->oneBlock ? variant->longestChain(p.n, p.block) : levelsBelow(p.block);
-    if (levels < 1)
-      throw ParamError("--delay names level " + std::to_string(p.delayLevel) +
-                       ", but a tree of one element has no levels.");
+    if (levels < 1) throw ParamError(Message("params.delay-no-levels", {{"level", p.delayLevel}}));
     if (p.delayLevel > levels)
-      throw ParamError("--delay names level " + std::to_string(p.delayLevel) +
-                       ", but this tree has levels 1 to " + std::to_string(levels) + ".");
+      throw ParamError(
+          Message("params.delay-level", {{"level", p.delayLevel}, {"levels", levels}}));
   }
 
   sim::Schedule schedule;
   try {
     schedule = sim::Schedule::parse(p.schedule);
-  } catch (const std::invalid_argument& e) {
-    throw ParamError(std::string("--schedule: ") + e.what());
+  } catch (const sim::ScheduleError& e) {
+    throw ParamError(scheduleRefusal(p.schedule, e));
   }
   // A stall schedule names a thread of each block; one the blocks do not have would never be
   // late, and the run would look like lockstep while claiming to be something else.
   if (schedule.kind == sim::Schedule::Kind::Stall && int64_t(schedule.stallThread) >= p.block)
-    throw ParamError("--schedule " + p.schedule + " stalls thread " +
-                     std::to_string(schedule.stallThread) + ", but " +
-                     (lesson->oneBlock ? "the block has" : "each block has") + " threads 0 to " +
-                     std::to_string(p.block - 1) + ".");
+    throw ParamError(
+        Message(lesson->oneBlock ? "params.stall-thread-block" : "params.stall-thread-blocks",
+                {{"schedule", p.schedule},
+                 {"thread", int64_t(schedule.stallThread)},
+                 {"last", p.block - 1}}));
   return r;
 }
 

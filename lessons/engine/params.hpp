@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "lessons/engine/messages.hpp"
+
 namespace rlab {
 
 // Subtract is a demonstration, not a reduction: it is not associative, and 0 is an identity
@@ -28,10 +30,12 @@ std::string applyText(Op op, const std::string& x, const std::string& y);
 // A value as the views print it: whole numbers without decimals, floats to 6 digits.
 std::string formatValue(double v, ElementType type);
 
-// Bad input: what() is one sentence naming the option and what is allowed.
-class ParamError : public std::invalid_argument {
+// Bad input: one sentence naming the option and what is allowed; what() is its English.
+class ParamError : public std::invalid_argument, public MessageCarrier {
  public:
-  using std::invalid_argument::invalid_argument;
+  explicit ParamError(Message message)
+      : std::invalid_argument(english(message)), MessageCarrier(std::move(message)) {}
+  explicit ParamError(const std::string& text) : ParamError(verbatim(text)) {}
 };
 
 inline constexpr int64_t kMaxN = int64_t(1) << 28;

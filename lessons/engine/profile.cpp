@@ -538,26 +538,18 @@ void readRun(const std::string& output, ProfileReport& report) {
 
 ProfileReport runProfile(const Params& params, const ProfileOptions& options) {
   const LessonInfo& lesson = lessonOrThrow(params.lesson);
-  if (lesson.defaultGpus > 0)
-    throw ParamError("rlab profile reads the counters of one GPU; the " + lesson.id +
-                     " lesson runs across GPUs, so profile it with ncu itself.");
+  if (lesson.defaultGpus > 0) throw ParamError(Message("profile.one-gpu", {{"lesson", lesson.id}}));
   if (options.clockControl != "none" && options.clockControl != "base")
-    throw ParamError("--clock-control '" + options.clockControl +
-                     "' is not allowed; use none (the clocks as they are) or base (locked to "
-                     "the base clock).");
+    throw ParamError(Message("usage.not-allowed", {{"option", "--clock-control"},
+                                                   {"given", options.clockControl},
+                                                   {"allowed", Message("usage.clock-control")}}));
   const std::string ncu = options.ncu.empty() ? findCudaTool("ncu") : options.ncu;
-  if (!isExecutableFile(ncu))
-    throw GpuUnavailable(
-        "Nsight Compute (ncu) was found neither beside nvcc, in /usr/local/cuda/bin nor on "
-        "PATH; install the CUDA toolkit's Nsight Compute to profile a run.");
+  if (!isExecutableFile(ncu)) throw GpuUnavailable(Message("profile.no-ncu"));
   const std::string rlab = options.rlab.empty() ? findRlabExecutable() : options.rlab;
-  if (!isExecutableFile(rlab))
-    throw GpuUnavailable(
-        "The rlab program to run under Nsight Compute was not found beside this program or "
-        "where it was built; set RLAB_EXECUTABLE to its path.");
+  if (!isExecutableFile(rlab)) throw GpuUnavailable(Message("profile.rlab-not-found"));
   if (options.ncu.empty() && options.rlab.empty()) {
     const GpuProbe gpu = probeGpu();
-    if (!gpu.usable) throw GpuUnavailable(gpu.why + " Profiling reads a GPU's own counters.");
+    if (!gpu.usable) throw GpuUnavailable(Message("profile.no-gpu", {{"why", gpu.why}}));
   }
 
   ProfileReport report;
@@ -610,7 +602,8 @@ ProfileReport runProfile(const Params& params, const ProfileOptions& options) {
     for (const std::string& missing : ncuOutput.unknownMetrics)
       metrics.erase(std::remove_if(metrics.begin(), metrics.end(),
                                    [&](const std::string& m) {
-                                     const bool gone = m == missing || m.rfind(missing + ".", 0) == 0;
+                                     const bool gone =
+                                         m == missing || m.rfind(missing + ".", 0) == 0;
                                      if (gone) report.unknownMetrics.push_back(m);
                                      return gone;
                                    }),

@@ -9,9 +9,7 @@ namespace rlab {
 RaceResult runRace(const Params& params, int runs, size_t keepWrong,
                    const std::function<bool(int)>& done, RaceSchedules schedules) {
   if (!isAssociative(params.op))
-    throw ParamError("A race is counted against one right answer, and --op " +
-                     std::string(name(params.op)) +
-                     " has none (it is a demonstration): use sum, max, min or product.");
+    throw ParamError(Message("race.no-right-answer", {{"op", name(params.op)}}));
   RaceResult race;
   const bool vary = schedules != RaceSchedules::AsGiven;
   const bool lanes = lessonOrThrow(params.lesson).laneSchedules;
@@ -28,13 +26,11 @@ RaceResult runRace(const Params& params, int runs, size_t keepWrong,
     ++race.histogram[t->result];
     race.params = t->params;
     race.backend = t->backend;
-    race.device = t->backend == "sim" ? "the CPU SIMT simulator" : t->device;
-    race.schedules =
-        t->backend == "gpu" ? "The GPU scheduled every run itself."
-        : vary              ? "Each run had a schedule of its own: " + kind + "1 to " + kind +
-                     std::to_string(k) + "."
-               : "Every run had the schedule " + p.schedule +
-                     ": the simulator is deterministic, so every run gives the same result.";
+    race.device = t->backend == "sim" ? Message("race.simulator") : t->device;
+    race.schedules = t->backend == "gpu" ? Message("race.gpu-schedules")
+                     : vary              ? Message("race.schedules-varied",
+                                                   {{"first", kind + "1"}, {"last", kind + std::to_string(k)}})
+                            : Message("race.schedule-given", {{"schedule", p.schedule}});
     race.expected = t->expected;
     race.tolerance = t->tolerance;
     if (!t->correct) {

@@ -23,9 +23,10 @@ struct ResultOrder {
 
 struct RaceResult {
   Params params;  // as resolved by the runs
-  std::string backend, device;
-  std::string schedules;  // how the runs were scheduled, in one sentence
-  int runs = 0;           // fewer than asked when cancelled
+  std::string backend;
+  Message device;     // "the CPU SIMT simulator", or the GPU's name, capability and memory
+  Message schedules;  // how the runs were scheduled, in one sentence
+  int runs = 0;       // fewer than asked when cancelled
   int wrong = 0;
   double expected = 0;
   double tolerance = 0;  // a result this close to `expected` is right (floats; 0 for ints)

@@ -148,7 +148,7 @@ void recordProfiles(const RecordRequest& request, const RecordProgress& progress
     const std::string key = runKey(p.lesson, p.variant);
     if (progress && !progress("profile " + key + ", n = " + std::to_string(p.n))) break;
     const ProfileReport report = runProfile(p, request.profile);
-    if (report.permissionDenied) throw GpuUnavailable(report.runError);
+    if (report.permissionDenied) throw GpuUnavailable(verbatim(report.runError));
     profiles[key][sizeKey(report.params.n > 0 ? report.params.n : p.n)] = profileJson(report);
   }
   into["profile"] = profiles;
@@ -176,18 +176,16 @@ void recordRaces(const RecordRequest& request, const RecordProgress& progress,
 void recordOnGpu(const RecordRequest& request, const RecordProgress& progress,
                  RecordingJson& into) {
   const GpuProbe gpu = probeGpu();
-  if (!gpu.usable) throw GpuUnavailable(gpu.why + " rlab record measures a GPU.");
+  if (!gpu.usable) throw GpuUnavailable(Message("record.no-gpu", {{"why", gpu.why}}));
   const bool profiling = std::find(request.parts.begin(), request.parts.end(),
                                    RecordPart::Profile) != request.parts.end();
   if (profiling && request.profile.ncu.empty() && findCudaTool("ncu").empty())
-    throw GpuUnavailable(
-        "Nsight Compute (ncu) was found neither beside nvcc, in /usr/local/cuda/bin nor on "
-        "PATH, so the profiles cannot be recorded; record the rest with --only bench,race.");
+    throw GpuUnavailable(Message("record.no-ncu"));
   if (!into.is_object() || into.value("card", "") != gpu.name) into = RecordingJson::object();
   const std::string date = request.date.empty() ? today() : request.date;
   into["format"] = 1;
   into["card"] = gpu.name;
-  into["device"] = gpu.device;
+  into["device"] = english(gpu.device);
   into["driver"] = nvidiaDriverVersion();
   into["cuda_driver"] = cudaVersion(gpu.cudaDriver);
   into["cuda_runtime"] = cudaVersion(gpu.cudaRuntime);

@@ -70,9 +70,9 @@ Reference reference(Op op, ElementType type, const std::vector<double>& input, i
     });
     r.expected = double(wrap32(acc));
     if (acc != wrap32(acc))
-      r.notes.push_back("The int result overflows 32 bits: the true one is " + std::to_string(acc) +
-                        "; a 32-bit kernel wraps around to " + std::to_string(wrap32(acc)) +
-                        ". Use --type float or smaller data.");
+      r.notes.push_back(
+          Message("note.reference.int-overflow",
+                  {{"truth", std::to_string(acc)}, {"wrapped", std::to_string(wrap32(acc))}}));
     return r;
   }
   const double acc = foldLeft<double>(op, input, [](double a, double b) { return a * b; });
@@ -83,7 +83,7 @@ Reference reference(Op op, ElementType type, const std::vector<double>& input, i
   if (op == Op::Sum && !exactInFloat(op, input)) r.tolerance = chain * FLT_EPSILON * magnitude;
   if (op == Op::Product && !exactInFloat(op, input))
     r.tolerance = chain * FLT_EPSILON * std::fabs(r.expected);
-  if (std::isinf(r.expected)) r.notes.push_back("The float result overflows to infinity.");
+  if (std::isinf(r.expected)) r.notes.push_back(Message("note.reference.float-overflow"));
   return r;
 }
 

@@ -12,7 +12,7 @@ namespace rlab {
 struct Reference {
   double expected = 0;   // what a correct kernel of this type returns
   double tolerance = 0;  // 0 where every correct order of operations gives the same value
-  std::vector<std::string> notes;
+  std::vector<Message> notes;
 };
 
 // Ints: a 64-bit accumulator; where the 32-bit result wraps, expected is the wrapped value

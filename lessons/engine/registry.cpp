@@ -94,7 +94,7 @@ std::vector<LessonInfo> describeLessons() {
   atomic.traceLimit = 4096;  // one step per atomic
   atomic.kernelFile = "kernels/atomic.cuh";
   atomic.picture = LessonPicture::AtomicQueue;
-  atomic.tour = {{"default", 8, 0, true, "random:3", "Eight threads queue at one address."}};
+  atomic.tour = {{"default", 8, 0, true, "random:3", Message("tour.atomic")}};
   all.push_back(atomic);
 
   LessonInfo folding;
@@ -116,7 +116,7 @@ std::vector<LessonInfo> describeLessons() {
   folding.defaultN = 9;
   folding.kernelFile = "kernels/folding.cuh";
   folding.picture = LessonPicture::Fold;
-  folding.tour = {{"default", 9, 0, true, "lockstep", "Fold the back half onto the front half."}};
+  folding.tour = {{"default", 9, 0, true, "lockstep", Message("tour.folding")}};
   all.push_back(folding);
 
   LessonInfo barrier;
@@ -149,10 +149,8 @@ std::vector<LessonInfo> describeLessons() {
   barrier.timed = false;  // the lesson is the race, not the speed
   barrier.kernelFile = "kernels/barrier.cuh";
   barrier.picture = LessonPicture::Barrier;
-  barrier.tour = {{"global", 8, 0, true, "stall:4:2:1",
-                   "A tree in one block, barrier on: thread 4 is late, everyone waits."},
-                  {"global", 8, 0, false, "stall:4:2:1",
-                   "The same, barrier off: thread 0 reads a[4] before thread 4 wrote it."}};
+  barrier.tour = {{"global", 8, 0, true, "stall:4:2:1", Message("tour.barrier-on")},
+                  {"global", 8, 0, false, "stall:4:2:1", Message("tour.barrier-off")}};
   all.push_back(barrier);
 
   LessonInfo divergence;
@@ -187,9 +185,8 @@ std::vector<LessonInfo> describeLessons() {
   divergence.kernelFile = "kernels/divergence.cuh";
   divergence.picture = LessonPicture::WarpGrid;
   divergence.tour = {
-      {"interleaved", 64, 64, true, "lockstep",
-       "Interleaved: both warps have working lanes until the last level, most lanes idle."},
-      {"sequential", 64, 64, true, "lockstep", "Sequential addressing: one warp per level."}};
+      {"interleaved", 64, 64, true, "lockstep", Message("tour.divergence-interleaved")},
+      {"sequential", 64, 64, true, "lockstep", Message("tour.divergence-sequential")}};
   all.push_back(divergence);
 
   LessonInfo shared;
@@ -224,9 +221,7 @@ std::vector<LessonInfo> describeLessons() {
   shared.defaultN = 1000;
   shared.kernelFile = "kernels/shared.cuh";
   shared.picture = LessonPicture::BlockPartials;
-  shared.tour = {{"shared", 12, 4, true, "lockstep",
-                  "Each block adds its part in shared memory; a second launch adds the blocks' "
-                  "partials."}};
+  shared.tour = {{"shared", 12, 4, true, "lockstep", Message("tour.shared-shared")}};
   all.push_back(shared);
 
   LessonInfo lastwarp;
@@ -272,12 +267,8 @@ std::vector<LessonInfo> describeLessons() {
   lastwarp.laneSchedules = true;
   lastwarp.kernelFile = "kernels/lastwarp.cuh";
   lastwarp.picture = LessonPicture::BlockPartials;
-  lastwarp.tour = {{"volatile", 64, 0, true, "lockstep",
-                    "Harris's last warp, no barrier: right while the lanes of the warp stay in "
-                    "step."},
-                   {"volatile", 64, 0, true, "lane:16:1:1",
-                    "Lane 16 a round behind its warp: lane 0 reads s[16] before lane 16 has "
-                    "written it."}};
+  lastwarp.tour = {{"volatile", 64, 0, true, "lockstep", Message("tour.lastwarp-lockstep")},
+                   {"volatile", 64, 0, true, "lane:16:1:1", Message("tour.lastwarp-lane")}};
   all.push_back(lastwarp);
 
   LessonInfo butterfly;
@@ -300,8 +291,7 @@ std::vector<LessonInfo> describeLessons() {
   butterfly.defaultN = 8;
   butterfly.kernelFile = "kernels/butterfly.cuh";
   butterfly.picture = LessonPicture::Butterfly;
-  butterfly.tour = {{"shared", 8, 0, true, "lockstep",
-                     "XOR partners: every thread of the block ends with the block's total."}};
+  butterfly.tour = {{"shared", 8, 0, true, "lockstep", Message("tour.butterfly")}};
   all.push_back(butterfly);
 
   LessonInfo fastest;
@@ -315,8 +305,7 @@ std::vector<LessonInfo> describeLessons() {
   fastest.maxN = kLargest;
   fastest.defaultN = 1000;
   fastest.kernelFile = "kernels/fastest.cuh";
-  fastest.tour = {{"default", 1000, 0, true, "lockstep",
-                   "Grid-stride, vector loads, warp shuffles, one pass."}};
+  fastest.tour = {{"default", 1000, 0, true, "lockstep", Message("tour.fastest")}};
   all.push_back(fastest);
 
   LessonInfo allreduce;
@@ -332,8 +321,7 @@ std::vector<LessonInfo> describeLessons() {
   allreduce.defaultGpus = 2;
   allreduce.kernelFile = "kernels/allreduce.cuh";
   allreduce.picture = LessonPicture::Ranks;
-  allreduce.tour = {
-      {"ring", 8, 0, true, "lockstep", "Four GPUs in a ring: reduce-scatter, then all-gather.", 4}};
+  allreduce.tour = {{"ring", 8, 0, true, "lockstep", Message("tour.allreduce-ring"), 4}};
   all.push_back(allreduce);
 
   for (LessonInfo& lesson : all) {
@@ -402,7 +390,7 @@ const LessonInfo* findLesson(const std::string& id) {
 
 const LessonInfo& lessonOrThrow(const std::string& id) {
   if (const LessonInfo* lesson = findLesson(id)) return *lesson;
-  throw ParamError("lesson '" + id + "' does not exist; choose one of " + lessonIds() + ".");
+  throw ParamError(Message("params.no-lesson", {{"lesson", id}, {"lessons", lessonIds()}}));
 }
 
 std::vector<std::pair<std::string, std::string>> subtractRuns() {

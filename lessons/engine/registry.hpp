@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lessons/engine/counters.hpp"
+#include "lessons/engine/messages.hpp"
 
 namespace rlab {
 
@@ -21,8 +22,8 @@ struct TourStop {
   int block = 0;  // 0: the default
   bool barrier = true;
   std::string schedule = "lockstep";
-  std::string why;  // one sentence: what this run shows
-  int gpus = 0;     // allreduce: the GPUs; 0: the default
+  Message why;   // one sentence: what this run shows
+  int gpus = 0;  // allreduce: the GPUs; 0: the default
 };
 
 // What the app's lesson view draws for it.

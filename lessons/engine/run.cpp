@@ -19,37 +19,41 @@ void checkEveryRank(Trace& t, const std::vector<double>& input, int64_t chain) {
   t.correct = t.rankResults.size() == gpus;
   t.rankWrongElements.assign(gpus, 0);
   std::vector<double> column(gpus);
-  std::string firstWrong;
+  Message firstWrong;
   for (size_t j = 0; j < n; ++j) {
     for (size_t r = 0; r < gpus; ++r) column[r] = input[r * n + j];
     const Reference ref = reference(p.op, p.type, column, chain);
     if (j == 0) {
       t.expected = ref.expected;
       t.tolerance = ref.tolerance;
-      for (const auto& note : ref.notes) t.notes.push_back("Element 0: " + note);
+      for (const auto& note : ref.notes)
+        t.notes.push_back(Message("note.allreduce.element-0", {{"note", note}}));
     }
     t.tolerance = std::max(t.tolerance, ref.tolerance);
     for (size_t r = 0; r < t.rankResults.size(); ++r) {
       if (t.rankResults[r].size() == n && matches(t.rankResults[r][j], ref)) continue;
       t.correct = false;
       if (t.rankWrongElements[r]++ == 0 && firstWrong.empty())
-        firstWrong = "rank " + std::to_string(r) + " element " + std::to_string(j) + " holds " +
-                     (t.rankResults[r].size() == n ? formatValue(t.rankResults[r][j], p.type)
-                                                   : std::string("nothing")) +
-                     " where " + formatValue(ref.expected, p.type) + " was expected";
+        firstWrong = t.rankResults[r].size() == n
+                         ? Message("note.allreduce.first-wrong",
+                                   {{"rank", r},
+                                    {"element", j},
+                                    {"value", formatValue(t.rankResults[r][j], p.type)},
+                                    {"expected", formatValue(ref.expected, p.type)}})
+                         : Message("note.allreduce.rank-empty", {{"rank", r}});
     }
   }
   if (t.correct) {
-    t.notes.push_back("Every one of the " + std::to_string(gpus) +
-                      " ranks holds the reference in all " + std::to_string(n) + " elements.");
+    t.notes.push_back(Message("note.allreduce.every-rank-right", {{"gpus", gpus}, {"n", n}}));
     return;
   }
-  std::string counts;
+  std::vector<Message> counts;
   for (size_t r = 0; r < gpus; ++r)
     if (t.rankWrongElements[r] > 0)
-      counts += (counts.empty() ? "" : ", ") + std::string("rank ") + std::to_string(r) + ": " +
-                std::to_string(t.rankWrongElements[r]);
-  t.notes.push_back("Wrong elements by rank (" + counts + "); the first: " + firstWrong + ".");
+      counts.push_back(Message("note.allreduce.rank-wrong-count",
+                               {{"rank", r}, {"count", t.rankWrongElements[r]}}));
+  t.notes.push_back(
+      Message("note.allreduce.wrong-by-rank", {{"counts", counts}, {"first", firstWrong}}));
 }
 
 // The largest n at which a subtract run also runs the other kernels that offer it.
@@ -72,7 +76,7 @@ std::vector<KernelAnswer> subtractAnswers(const Trace& t) {
       try {
         a.result = runLessonOnce(p).result;
       } catch (const ParamError& e) {
-        a.notRun = e.what();
+        a.notRun = e.message();
       }
     }
     answers.push_back(a);
@@ -82,17 +86,11 @@ std::vector<KernelAnswer> subtractAnswers(const Trace& t) {
 
 // A subtract run (runLessonOnce left it without a verdict): why, and the other kernels' answers.
 void compareSubtractAnswers(Trace& t) {
-  t.notes.push_back(
-      "Subtraction is not associative ((a - b) - c is not a - (b - c)), and 0 is an identity "
-      "only on its right (x - 0 = x, but 0 - x = -x): every order of operations has an answer "
-      "of its own, and none is the right one. A reduction needs an associative operator with an "
-      "identity, as sum, max, min and product are. Beside it: the host's loop, a[0] - a[1] "
-      "- ... - a[n-1].");
+  t.notes.push_back(Message("note.subtract.not-associative"));
   if (t.params.n <= kCompareUpTo)
     t.otherKernels = subtractAnswers(t);
   else
-    t.notes.push_back("The other kernels that offer subtract run beside it up to n = " +
-                      std::to_string(kCompareUpTo) + ".");
+    t.notes.push_back(Message("note.subtract.compared-up-to", {{"n", kCompareUpTo}}));
 }
 
 }  // namespace
@@ -116,12 +114,11 @@ Trace runLessonOnce(const Params& params) {
   t.traced = trace;
   if (trace) {
     StepSnapshot input0;
-    input0.label = "input";
+    input0.label = Message("step.input");
     input0.values = input;
     t.steps.push_back(std::move(input0));
   } else if (p.trace) {
-    t.notes.push_back("Steps are recorded up to n = " + std::to_string(lesson.traceLimit) +
-                      "; this run shows the result only.");
+    t.notes.push_back(Message("note.steps-limit", {{"n", lesson.traceLimit}}));
   }
 
   bool useGpu = p.backend == BackendChoice::Gpu;
@@ -129,11 +126,9 @@ Trace runLessonOnce(const Params& params) {
     const GpuProbe gpu = probeGpu();
     useGpu = gpu.usable && gpu.devices >= std::max(1, p.gpus);
     if (!gpu.usable)
-      t.fallback = gpu.why + " Running on the simulator instead.";
+      t.fallback = Message("note.fallback", {{"why", gpu.why}});
     else if (!useGpu)  // the allreduce lesson on a machine with fewer GPUs than it asks for
-      t.fallback = "This machine has " + std::to_string(gpu.devices) + " GPU" +
-                   (gpu.devices == 1 ? "" : "s") + " and the run asks for " +
-                   std::to_string(p.gpus) + ". Running on the simulator instead.";
+      t.fallback = Message("note.fallback-fewer-gpus", {{"gpus", gpu.devices}, {"asked", p.gpus}});
   }
   if (useGpu) {
     runOnGpu(p, input, trace, t);
@@ -149,22 +144,14 @@ Trace runLessonOnce(const Params& params) {
   const VariantInfo& variant = *lesson.findVariant(p.variant);
   if (p.memory) {
     if (!variant.globalMemorySteps)
-      t.notes.push_back("Memory transactions are counted where the steps work in global memory (" +
-                        globalMemoryRunsText() +
-                        "); this variant's steps work in shared memory or registers: its bank "
-                        "conflicts are what its accesses cost.");
+      t.notes.push_back(Message("note.memory.not-global", {{"variants", globalMemoryRunsText()}}));
     else if (useGpu)
-      t.notes.push_back(
-          "Memory transactions are counted by the simulator, from the addresses it sees each "
-          "lane touch; this run was on the GPU, so none are shown: run it with --backend sim.");
+      t.notes.push_back(Message("note.memory.on-gpu"));
     else if (!trace || p.n > kMemoryTraceLimit)
-      t.notes.push_back("Memory transactions are counted in runs of up to " +
-                        std::to_string(std::min(kMemoryTraceLimit, lesson.traceLimit)) +
-                        " elements.");
-    else if (!t.memoryRecorded)
       t.notes.push_back(
-          "Memory transactions could not be counted: the simulator watches memory on x86-64 "
-          "Linux only.");
+          Message("note.memory.up-to", {{"n", std::min(kMemoryTraceLimit, lesson.traceLimit)}}));
+    else if (!t.memoryRecorded)
+      t.notes.push_back(Message("note.memory.not-watched"));
   }
   if (lesson.defaultGpus > 0) {
     checkEveryRank(t, input, variant.longestChain(p.n, p.block));
@@ -179,9 +166,8 @@ Trace runLessonOnce(const Params& params) {
   if (t.threadsOffTotal > 0) {
     t.correct = false;
     const long long threads = (p.n + p.block - 1) / p.block * p.block;
-    t.notes.push_back(std::to_string(t.threadsOffTotal) + " of " + std::to_string(threads) +
-                      " threads ended with a total other than their block's thread 0, whose "
-                      "total the result is: the butterfly promised every thread the total.");
+    t.notes.push_back(
+        Message("note.butterfly.threads-off", {{"off", t.threadsOffTotal}, {"threads", threads}}));
   }
   return t;
 }

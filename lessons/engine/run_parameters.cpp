@@ -13,15 +13,16 @@ int64_t wholeNumber(const std::string& key, const std::string& value, int64_t hi
       std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
   const int64_t v = digits ? std::stoll(value) : -1;
   if (!digits || v < 1 || v > high)
-    throw ParamError(key + "=" + value + " is not allowed; give a whole number from 1 to " +
-                     std::to_string(high) + ".");
+    throw ParamError(Message("params.link-number", {{"given", key + "=" + value}, {"most", high}}));
   return v;
 }
 
 // A switch's value: on, off, or nothing (the bare key), which is on.
 bool switchValue(const std::string& key, const std::string& value) {
   if (value != "on" && value != "off" && !value.empty())
-    throw ParamError(key + "=" + value + " is not allowed; use " + key + "=on or " + key + "=off.");
+    throw ParamError(
+        Message("params.link-switch",
+                {{"given", key + "=" + value}, {"on", key + "=on"}, {"off", key + "=off"}}));
   return value != "off";
 }
 
@@ -116,9 +117,8 @@ void setRunParameter(Params& p, const std::string& key, const std::string& value
       std::find_if(all.begin(), all.end(), [&](const RunParameter& r) { return key == r.key; });
   if (found != all.end()) return found->set(p, value);
   std::string keys;
-  for (size_t k = 0; k < all.size(); ++k)
-    keys += std::string(k == 0 ? "" : k + 1 == all.size() ? " or " : ", ") + all[k].key;
-  throw ParamError("'" + key + "' is not a key of a try link; use " + keys + ".");
+  for (size_t k = 0; k < all.size(); ++k) keys += std::string(k == 0 ? "" : ", ") + all[k].key;
+  throw ParamError(Message("params.link-key", {{"key", key}, {"keys", keys}}));
 }
 
 namespace {

@@ -40,9 +40,7 @@ SanitizerTool parseSanitizerTool(const std::string& text) {
   for (SanitizerTool tool : {SanitizerTool::Racecheck, SanitizerTool::Memcheck,
                              SanitizerTool::Synccheck, SanitizerTool::Initcheck})
     if (text == name(tool)) return tool;
-  throw ParamError("--tool '" + text +
-                   "' is not a compute-sanitizer tool; use racecheck, memcheck, synccheck or "
-                   "initcheck.");
+  throw ParamError(Message("sanitizer.bad-tool", {{"tool", text}}));
 }
 
 // ============================================================================================
@@ -157,7 +155,7 @@ void describe(SanitizerHazard& h) {
   }
 }
 
-void addNote(std::vector<std::string>& notes, const std::string& note) {
+void addNote(std::vector<Message>& notes, const Message& note) {
   for (const auto& existing : notes)
     if (existing == note) return;
   notes.push_back(note);
@@ -174,7 +172,7 @@ SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& outp
   for (std::string line; std::getline(lines, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (!startsWith(line, kPrefix)) {
-      if (startsWith(line, "rlab: ") && r.runError.empty()) r.runError = line.substr(6);
+      if (startsWith(line, "rlab: ") && r.runError.empty()) r.runError = verbatim(line.substr(6));
       continue;
     }
     const std::string rest = line.substr(kPrefixLength);
@@ -194,9 +192,9 @@ SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& outp
       if (r.summary.empty())
         r.summary = text;
       else
-        addNote(r.notes, text);
+        addNote(r.notes, verbatim(text));
     } else if (aboutTheProcess(text)) {
-      if (!startsWith(text, "Process ID")) addNote(r.notes, text);
+      if (!startsWith(text, "Process ID")) addNote(r.notes, verbatim(text));
     } else {
       r.hazards.emplace_back();
       r.hazards.back().lines.push_back(text);
@@ -206,15 +204,11 @@ SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& outp
   for (SanitizerHazard& h : r.hazards) describe(h);
 
   if (exitCode != 0 && exitCode != kSanitizerErrorExit && r.runError.empty())
-    r.runError = exitCode < 0 ? "The run was killed before it finished."
-                              : "The run ended with exit code " + std::to_string(exitCode) + ".";
+    r.runError = exitCode < 0 ? Message("sanitizer.run-killed")
+                              : Message("sanitizer.run-exit", {{"code", exitCode}});
   r.clean = exitCode == 0 && r.hazards.empty() && r.runError.empty();
-  if (!r.runError.empty())
-    addNote(r.notes, "The checked run failed, so the sanitizer saw only part of it, if any.");
-  if (tool == SanitizerTool::Racecheck)
-    addNote(r.notes,
-            "racecheck watches shared memory only; races in global memory (the barrier lesson's "
-            "global variant) are invisible to it.");
+  if (!r.runError.empty()) addNote(r.notes, Message("sanitizer.run-failed"));
+  if (tool == SanitizerTool::Racecheck) addNote(r.notes, Message("sanitizer.shared-only"));
   return r;
 }
 
@@ -250,18 +244,13 @@ SanitizerReport runSanitizer(const Params& params, SanitizerTool tool,
                              const SanitizerPrograms& programs) {
   const std::string sanitizer =
       programs.sanitizer.empty() ? findComputeSanitizer() : programs.sanitizer;
-  if (!isExecutableFile(sanitizer))
-    throw GpuUnavailable(
-        "compute-sanitizer was found neither beside nvcc, in /usr/local/cuda/bin nor on PATH; "
-        "install the CUDA toolkit's sanitizer to check a run.");
+  if (!isExecutableFile(sanitizer)) throw GpuUnavailable(Message("sanitizer.not-found"));
   const std::string rlab = programs.rlab.empty() ? findRlabExecutable() : programs.rlab;
   if (!isExecutableFile(rlab)) {
     const char* chosen = std::getenv("RLAB_EXECUTABLE");
-    throw GpuUnavailable(
-        chosen && *chosen && programs.rlab.empty()
-            ? "RLAB_EXECUTABLE names " + rlab + ", which is not an executable file."
-            : "The rlab program to run under the sanitizer was not found beside this program "
-              "or in its build folder; set RLAB_EXECUTABLE to its path.");
+    throw GpuUnavailable(chosen && *chosen && programs.rlab.empty()
+                             ? Message("sanitizer.rlab-not-executable", {{"path", rlab}})
+                             : Message("sanitizer.rlab-not-found"));
   }
   Params checked = params;
   checked.backend = BackendChoice::Gpu;  // the sanitizer instruments GPU code only
@@ -280,13 +269,9 @@ SanitizerReport runSanitizer(const Params& params, SanitizerTool tool,
   const VariantInfo* variant = lesson ? lesson->findVariant(checked.variant) : nullptr;
   if (tool == SanitizerTool::Racecheck && r.clean && !checked.barrier && variant &&
       variant->globalMemorySteps)
-    r.notes.push_back(
-        "The barrier was off and racecheck saw no hazard: this variant's race is in global "
-        "memory, which racecheck does not watch.");
+    r.notes.push_back(Message("sanitizer.global-race-unseen"));
   else if (tool == SanitizerTool::Racecheck && r.clean && runMayRace(checked))
-    r.notes.push_back(
-        "racecheck saw no hazard in this run, though nothing in the kernel orders these "
-        "accesses: a clean report is not a proof that there is no race.");
+    r.notes.push_back(Message("sanitizer.clean-not-proof"));
   return r;
 }
 

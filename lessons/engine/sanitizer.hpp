@@ -52,9 +52,9 @@ struct SanitizerReport {
   bool clean = false;  // exit code 0 and no hazard named
   int exitCode = -1;   // the sanitizer's: 0 clean, 9 errors found, else the run's own failure
   std::vector<SanitizerHazard> hazards;
-  std::string summary;   // "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"
-  std::string runError;  // the checked run failed: its own sentence, or its exit code
-  std::vector<std::string> notes;
+  std::string summary;  // "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)", as printed
+  Message runError;     // the checked run failed: its own sentence (verbatim), or its exit code
+  std::vector<Message> notes;  // the tool's lines about the process (verbatim), and ours
 };
 
 // The exit code runSanitizer asks compute-sanitizer for when it reports an error.

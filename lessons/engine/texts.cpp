@@ -98,8 +98,8 @@ Params paramsFromQuery(const std::string& chapter, const std::string& query) {
   p.lesson = chapter;
   for (const auto& [key, value] : queryPairs(query)) setRunParameter(p, key, value);
   if (!findLesson(p.lesson))
-    throw ParamError("A try link in chapter '" + chapter +
-                     "' must name its lesson (lesson=" + lessonIds() + ").");
+    throw ParamError(
+        Message("params.link-lesson", {{"chapter", chapter}, {"lessons", lessonIds()}}));
   resolve(p);
   return p;
 }
@@ -119,7 +119,7 @@ std::vector<std::string> predictionQueries(const text::Block& predict) {
   }
   const size_t comma = variants.find(',');
   if (comma == std::string::npos || variants.find(',', comma + 1) != std::string::npos)
-    throw ParamError("A 'faster' prediction names two variants, e.g. variant=global,shared.");
+    throw ParamError(Message("params.faster-two-variants"));
   return {"variant=" + variants.substr(0, comma) + others,
           "variant=" + variants.substr(comma + 1) + others};
 }

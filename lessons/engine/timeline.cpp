@@ -22,25 +22,17 @@ Timeline buildTimeline(const Trace& t) {
     for (const CombineRead& c : t.steps[k].combines)
       if (c.readClock >= 0 && c.wroteClock >= 0) rowOf.emplace(c.thread, 0);
   if (!t.traced || rowOf.empty()) {
-    tl.why = t.traced ? "The timeline needs the clock stamps the kernel records with each "
-                        "combine; the barrier and lastwarp lessons' kernels record them."
-                      : "The timeline is drawn from the steps, and this run did not record them.";
+    tl.why = t.traced ? Message("timeline.no-stamps") : Message("timeline.no-steps");
     return tl;
   }
   tl.available = true;
-  tl.clockText =
-      tl.measured
-          ? "Measured: clock64() read by each thread before its reads and after its write. "
-            "One block runs on one SM, so its threads share that SM's clock (clocks of different "
-            "SMs are not comparable); a stamp is when the thread issued the access, not when "
-            "the memory had it."
-          : "Exact: the simulator's logical clock, one tick for each read and each write, in "
-            "the order the schedule ran the threads.";
+  tl.clockText = tl.measured ? Message("timeline.clock-measured") : Message("timeline.clock-exact");
   for (auto& [thread, row] : rowOf) {
     row = int(tl.rows.size());
     tl.rows.push_back({thread, {}});
   }
-  for (size_t k = 1; k < t.steps.size(); ++k) tl.columns.push_back("level " + std::to_string(k));
+  for (size_t k = 1; k < t.steps.size(); ++k)
+    tl.columns.push_back(Message("timeline.level", {{"level", k}}));
 
   // The cells, each in its thread's row, and where each level's writes are.
   std::map<std::pair<int, int>, Place> writerOf;  // (level, element) -> the cell that wrote it
@@ -127,11 +119,11 @@ Timeline buildTimeline(const Trace& t) {
         e.readTick = cell.readTick;
         e.writeTick = w.writeTick;
         const ElementType type = t.params.type;
-        const std::string who = "thread " + std::to_string(w.combine.thread);
-        e.text = before ? "read " + formatValue(e.value, type) + " before " + who + " wrote " +
-                              formatValue(e.missed, type)
-                        : "read " + formatValue(e.value, type) + ", not " + who + "'s " +
-                              formatValue(e.missed, type) + " (its store was stamped first)";
+        const std::vector<MessageArg> args = {{"value", formatValue(e.value, type)},
+                                              {"writer", w.combine.thread},
+                                              {"missed", formatValue(e.missed, type)}};
+        e.text =
+            before ? Message("timeline.read-before", args) : Message("timeline.read-not", args);
         e.sentence = read->stale ? staleReadText(cell.combine, *read, type,
                                                  t.steps[size_t(cell.level)].array)
                                  : e.text;

@@ -40,17 +40,17 @@ struct TimelineEarlyRead {
   int element = 0;
   double value = 0, missed = 0;
   int readTick = 0, writeTick = 0;
-  std::string text;      // "read 11 before thread 4 wrote 26"
-  std::string sentence;  // the trace's stale-read sentence
+  Message text;      // "read 11 before thread 4 wrote 26"
+  Message sentence;  // the trace's stale-read sentence
 };
 
 struct Timeline {
   bool available = false;
-  std::string why;                   // not available: why, in one sentence
-  bool measured = false;             // GPU clock64() stamps, not the simulator's exact order
-  std::string clockText;             // what the clock is and what it can tell
-  std::vector<std::string> columns;  // "level 1", ...
-  std::vector<TimelineRow> rows;     // threads that combined, in thread order
+  Message why;                    // not available: why, in one sentence
+  bool measured = false;          // GPU clock64() stamps, not the simulator's exact order
+  Message clockText;              // what the clock is and what it can tell
+  std::vector<Message> columns;   // "level 1", ...
+  std::vector<TimelineRow> rows;  // threads that combined, in thread order
   std::vector<TimelineEarlyRead> earlyReads;
   int ticks = 0;  // distinct stamps
   long long firstClock = 0, lastClock = 0;

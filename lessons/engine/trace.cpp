@@ -17,38 +17,88 @@ std::vector<std::string> outputLines(const std::string& text) {
   return lines;
 }
 
-std::string howFarOff(const Trace& t) {
+Message howFarOff(const Trace& t) {
   if (t.correct || t.params.op != Op::Sum || !std::isfinite(t.result) ||
       !std::isfinite(t.expected) || t.result == t.expected)  // wrong for another reason
-    return "";
-  return formatValue(std::fabs(t.expected - t.result), t.params.type) +
-         (t.result < t.expected ? " short" : " over");
+    return {};
+  const std::string by = formatValue(std::fabs(t.expected - t.result), t.params.type);
+  return t.result < t.expected ? Message("result.short", {{"by", by}})
+                               : Message("result.over", {{"by", by}});
 }
 
-std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType type,
-                          const std::string& array) {
+Message resultLine(const Trace& t) {
+  const std::string result = formatValue(t.result, t.params.type),
+                    expected = formatValue(t.expected, t.params.type);
+  if (!t.singleAnswer)
+    return Message("result.no-single-answer", {{"result", result}, {"expected", expected}});
+  if (t.tolerance > 0)
+    return Message("result.line-within", {{"result", result},
+                                          {"expected", expected},
+                                          {"tolerance", printedNumber("%.3g", t.tolerance)}});
+  return Message("result.line", {{"result", result}, {"expected", expected}});
+}
+
+Message verdictWord(const Trace& t) {
+  if (!t.singleAnswer) return Message("result.verdict-none", {{"op", name(t.params.op)}});
+  return t.correct ? Message("result.verdict-correct") : Message("result.verdict-wrong");
+}
+
+std::vector<Message> timingLines(const Trace& t) {
+  const Timings& m = t.timings;
+  auto g = [](double v, int digits = 4) {
+    return printedNumber("%." + std::to_string(digits) + "g", v);
+  };
+  if (m.measured && t.gpus > 0)
+    return {Message("timing.allreduce", {{"ms", g(m.kernelMs)}, {"repetitions", m.repetitions}}),
+            Message("timing.allreduce-bandwidth", {{"algorithm", g(m.gbPerSecond)},
+                                                   {"bus", g(m.busGBs)},
+                                                   {"percent", g(m.copyFraction * 100, 3)},
+                                                   {"peer", g(m.peerCopyGBs)}})};
+  if (m.measured)
+    return {Message("timing.kernel", {{"ms", g(m.kernelMs)},
+                                      {"repetitions", m.repetitions},
+                                      {"withCopies", g(m.withCopiesMs)}}),
+            Message("timing.bandwidth",
+                    {{"gbs", g(m.gbPerSecond)}, {"percent", g(m.copyFraction * 100, 3)}}),
+            Message("timing.against", {{"cpu", g(m.cpuMs)},
+                                       {"times", g(m.kernelMs > 0 ? m.cpuMs / m.kernelMs : 0, 3)},
+                                       {"cub", g(m.cubMs)},
+                                       {"ratio", g(m.cubRatio, 3)}})};
+  if (t.backend == "sim") return {Message("timing.simulated", {{"seconds", g(m.simSeconds, 3)}})};
+  return {};
+}
+
+Message staleReadText(const CombineRead& c, const ValueRead& r, ElementType type,
+                      const std::string& array) {
   const std::string element = array + "[" + std::to_string(r.element) + "]";
-  std::string text = "thread " + std::to_string(c.thread) + " read " + element + " = " +
-                     formatValue(r.value, type);
+  const std::string value = formatValue(r.value, type), missed = formatValue(r.missed, type);
+  auto valueOf = [](int step) {
+    return step > 0 ? Message("stale.step-value", {{"step", step}}) : Message("stale.input");
+  };
   if (r.overwrittenBy >= 0)
-    return text + " too late: thread " + std::to_string(r.overwrittenBy) +
-           " had already overwritten it in the same step; it should have read " +
-           formatValue(r.missed, type) +
-           (r.missedStep > 0 ? " (step " + std::to_string(r.missedStep) + "'s value)"
-                             : " (the input)") +
-           ", a write after read";
-  if (r.writtenAt > 0) text += " (step " + std::to_string(r.writtenAt) + "'s value)";
-  if (r.writtenAt == 0) text += " (the input)";
-  text += r.writtenAt < 0 ? " before it was written, " : " too early: ";
-  text += r.missedWriter >= 0
-              ? "thread " + std::to_string(r.missedWriter) + " wrote " +
-                    formatValue(r.missed, type) + " there in step " + std::to_string(r.missedStep)
-              : "it held " + formatValue(r.missed, type);
-  return text;
+    return Message("stale.late", {{"thread", c.thread},
+                                  {"element", element},
+                                  {"value", value},
+                                  {"overwriter", r.overwrittenBy},
+                                  {"missed", missed},
+                                  {"missedValue", valueOf(r.missedStep)}});
+  const Message what =
+      r.missedWriter >= 0
+          ? Message("stale.missed-write",
+                    {{"writer", r.missedWriter}, {"missed", missed}, {"step", r.missedStep}})
+          : Message("stale.missed-held", {{"missed", missed}});
+  if (r.writtenAt < 0)
+    return Message("stale.before-written",
+                   {{"thread", c.thread}, {"element", element}, {"value", value}, {"what", what}});
+  return Message("stale.early", {{"thread", c.thread},
+                                 {"element", element},
+                                 {"value", value},
+                                 {"valueOf", valueOf(r.writtenAt)},
+                                 {"what", what}});
 }
 
-std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type) {
-  std::vector<std::string> found;
+std::vector<Message> staleReads(const StepSnapshot& s, ElementType type) {
+  std::vector<Message> found;
   for (const CombineRead& c : s.combines)
     for (const ValueRead* r : {&c.target, &c.source})
       if (r->stale) found.push_back(staleReadText(c, *r, type, s.array));
@@ -142,11 +192,15 @@ FoldPicture foldPicture(const Trace& t, int step) {
 
 LaunchTable launchTable(const Trace& t) {
   LaunchTable table;
-  table.columns = {"launch", "grid x block", "threads"};
+  table.columns = {Message("launch.column-launch"), Message("launch.column-grid"),
+                   Message("launch.column-threads")};
+  std::vector<std::string> names;  // the driver's, in the order they first come
   for (const LaunchRecord& l : t.launches)
     for (const auto& [name, value] : l.values)
-      if (std::find(table.columns.begin(), table.columns.end(), name) == table.columns.end())
-        table.columns.push_back(name);
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
+        table.columns.push_back(verbatim(name));
+      }
   for (size_t k = 0; k < t.launches.size(); ++k) {
     const LaunchRecord& l = t.launches[k];
     std::vector<std::string> row = {std::to_string(k + 1),
@@ -154,8 +208,8 @@ LaunchTable launchTable(const Trace& t) {
                                     std::to_string(l.grid * l.block)};
     row.resize(table.columns.size());
     for (const auto& [name, value] : l.values)
-      row[size_t(std::find(table.columns.begin(), table.columns.end(), name) -
-                 table.columns.begin())] = std::to_string(value);
+      row[3 + size_t(std::find(names.begin(), names.end(), name) - names.begin())] =
+          std::to_string(value);
     table.rows.push_back(std::move(row));
   }
   return table;

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "lessons/engine/messages.hpp"
 #include "lessons/engine/params.hpp"
 
 namespace rlab {
@@ -84,7 +85,7 @@ enum class CellKind {
 };
 
 struct StepSnapshot {
-  std::string label;
+  Message label;            // "level 2: a[tid] += a[tid + 2] where ..."
   std::string array = "a";  // what the kernel calls the array: a, or shared s
   CellKind cells = CellKind::Elements;
   // Cells from here on hold no input: threads or lanes past n, holding the operator's identity
@@ -176,15 +177,15 @@ struct Timings {
 struct KernelAnswer {
   std::string lesson, variant;
   double result = 0;
-  std::string notRun{};  // empty: it ran
+  Message notRun{};  // empty: it ran; else why not
 };
 
 struct Trace {
   Params params;  // resolved: every default filled in
   std::string dataLabel;
   std::string backend;   // "sim" or "gpu": the one that ran
-  std::string device;    // GPU name, capability and memory, or the simulator and its schedule
-  std::string fallback;  // --backend auto found no usable GPU: why (the simulator ran instead)
+  Message device;        // GPU name, capability and memory, or the simulator and its schedule
+  Message fallback;      // --backend auto found no usable GPU: why (the simulator ran instead)
   std::string exercise;  // the learner's kernel of this exercise ran, not the lesson's
   bool traced = false;   // false: steps were not recorded (n too large)
   // The simulator recorded each step's global loads and stores (StepSnapshot::memory).
@@ -204,7 +205,7 @@ struct Trace {
   // butterfly: threads that ended with a total other than their block's thread 0's (the result
   // takes thread 0's); any makes the run wrong, as the lesson promises every thread the total
   long long threadsOffTotal = 0;
-  std::vector<std::string> notes;
+  std::vector<Message> notes;
   std::vector<LaunchRecord> launches;  // every launch of the run (not of its timing runs)
   // What the kernel printed (printf), line by line: on the simulator in the exact order the
   // schedule ran the calls, on a GPU in the order the device's printf buffer returned them.
@@ -224,10 +225,10 @@ std::vector<std::string> outputLines(const std::string& text);
 
 // "thread 0 read a[4] = 11 (step 1's value) too early: thread 4 wrote 26 there in step 2";
 // `array` names the array as the kernel does (s[4] in shared memory).
-std::string staleReadText(const CombineRead& c, const ValueRead& r, ElementType type,
-                          const std::string& array);
+Message staleReadText(const CombineRead& c, const ValueRead& r, ElementType type,
+                      const std::string& array);
 // Every stale read of a step, as such sentences.
-std::vector<std::string> staleReads(const StepSnapshot& s, ElementType type);
+std::vector<Message> staleReads(const StepSnapshot& s, ElementType type);
 
 // A write that landed after a thread of a later step had already read the element: the step's
 // picture shows the element holding it, but the reader took the value from before it.
@@ -243,7 +244,15 @@ std::vector<LateWrite> lateWrites(const Trace& t, int step);
 
 // How far a wrong sum is from the expected one: "15 short", "3 over"; empty when the run is
 // correct, not a sum, or not finite. Every view says it this way.
-std::string howFarOff(const Trace& t);
+Message howFarOff(const Trace& t);
+
+// The run's result against the expected value, "result 21   expected 36", its verdict, "correct"
+// or "WRONG", and for an operator with no single answer "result 5   host loop, left to right -3".
+Message resultLine(const Trace& t);
+Message verdictWord(const Trace& t);
+// What the run took, a line each: the GPU's timings (kernel, bandwidth, against the CPU loop and
+// CUB; the all-reduce's bandwidths), or the simulator's own time, which is no GPU's.
+std::vector<Message> timingLines(const Trace& t);
 
 // folding: one step as the fold picture draws it, taken from the run's recorded combines (not
 // computed from n): the strip before the step, an arc from each back-half element onto the
@@ -265,7 +274,7 @@ FoldPicture foldPicture(const Trace& t, int step);
 // The run's launches as a table, the same in the app and in rlab run --launches: launch k, grid
 // x block, threads, then every value a driver named (folding: len, reduce, remain), in order.
 struct LaunchTable {
-  std::vector<std::string> columns;
+  std::vector<Message> columns;  // the words, then the driver's names (verbatim)
   std::vector<std::vector<std::string>> rows;
 };
 LaunchTable launchTable(const Trace& t);

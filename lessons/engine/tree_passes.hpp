@@ -29,7 +29,8 @@ inline void measureWarps(StepSnapshot& s, int block) {
 }
 
 // `launch(grid, block, source, len, partials, recorder)` launches one pass; `label(k)` names
-// level k of a pass (from 0). `clocks`: the kernel stamps when each combine read and wrote.
+// level k of a pass (from 0), a Message. `clocks`: the kernel stamps when each combine read and
+// wrote.
 template <class B, class T, class Launch, class Label>
 void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
                    Launch launch, Label label, bool measure, bool clocks, Trace& out) {
@@ -47,10 +48,11 @@ void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input,
     launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), source, len, partials.get(),
            rec.recorder());
     if (rec.on()) {
-      std::vector<std::string> labels;
+      std::vector<Message> labels;
       for (int k = 0; k < levels; ++k)
-        labels.push_back((pass > 1 ? "pass " + std::to_string(pass) + ", " : std::string()) +
-                         label(k));
+        labels.push_back(pass > 1
+                             ? Message("step.pass-level", {{"pass", pass}, {"level", label(k)}})
+                             : label(k));
       std::vector<StepSnapshot> steps = rec.snapshots(labels, initial);
       if (measure)
         for (StepSnapshot& s : steps) measureWarps(s, p.block);
@@ -76,7 +78,8 @@ void runTreePasses(B& b, const Params& p, typename B::template Buffer<T>& input,
     b.launch(grid, block, kernel, source, len, partials, recorder);
   };
   auto label = [&](int k) {
-    return "stride " + std::to_string(order == StrideOrder::Up ? 1 << k : p.block >> (k + 1));
+    return Message("step.stride",
+                   {{"stride", order == StrideOrder::Up ? 1 << k : p.block >> (k + 1)}});
   };
   runTreePasses<B, T>(b, p, input, trace, launch, label, measure, false, out);
 }

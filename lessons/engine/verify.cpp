@@ -71,7 +71,6 @@ void setData(VerifyCase& c, const Item& item, uint64_t seed) {
   switch (item.kind) {
     case DataKind::OwnRandom: {
       p.values.resize(n);
-      const std::string seedText = " (seed " + std::to_string(seed) + ")";
       static const double powersOfTwo[] = {-2, -1, -0.5, 0.5, 1, 2};
       int twos = 0, halves = 0;
       for (size_t i = 0; i < n; ++i) {
@@ -87,24 +86,23 @@ void setData(VerifyCase& c, const Item& item, uint64_t seed) {
           v = isInt ? double(r % 199) - 99 : (double(r % 79) - 39) / 4;
         }
       }
-      c.data = item.op == Op::Product
-                   ? (isInt ? "random odd integers from -7 to 7" : "random -2, -1, -0.5, 0.5, 1, 2")
-                   : (isInt ? "random integers from -99 to 99"
-                            : "random multiples of 0.25 from -9.75 to 9.75");
-      c.data += seedText;
+      c.data = Message(item.op == Op::Product
+                           ? (isInt ? "verify.data-odd" : "verify.data-powers-of-two")
+                           : (isInt ? "verify.data-integers" : "verify.data-quarters"),
+                       {{"seed", seed}});
       break;
     }
     case DataKind::RandomDigits:
       p.data = "random:" + std::to_string(seed);
-      c.data = p.data + " (digits 0 to 9)";
+      c.data = Message("verify.data-digits", {{"data", p.data}});
       break;
     case DataKind::Iota:
       p.data = "iota";
-      c.data = "iota (1 to n)";
+      c.data = Message("verify.data-iota");
       break;
     case DataKind::Ones:
       p.data = "ones";
-      c.data = "ones";
+      c.data = verbatim("ones");
       break;
     case DataKind::ExtremeFirst:
     case DataKind::ExtremeLast: {
@@ -114,9 +112,12 @@ void setData(VerifyCase& c, const Item& item, uint64_t seed) {
       const bool first = item.kind == DataKind::ExtremeFirst;
       p.values.assign(n, filler);
       p.values[first ? 0 : n - 1] = extreme;
-      c.data = std::string("the ") + (item.op == Op::Max ? "maximum " : "minimum ") +
-               number(extreme) + (first ? " at index 0, " : " at the last index, ") +
-               number(filler) + " elsewhere";
+      const std::vector<MessageArg> args = {{"extreme", number(extreme)},
+                                            {"filler", number(filler)}};
+      c.data =
+          Message(item.op == Op::Max ? (first ? "verify.data-max-first" : "verify.data-max-last")
+                                     : (first ? "verify.data-min-first" : "verify.data-min-last"),
+                  args);
       break;
     }
     case DataKind::OneAtLast: {
@@ -124,7 +125,8 @@ void setData(VerifyCase& c, const Item& item, uint64_t seed) {
       const double single = item.op == Op::Product ? (isInt ? 3 : -2.5) : (isInt ? 7 : 7.5);
       p.values.assign(n, identity);
       p.values[n - 1] = single;
-      c.data = "one " + number(single) + " at the last index, " + number(identity) + " elsewhere";
+      c.data = Message("verify.data-one-at-last",
+                       {{"single", number(single)}, {"filler", number(identity)}});
       break;
     }
   }
@@ -357,7 +359,8 @@ VerifyOutcome verify(const VerifyCase& c, const KernelRunner& runKernel) {
   try {
     resolved = resolve(c.params);
   } catch (const std::exception& e) {
-    outcome.sentence = describeCase(c) + ": not a valid run: " + e.what();
+    outcome.sentence =
+        Message("verify.invalid", {{"case", describeCase(c)}, {"why", messageOf(e)}});
     return outcome;
   }
   const Params& p = resolved.params;
@@ -367,19 +370,21 @@ VerifyOutcome verify(const VerifyCase& c, const KernelRunner& runKernel) {
   try {
     outcome.result = runKernel(p);
   } catch (const std::exception& e) {
-    std::string why = e.what();
-    if (!why.empty() && why.back() != '.') why += '.';
-    outcome.sentence =
-        describeCase(c) + ": the run failed: " + why + " Replay: " + replayCommand(c);
+    Message why = messageOf(e);  // another program's words end as a sentence does
+    if (why.id == "verbatim" && !why.arg("text").empty() && why.arg("text").back() != '.')
+      why = verbatim(why.arg("text") + ".");
+    outcome.sentence = Message("verify.run-failed",
+                               {{"case", describeCase(c)}, {"why", why}, {"replay", replayCommand(c)}});
     return outcome;
   }
   outcome.passed = matches(outcome.result, ref);
-  if (!outcome.passed) {
-    outcome.sentence = describeCase(c) + ": result " + valueText(outcome.result, p.type) +
-                       ", expected " + valueText(ref.expected, p.type);
-    if (ref.tolerance > 0) outcome.sentence += " (within " + valueText(ref.tolerance, p.type) + ")";
-    outcome.sentence += ". Replay: " + replayCommand(c);
-  }
+  if (!outcome.passed)
+    outcome.sentence = Message(ref.tolerance > 0 ? "verify.wrong-within" : "verify.wrong",
+                               {{"case", describeCase(c)},
+                                {"result", valueText(outcome.result, p.type)},
+                                {"expected", valueText(ref.expected, p.type)},
+                                {"tolerance", valueText(ref.tolerance, p.type)},
+                                {"replay", replayCommand(c)}});
   return outcome;
 }
 
@@ -397,12 +402,18 @@ VerifyReport verifyAll(const std::vector<VerifyCase>& cases, const KernelRunner&
   return report;
 }
 
-std::string VerifyReport::summary() const {
-  if (passed()) return "all " + std::to_string(casesRun) + " cases passed";
-  std::string text =
-      std::to_string(failed) + " of the " + std::to_string(casesRun) + " cases run failed:";
-  for (const VerifyOutcome& f : failures) text += "\n" + f.sentence;
-  return text;
+Message VerifyReport::summary() const {
+  if (passed()) return Message("verify.all-passed", {{"cases", casesRun}});
+  std::vector<Message> sentences;
+  for (const VerifyOutcome& f : failures) sentences.push_back(withReplay(f.sentence));
+  return Message("verify.some-failed",
+                 {{"failed", failed}, {"cases", casesRun}, {"failures", sentences}});
+}
+
+Message withReplay(const Message& failure) {
+  const std::string replay = failure.arg("replay");
+  if (replay.empty()) return failure;
+  return Message("verify.with-replay", {{"sentence", failure}, {"command", replay}});
 }
 
 double runLessonKernel(const Params& p) {
@@ -437,28 +448,38 @@ std::string shellValueList(const std::vector<double>& values) {
 
 }  // namespace
 
-std::string describeCase(const VerifyCase& c) {
+Message describeCase(const VerifyCase& c) {
   const Params& p = c.params;
-  std::string block = p.block ? std::to_string(p.block) : "default";
+  Message block = p.block ? verbatim(std::to_string(p.block)) : Message("verify.default-block");
   try {
     const Resolved r = resolve(p);
-    if (p.block == 0) block = std::to_string(r.params.block) + " (the default)";
+    if (p.block == 0) block = Message("verify.block-default", {{"block", r.params.block}});
   } catch (const std::exception&) {
   }
-  const std::string subject =
-      !c.subject.empty() ? c.subject
-                         : p.lesson + " " + (p.variant.empty() ? "(default variant)" : p.variant);
-  std::string text = subject +
-                     ": n = " + std::to_string(p.values.empty() ? p.n : int64_t(p.values.size())) +
-                     ", block " + block + ", " + name(p.op) + " of " + name(p.type) + ", data " +
-                     (c.data.empty() ? (p.values.empty() ? p.data : "values") : c.data);
-  if (p.schedule != "lockstep") text += ", schedule " + p.schedule;
-  if (!p.barrier) text += ", barrier off";
-  if (p.perturb) text += ", perturbed";
-  if (p.printing) text += ", printing";
-  if (p.delayThread >= 0) text += ", delay " + delayText(p);
-  if (p.backend != BackendChoice::Sim) text += std::string(", backend ") + name(p.backend);
-  return text;
+  const Message subject = !c.subject.empty() ? c.subject
+                          : p.variant.empty()
+                              ? Message("verify.default-variant", {{"lesson", p.lesson}})
+                              : verbatim(p.lesson + " " + p.variant);
+  // The switches the case runs with, beyond the lesson's defaults.
+  std::vector<Message> extras;
+  if (p.schedule != "lockstep") extras.push_back(verbatim("schedule " + p.schedule));
+  if (!p.barrier) extras.push_back(verbatim("barrier=off"));
+  if (p.perturb) extras.push_back(verbatim("perturb"));
+  if (p.printing) extras.push_back(verbatim("printf"));
+  if (p.delayThread >= 0) extras.push_back(verbatim("--delay " + delayText(p)));
+  if (p.backend != BackendChoice::Sim)
+    extras.push_back(verbatim(std::string("backend ") + name(p.backend)));
+  const Message data = !c.data.empty()    ? c.data
+                       : p.values.empty() ? verbatim(p.data)
+                                          : verbatim("values");
+  return Message(extras.empty() ? "verify.case" : "verify.case-with",
+                 {{"subject", subject},
+                  {"n", p.values.empty() ? p.n : int64_t(p.values.size())},
+                  {"block", block},
+                  {"op", name(p.op)},
+                  {"type", name(p.type)},
+                  {"data", data},
+                  {"extras", extras}});
 }
 
 std::string replayCommand(const VerifyCase& c) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lessons/engine/messages.hpp"
 #include "lessons/engine/params.hpp"
 
 namespace rlab {
@@ -30,10 +31,10 @@ struct VerifyCase {
   // The run: lesson, variant, n, block (0: the lesson's default), op, type, the data
   // (params.data, or params.values for data of its own), schedule, perturb and backend.
   Params params;
-  std::string data;  // the input in words: "random integers from -99 to 99 (seed 3)"
+  Message data;  // the input in words: "random integers from -99 to 99 (seed 3)"
   // What runs, for sentences: empty for the lesson's variant ("shared multiblock"); an
-  // exercise names itself ("exercise fold-any-length").
-  std::string subject;
+  // exercise names itself ("exercise fold-any-length": Message("verify.exercise", ...)).
+  Message subject;
   // The command that replays the case, up to its options: empty for `rlab run LESSON --variant
   // V`; an exercise's runs the learner's file ("rlab exercise run fold-any-length fold.cu") and
   // takes no --op, --type or --backend (the exercise fixes them).
@@ -47,7 +48,7 @@ struct VerifyOutcome {
   double tolerance = 0;
   // Empty when the case passed; else one sentence: which case broke (lesson, variant, n, block,
   // op, type, data, schedule), what came out, and the `rlab run` line that replays its input.
-  std::string sentence;
+  Message sentence;
 };
 
 struct VerifyReport {
@@ -55,8 +56,8 @@ struct VerifyReport {
   int failed = 0;                       // of casesRun
   std::vector<VerifyOutcome> failures;  // the first ones, in the order of the cases
   bool passed() const { return failed == 0; }
-  // "all 270 cases passed", or how many failed and the sentence of each one kept.
-  std::string summary() const;
+  // "all 270 cases passed", or how many failed and the sentence of each one kept, a line each.
+  Message summary() const;
 };
 
 // Runs the kernel under test on a case's resolved parameters (n, block, variant filled in)
@@ -98,11 +99,16 @@ VerifyReport verifyAll(const std::vector<VerifyCase>& cases, const KernelRunner&
                        int stopAfter = 3);
 
 // "shared multiblock: n = 257, block 128, sum of int, data ..., schedule random:101"
-std::string describeCase(const VerifyCase& c);
+Message describeCase(const VerifyCase& c);
 // "rlab run shared --variant multiblock --block 128 --op sum --type int --values=... --backend
 // sim": runs the lesson's own kernel on the case's input and launch, from a POSIX shell (long
 // runs of one value are written as $(printf ...) so that the line stays short).
 std::string replayCommand(const VerifyCase& c);
+
+// A failure's sentence (an outcome's, a check's) with the line that replays it, where it has
+// one (its argument "replay"): "... Replay: rlab run shared --variant ...". The app shows the
+// line apart, with a button that copies it.
+Message withReplay(const Message& failure);
 
 // The lesson's own kernel: runLesson(p).result.
 double runLessonKernel(const Params& p);

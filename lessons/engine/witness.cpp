@@ -295,7 +295,7 @@ void forceOnGpu(const Params& asked, Witness& w, int runs, Runner& run) {
   GpuForcing& g = w.gpu;
   g.runs = runs;
   if (w.delayed.delayThread < 0) {
-    g.why = "There is no late write to force: the witness run has no read that came too early.";
+    g.why = Message("witness.nothing-to-force");
     return;
   }
   if (asked.backend == BackendChoice::Auto) {
@@ -321,7 +321,7 @@ void forceOnGpu(const Params& asked, Witness& w, int runs, Runner& run) {
     g.wrongDelayed = with.wrong;
     g.wrongPlain = without.wrong;
   } catch (const GpuUnavailable& e) {
-    g.why = e.what();
+    g.why = e.message();
   }
 }
 
@@ -401,17 +401,16 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
     int threads = base.block, lastRound = 1;
     auto noneFound = [&] {
       w.tried = run.tried();
-      w.why =
-          "No schedule of the " + std::to_string(w.tried) +
-          " tried made the run wrong (its own, lockstep and " + randomFamily + "1 to " +
-          randomFamily + std::to_string(options.searchRuns) +
-          (lanes ? ", and every lane:T:S:K with K from 1 to " + std::to_string(kLaneBoundRounds) +
-                       ": each of the " + std::to_string(threads) +
-                       " threads that take a warp step, late by K "
-                       "rounds after each of its " +
-                       std::to_string(lastRound) + " warp steps"
-                 : std::string()) +
-          ").";
+      const std::string first = randomFamily + "1",
+                        last = randomFamily + std::to_string(options.searchRuns);
+      w.why = lanes ? Message("witness.none-wrong-lanes", {{"tried", w.tried},
+                                                           {"first", first},
+                                                           {"last", last},
+                                                           {"rounds", kLaneBoundRounds},
+                                                           {"threads", threads},
+                                                           {"steps", lastRound}})
+                    : Message("witness.none-wrong",
+                              {{"tried", w.tried}, {"first", first}, {"last", last}});
       return w;
     };
     if (w.firstWrong.empty() && !lanes) return noneFound();
@@ -473,8 +472,8 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
       }
       if (!haveStart) {
         w.tried = run.tried();
-        w.why = "The run went wrong under " + w.firstWrong + ", but under no schedule where a " +
-                (lanes ? "single lane" : "single thread") + " is late.";
+        w.why = Message(lanes ? "witness.no-single-late-lane" : "witness.no-single-late",
+                        {{"schedule", w.firstWrong}});
         return w;
       }
       w.stall = shrink(start, run);
@@ -492,7 +491,7 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
   } catch (const Cancelled&) {
     w.found = false;
     w.cancelled = true;
-    w.why = "Cancelled after " + std::to_string(run.tried()) + " runs.";
+    w.why = Message("witness.cancelled", {{"runs", run.tried()}});
   }
   w.tried = run.tried();
   return w;

@@ -50,7 +50,7 @@ struct StallSchedule {
 // value of step valueStep), but thread missedWriter had written `missed` there in missedStep.
 struct EarlyRead {
   int step = 0;  // of the trace (the level, for the barrier lesson)
-  std::string stepLabel;
+  Message stepLabel;
   int reader = -1;
   int element = -1;  // the cell read too early
   int target = -1;   // the cell the reader wrote
@@ -62,8 +62,8 @@ struct EarlyRead {
   // It read too late rather than too early: another thread of the same step had already
   // overwritten the element (a write after read, as in the butterfly without its first barrier).
   bool afterOverwrite = false;
-  int line = 0;      // the kernel line of the reader's combine, as the kernel recorded it
-  std::string text;  // as `rlab run` prints it: "thread 0 read a[4] = 11 (step 1's value) ..."
+  int line = 0;  // the kernel line of the reader's combine, as the kernel recorded it
+  Message text;  // as `rlab run` says it: "thread 0 read a[4] = 11 (step 1's value) ..."
 };
 
 // A line of the kernel file that ran (as embedded): file, line number from 1, its text.
@@ -77,8 +77,8 @@ struct KernelLine {
 // was missed, `runs` times, against as many runs without the pause.
 struct GpuForcing {
   bool ran = false;
-  std::string why;  // not run: why, in one sentence
-  std::string device;
+  Message why;  // not run: why, in one sentence
+  Message device;
   int runs = 0;
   int wrongDelayed = 0;
   int wrongPlain = 0;
@@ -91,7 +91,7 @@ struct Witness {
   int tried = 0;     // runs in all: search, shrinking, smaller sizes, the delay on the simulator
   int searched = 0;  // of them, looking for a first wrong run
   std::string firstWrong;  // the schedule of the first wrong run found ("random:3")
-  std::string why;         // not found: why, in one sentence
+  Message why;             // not found: why, in one sentence
 
   StallSchedule stall;         // the witness
   bool smallest = false;       // every stall schedule of a smaller size was run; none failed

@@ -41,11 +41,10 @@ void driveFastest(B& b, const Params& p, typename B::template Buffer<T>& input, 
   b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), fastestReduce<T, Op>,
            (const T*)input.get(), (long long)p.n, result.get(), blockTotals.get(),
            blocksStarted.get(), rec.recorder());
-  auto steps = rec.snapshots(
-      {"each thread: grid-stride loop, 4 accumulators", "each warp: 5 shuffles to lane 0",
-       std::is_integral<T>::value ? "each block: its warps' totals"
-                                  : "each block's total; the last adds"},
-      {}, {threads, threads / 32, blocks});
+  auto steps = rec.snapshots({Message("step.fastest.threads"), Message("step.fastest.warps"),
+                              std::is_integral<T>::value ? Message("step.fastest.blocks")
+                                                         : Message("step.fastest.blocks-last")},
+                             {}, {threads, threads / 32, blocks});
   // Each step holds another array: the threads' sums, the warps' totals, the blocks' totals.
   const CellKind kinds[] = {CellKind::Threads, CellKind::WarpTotals, CellKind::BlockTotals};
   for (size_t k = 0; k < steps.size() && k < 3; ++k) steps[k].cells = kinds[k];

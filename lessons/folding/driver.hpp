@@ -9,9 +9,8 @@ namespace rlab {
 // Recording only: one fold's snapshot, its live part (the `remain` elements the next step
 // folds) read back from the buffer the launch wrote.
 template <class B, class T>
-void recordFold(B& b, Recording<B, T>& rec, const std::string& label,
-                const std::vector<double>& before, const typename B::template Buffer<T>& written,
-                long long remain, Trace& out) {
+void recordFold(B& b, Recording<B, T>& rec, const Message& label, const std::vector<double>& before,
+                const typename B::template Buffer<T>& written, long long remain, Trace& out) {
   std::vector<StepSnapshot> step = rec.snapshots({label}, before);
   step.front().values = downloadAsDoubles<B, T>(b, written, size_t(remain));
   appendSteps(out, std::move(step));
@@ -30,11 +29,13 @@ void driveFolding(B& b, const Params& p, typename B::template Buffer<T>& a, bool
              remain, rec.recorder());
     b.launches.note({{"len", len}, {"reduce", reduce}, {"remain", remain}});
     if (trace)
-      recordFold(b, rec,
-                 "len " + std::to_string(len) + ": " +
-                     combineText(p.op, "a[i]", "a[i + " + std::to_string(remain) + "]") +
-                     " for i < " + std::to_string(reduce),
-                 before, a, remain, out);
+      recordFold(
+          b, rec,
+          Message("step.folding.fold",
+                  {{"len", len},
+                   {"combine", combineText(p.op, "a[i]", "a[i + " + std::to_string(remain) + "]")},
+                   {"condition", "i < " + std::to_string(reduce)}}),
+          before, a, remain, out);
     len = remain;
   }
   out.result = double(downloadOne<B, T>(b, a));
@@ -59,12 +60,13 @@ void driveFoldingDoubleBuffer(B& b, const Params& p, typename B::template Buffer
     if (trace)
       recordFold(
           b, rec,
-          "len " + std::to_string(len) + ": " +
-              "out[i] = " + applyText(p.op, "in[i]", "in[i + " + std::to_string(remain) + "]") +
-              " for i < " + std::to_string(reduce) +
-              (len % 2
-                   ? ", out[" + std::to_string(reduce) + "] = in[" + std::to_string(reduce) + "]"
-                   : ""),
+          Message(len % 2 ? "step.folding.fold-into-middle" : "step.folding.fold-into",
+                  {{"len", len},
+                   {"combine", "out[i] = " + applyText(p.op, "in[i]",
+                                                       "in[i + " + std::to_string(remain) + "]")},
+                   {"condition", "i < " + std::to_string(reduce)},
+                   {"middle",
+                    "out[" + std::to_string(reduce) + "] = in[" + std::to_string(reduce) + "]"}}),
           before, *to, remain, out);
     std::swap(from, to);
     len = remain;

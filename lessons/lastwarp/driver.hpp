@@ -13,14 +13,14 @@ void runLastWarp(B& b, const Params& p, typename B::template Buffer<T>& input, b
                  Launch launch, Trace& out) {
   auto label = [&](int k) {
     const int stride = p.block >> (k + 1);
-    return (stride <= 32 ? "last warp, stride " : "stride ") + std::to_string(stride);
+    return Message(stride <= 32 ? "step.lastwarp.stride" : "step.stride", {{"stride", stride}});
   };
   runTreePasses<B, T>(b, p, input, trace, launch, label, false, /*clocks=*/true, out);
   for (size_t k = 1; k < out.steps.size(); ++k) out.steps[k].array = "s";
   if (p.delayThread >= 0)
-    out.notes.push_back("Thread " + std::to_string(p.delayThread) + " of every block paused " +
-                        "before level " + std::to_string(p.delayLevel) + " (--delay " +
-                        delayText(p) + ").");
+    out.notes.push_back(Message("note.lastwarp.delay", {{"thread", p.delayThread},
+                                                        {"level", p.delayLevel},
+                                                        {"delay", "--delay " + delayText(p)}}));
 }
 
 // The variants without a switch: volatile, plain, shuffle.
@@ -45,10 +45,7 @@ template <class B, class T, class Op>
 void driveLastWarpPlain(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
                         Trace& out) {
   runLastWarpKernel<B, T>(b, p, input, trace, lastWarpPlain<T, Op>, out);
-  out.notes.push_back(
-      "Without volatile, nvcc may keep what a lane read from shared memory in a register, or "
-      "read it before it was written; g++ compiles the simulator's kernel so that it reads "
-      "again after every warp step, so on the simulator plain races exactly as volatile does.");
+  out.notes.push_back(Message("note.lastwarp.plain"));
 }
 
 template <class B, class T, class Op>
@@ -60,10 +57,7 @@ void driveLastWarpSyncwarp(B& b, const Params& p, typename B::template Buffer<T>
              p.perturb, p.delayThread, p.delayLevel - 1, recorder);
   };
   runLastWarp<B, T>(b, p, input, trace, launch, out);
-  if (!p.syncwarp)
-    out.notes.push_back(
-        "__syncwarp() is off: in the last warp a lane may read a partial before the lane that "
-        "adds into it has written, or after it has already overwritten it.");
+  if (!p.syncwarp) out.notes.push_back(Message("note.lastwarp.syncwarp-off"));
 }
 
 template <class B, class T, class Op>

@@ -31,18 +31,18 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
   else
     b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
              (long long)p.n, result.get(), trace ? partials.get() : nullptr, rec.recorder());
-  std::vector<std::string> labels;
+  std::vector<Message> labels;
   if (coarse) {
     // Thread 0 of block 0 takes the most: every block.x-th element of its block's share, as
     // far as n reaches.
     const long long most = std::min<long long>(perThread, blocksFor(p.n, p.block));
-    labels.push_back(
-        most == 1 ? std::string("each thread combines 1 element")
-                  : (most == perThread ? "each thread combines " : "each thread combines up to ") +
-                        std::to_string(most) + " elements, " + std::to_string(p.block) + " apart");
+    labels.push_back(most == 1 ? Message("step.shared.combine-own", {{"elements", 1}})
+                               : Message(most == perThread ? "step.shared.combine-apart"
+                                                           : "step.shared.combine-up-to",
+                                         {{"elements", most}, {"apart", p.block}}));
   }
   for (int stride = p.block / 2; stride > 0; stride /= 2)
-    labels.push_back("stride " + std::to_string(stride));
+    labels.push_back(Message("step.stride", {{"stride", stride}}));
   auto steps = rec.snapshots(labels, initial);
   if (coarse)  // after the load the cells are the threads' partial sums, not elements
     for (StepSnapshot& step : steps) step.cells = CellKind::Threads;
@@ -86,11 +86,11 @@ void runNoLoadAdd(B& b, const Params& p, typename B::template Buffer<T>& input, 
   const long long blocks = blocksFor(p.n, int(slots));
   auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
   auto partials = b.template alloc<T>(trace ? size_t(blocks) : 0);
-  std::vector<std::string> labels;
+  std::vector<Message> labels;
   for (long long len = slots; len > 1; len -= len / 2)
-    labels.push_back(len % 2 == 0 ? "stride " + std::to_string(len / 2)
-                                  : "fold " + std::to_string(len) + " onto " +
-                                        std::to_string(len - len / 2));
+    labels.push_back(
+        len % 2 == 0 ? Message("step.stride", {{"stride", len / 2}})
+                     : Message("step.shared.fold-onto", {{"len", len}, {"remain", len - len / 2}}));
   Recording<B, T> rec(b, trace, int(labels.size()), 0, blocks * slots);
   const auto initial =
       trace ? downloadAsDoubles<B, T>(b, input, size_t(p.n)) : std::vector<double>{};

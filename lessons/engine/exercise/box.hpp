@@ -20,77 +20,79 @@
 #include <cstdint>
 #include <string>
 
+#include "lessons/engine/messages.hpp"
+
 namespace rlab {
 
 enum class BoxScope { Everywhere, Simulator };
 
 struct BoxRule {
   const char* syscall;  // as libseccomp names it
-  const char* deed;     // what the kernel tried: "start a program"
+  const char* deed;     // what the kernel tried, a message id: box.deed.program, "start a program"
   BoxScope scope;
 };
 
 // Every call here stops the runner with SIGSYS, except as noted in box.cpp (clone with
 // CLONE_THREAD, kill of itself, and opens without a write flag are allowed).
 inline constexpr BoxRule kBoxRules[] = {
-    {"execve", "start a program", BoxScope::Everywhere},
-    {"execveat", "start a program", BoxScope::Everywhere},
-    {"fork", "start a process", BoxScope::Everywhere},
-    {"vfork", "start a process", BoxScope::Everywhere},
-    {"clone", "start a process", BoxScope::Everywhere},
-    {"socket", "open a network connection", BoxScope::Everywhere},
-    {"socketpair", "open a network connection", BoxScope::Everywhere},
-    {"kill", "signal another process", BoxScope::Everywhere},
-    {"tkill", "signal another process", BoxScope::Everywhere},
-    {"tgkill", "signal another process", BoxScope::Everywhere},
-    {"pidfd_open", "reach into another process", BoxScope::Everywhere},
-    {"pidfd_getfd", "reach into another process", BoxScope::Everywhere},
-    {"pidfd_send_signal", "signal another process", BoxScope::Everywhere},
-    {"ptrace", "reach into another process", BoxScope::Everywhere},
-    {"process_vm_readv", "reach into another process", BoxScope::Everywhere},
-    {"process_vm_writev", "reach into another process", BoxScope::Everywhere},
-    {"open", "write a file", BoxScope::Simulator},
-    {"openat", "write a file", BoxScope::Simulator},
-    {"creat", "write a file", BoxScope::Simulator},
-    {"truncate", "write a file", BoxScope::Simulator},
-    {"rename", "write a file", BoxScope::Simulator},
-    {"renameat", "write a file", BoxScope::Simulator},
-    {"renameat2", "write a file", BoxScope::Simulator},
-    {"unlink", "write a file", BoxScope::Simulator},
-    {"unlinkat", "write a file", BoxScope::Simulator},
-    {"mkdir", "write a file", BoxScope::Simulator},
-    {"mkdirat", "write a file", BoxScope::Simulator},
-    {"rmdir", "write a file", BoxScope::Simulator},
-    {"link", "write a file", BoxScope::Simulator},
-    {"linkat", "write a file", BoxScope::Simulator},
-    {"symlink", "write a file", BoxScope::Simulator},
-    {"symlinkat", "write a file", BoxScope::Simulator},
-    {"chmod", "write a file", BoxScope::Simulator},
-    {"fchmodat", "write a file", BoxScope::Simulator},
-    {"chown", "write a file", BoxScope::Simulator},
-    {"lchown", "write a file", BoxScope::Simulator},
-    {"fchownat", "write a file", BoxScope::Simulator},
-    {"mknod", "write a file", BoxScope::Simulator},
-    {"mknodat", "write a file", BoxScope::Simulator},
-    {"utimes", "write a file", BoxScope::Simulator},
-    {"utimensat", "write a file", BoxScope::Simulator},
-    {"setxattr", "write a file", BoxScope::Simulator},
-    {"lsetxattr", "write a file", BoxScope::Simulator},
-    {"removexattr", "write a file", BoxScope::Simulator},
-    {"lremovexattr", "write a file", BoxScope::Simulator},
-    {"mount", "change the system", BoxScope::Everywhere},
-    {"umount2", "change the system", BoxScope::Everywhere},
-    {"chroot", "change the system", BoxScope::Everywhere},
-    {"pivot_root", "change the system", BoxScope::Everywhere},
-    {"unshare", "change the system", BoxScope::Everywhere},
-    {"setns", "change the system", BoxScope::Everywhere},
-    {"bpf", "change the system", BoxScope::Everywhere},
-    {"perf_event_open", "change the system", BoxScope::Everywhere},
-    {"userfaultfd", "change the system", BoxScope::Everywhere},
-    {"io_uring_setup", "change the system", BoxScope::Everywhere},
-    {"keyctl", "change the system", BoxScope::Everywhere},
-    {"add_key", "change the system", BoxScope::Everywhere},
-    {"request_key", "change the system", BoxScope::Everywhere},
+    {"execve", "box.deed.program", BoxScope::Everywhere},
+    {"execveat", "box.deed.program", BoxScope::Everywhere},
+    {"fork", "box.deed.process", BoxScope::Everywhere},
+    {"vfork", "box.deed.process", BoxScope::Everywhere},
+    {"clone", "box.deed.process", BoxScope::Everywhere},
+    {"socket", "box.deed.network", BoxScope::Everywhere},
+    {"socketpair", "box.deed.network", BoxScope::Everywhere},
+    {"kill", "box.deed.signal", BoxScope::Everywhere},
+    {"tkill", "box.deed.signal", BoxScope::Everywhere},
+    {"tgkill", "box.deed.signal", BoxScope::Everywhere},
+    {"pidfd_open", "box.deed.reach", BoxScope::Everywhere},
+    {"pidfd_getfd", "box.deed.reach", BoxScope::Everywhere},
+    {"pidfd_send_signal", "box.deed.signal", BoxScope::Everywhere},
+    {"ptrace", "box.deed.reach", BoxScope::Everywhere},
+    {"process_vm_readv", "box.deed.reach", BoxScope::Everywhere},
+    {"process_vm_writev", "box.deed.reach", BoxScope::Everywhere},
+    {"open", "box.deed.write", BoxScope::Simulator},
+    {"openat", "box.deed.write", BoxScope::Simulator},
+    {"creat", "box.deed.write", BoxScope::Simulator},
+    {"truncate", "box.deed.write", BoxScope::Simulator},
+    {"rename", "box.deed.write", BoxScope::Simulator},
+    {"renameat", "box.deed.write", BoxScope::Simulator},
+    {"renameat2", "box.deed.write", BoxScope::Simulator},
+    {"unlink", "box.deed.write", BoxScope::Simulator},
+    {"unlinkat", "box.deed.write", BoxScope::Simulator},
+    {"mkdir", "box.deed.write", BoxScope::Simulator},
+    {"mkdirat", "box.deed.write", BoxScope::Simulator},
+    {"rmdir", "box.deed.write", BoxScope::Simulator},
+    {"link", "box.deed.write", BoxScope::Simulator},
+    {"linkat", "box.deed.write", BoxScope::Simulator},
+    {"symlink", "box.deed.write", BoxScope::Simulator},
+    {"symlinkat", "box.deed.write", BoxScope::Simulator},
+    {"chmod", "box.deed.write", BoxScope::Simulator},
+    {"fchmodat", "box.deed.write", BoxScope::Simulator},
+    {"chown", "box.deed.write", BoxScope::Simulator},
+    {"lchown", "box.deed.write", BoxScope::Simulator},
+    {"fchownat", "box.deed.write", BoxScope::Simulator},
+    {"mknod", "box.deed.write", BoxScope::Simulator},
+    {"mknodat", "box.deed.write", BoxScope::Simulator},
+    {"utimes", "box.deed.write", BoxScope::Simulator},
+    {"utimensat", "box.deed.write", BoxScope::Simulator},
+    {"setxattr", "box.deed.write", BoxScope::Simulator},
+    {"lsetxattr", "box.deed.write", BoxScope::Simulator},
+    {"removexattr", "box.deed.write", BoxScope::Simulator},
+    {"lremovexattr", "box.deed.write", BoxScope::Simulator},
+    {"mount", "box.deed.system", BoxScope::Everywhere},
+    {"umount2", "box.deed.system", BoxScope::Everywhere},
+    {"chroot", "box.deed.system", BoxScope::Everywhere},
+    {"pivot_root", "box.deed.system", BoxScope::Everywhere},
+    {"unshare", "box.deed.system", BoxScope::Everywhere},
+    {"setns", "box.deed.system", BoxScope::Everywhere},
+    {"bpf", "box.deed.system", BoxScope::Everywhere},
+    {"perf_event_open", "box.deed.system", BoxScope::Everywhere},
+    {"userfaultfd", "box.deed.system", BoxScope::Everywhere},
+    {"io_uring_setup", "box.deed.system", BoxScope::Everywhere},
+    {"keyctl", "box.deed.system", BoxScope::Everywhere},
+    {"add_key", "box.deed.system", BoxScope::Everywhere},
+    {"request_key", "box.deed.system", BoxScope::Everywhere},
 };
 
 inline constexpr uint64_t kBoxMemoryBytes = uint64_t(4) << 30;  // address space, the simulator's
@@ -98,15 +100,12 @@ inline constexpr int kBoxCpuSeconds = 1800;                     // CPU time of o
 inline constexpr size_t kBoxOutputBytes = size_t(1) << 20;      // what a kernel may print
 
 // What a kernel stopped by the box did, for the rule of `syscall`: "start a program (execve)".
-inline std::string boxDeed(const std::string& syscall) {
+inline Message boxDeed(const std::string& syscall) {
   for (const BoxRule& rule : kBoxRules)
-    if (syscall == rule.syscall) return std::string(rule.deed) + " (" + syscall + ")";
-  return "make the system call " + syscall;
+    if (syscall == rule.syscall) return Message(rule.deed, {{"call", syscall}});
+  return Message("box.deed.call", {{"call", syscall}});
 }
 
-// The end of every sentence about the box: what it allows a kernel.
-inline constexpr const char* kBoxWhy =
-    "a kernel runs in a box: no new processes, no network, no files written, no other process "
-    "reached";
+// The end of every sentence about the box (box.why): what it allows a kernel.
 
 }  // namespace rlab

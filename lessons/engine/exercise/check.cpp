@@ -67,42 +67,44 @@ std::string exerciseReplayCommand(const Exercise& e, const std::string& file) {
   return "rlab exercise run " + e.id + " " + shellWord(file);
 }
 
-std::string ExerciseReport::summary() const {
+Message ExerciseReport::summary() const {
   if (simulator.ran && (verdict == ExerciseVerdict::Passed || verdict == ExerciseVerdict::Failed)) {
     const int onGpu = int(failures.size()) - simulator.failures;
     auto part = [](int failed, int run, int total, const char* where) {
-      if (failed == 0) return "right in all " + std::to_string(run) + " cases " + where;
-      return std::to_string(failed) + " of the " + std::to_string(run) + " cases run " + where +
-             (run < total ? " (of " + std::to_string(total) + ")" : "") + " failed";
+      if (failed == 0)
+        return Message("check.part-right", {{"run", run}, {"where", Message(where)}});
+      return Message(
+          run < total ? "check.part-failed-of" : "check.part-failed",
+          {{"failed", failed}, {"run", run}, {"total", total}, {"where", Message(where)}});
     };
-    const std::string gpuPart = part(onGpu, casesRun, casesTotal, "on the GPU");
-    const std::string simPart =
+    const Message gpuPart = part(onGpu, casesRun, casesTotal, "check.where-gpu");
+    const Message simPart =
         simulator.verdict == ExerciseVerdict::Passed || simulator.verdict == ExerciseVerdict::Failed
-            ? part(simulator.failures, simulator.casesRun, simulator.casesTotal, "on the simulator")
-            : "the simulator could not check it";
-    return (verdict == ExerciseVerdict::Passed ? "passed: " : "failed: ") + gpuPart + ", " +
-           simPart;
+            ? part(simulator.failures, simulator.casesRun, simulator.casesTotal,
+                   "check.where-simulator")
+            : Message("check.simulator-could-not");
+    return Message(verdict == ExerciseVerdict::Passed ? "check.both-passed" : "check.both-failed",
+                   {{"gpu", gpuPart}, {"simulator", simPart}});
   }
   switch (verdict) {
     case ExerciseVerdict::Passed:
-      return hasResult ? "correct" : "passed: all " + std::to_string(casesRun) + " cases";
+      return hasResult ? Message("check.correct") : Message("check.passed", {{"cases", casesRun}});
     case ExerciseVerdict::Failed:
-      if (hasResult) return "wrong";
-      if (casesRun == 0) return "failed before any case ran";
-      return "failed: " + std::to_string(failures.size()) + " of the " + std::to_string(casesRun) +
-             " cases run" +
-             (casesRun < casesTotal ? " (of " + std::to_string(casesTotal) + ")" : "");
+      if (hasResult) return Message("check.wrong");
+      if (casesRun == 0) return Message("check.failed-before-any");
+      return Message(casesRun < casesTotal ? "check.failed-of" : "check.failed",
+                     {{"failed", failures.size()}, {"run", casesRun}, {"total", casesTotal}});
     case ExerciseVerdict::CompileError: {
       int errors = 0;
       for (const auto& d : diagnostics) errors += d.severity == "error";
-      return std::to_string(errors) + " compile error" + (errors == 1 ? "" : "s");
+      return Message("check.compile-errors", {{"errors", errors}});
     }
     case ExerciseVerdict::Cancelled:
-      return "cancelled";
+      return Message("check.cancelled");
     case ExerciseVerdict::NotRun:
       break;
   }
-  return "not run: " + problem;
+  return Message("check.not-run", {{"why", problem}});
 }
 
 // ============================================================================================
@@ -148,71 +150,70 @@ std::string learnerLine(const std::string& library, const std::string& source,
   return "";
 }
 
-std::string whoRan(const std::vector<std::string>& f, size_t running) {
-  if (f.size() <= running + 2 || f[running] != "1") return "";
-  return "thread " + f[running + 2] + " of block " + f[running + 1];
-}
-
-std::string plural(long long count, const char* word) {
-  return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
+// Who ran when the kernel crashed or hung: "thread 3 of block 1"; empty: nobody simulated.
+Message whoRan(const std::vector<std::string>& f, size_t running) {
+  if (f.size() <= running + 2 || f[running] != "1") return {};
+  return Message("check.thread-of-block", {{"thread", f[running + 2]}, {"block", f[running + 1]}});
 }
 
 // @crash SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE FENCE NAME INDEX COUNT HEAP PCS
-std::string crashText(const std::vector<std::string>& f, const std::string& where) {
+Message crashText(const std::vector<std::string>& f, const std::string& where) {
   const int signal = std::atoi(f[1].c_str());
-  std::string who = whoRan(f, 3);
-  if (who.empty()) who = "code outside any simulated thread";
-  const std::string at = where.empty() ? "" : " at " + where;
-  if (signal == SIGSYS || signal == SIGXFSZ)
-    return who + " tried to " + boxDeed(signal == SIGSYS ? f[9] : "write") + at +
-           ", and was stopped: " + kBoxWhy;
+  Message who = whoRan(f, 3);
+  if (who.empty()) who = Message("check.outside-threads");
   if (signal == SIGXCPU)
-    return "the runner used more than " + std::to_string(kBoxCpuSeconds) +
-           " s of CPU time, the box's limit, and was stopped (" + who + " was running" + at + ")";
+    return Message(
+        "check.cpu-limit",
+        {{"seconds", kBoxCpuSeconds},
+         {"who", where.empty() ? who : Message("check.who-at", {{"who", who}, {"line", where}})}});
+  if (!where.empty()) who = Message("check.who-at", {{"who", who}, {"line", where}});
+  if (signal == SIGSYS || signal == SIGXFSZ)
+    return Message("check.box-stopped",
+                   {{"who", who},
+                    {"deed", signal == SIGSYS ? boxDeed(f[9]) : boxDeed("write")},
+                    {"why", Message("box.why")}});
   const bool heapFull = std::atoll(f[12].c_str()) > 0;
   if (signal == SIGSEGV && f[8] == "1") {
     const std::string name = f[9];
     const long long index = std::atoll(f[10].c_str()), count = std::atoll(f[11].c_str());
-    const std::string verb = f[7] == "1" ? "wrote" : f[7] == "0" ? "read" : "touched";
-    return who + " " + verb + " " + name + "[" + std::to_string(index) + "]" + at + ", " +
-           (index < 0 ? "before the start" : "past the end") + " of " + name + " (" +
-           plural(count, "element") + ", indices 0 to " + std::to_string(count - 1) + ")";
+    const char* id = f[7] == "1"   ? (index < 0 ? "check.wrote-before" : "check.wrote-past")
+                     : f[7] == "0" ? (index < 0 ? "check.read-before" : "check.read-past")
+                                   : (index < 0 ? "check.touched-before" : "check.touched-past");
+    return Message(id, {{"who", who},
+                        {"element", name + "[" + std::to_string(index) + "]"},
+                        {"buffer", name},
+                        {"count", count},
+                        {"last", count - 1}});
   }
   const unsigned long long address = std::strtoull(f[6].c_str(), nullptr, 16);
+  const std::vector<MessageArg> args = {{"who", who}, {"address", f[6]}, {"signal", f[1]}};
   switch (signal) {
     case SIGSEGV:
-      if (address < 65536)
-        return who + " used a null pointer" + at + " (address " + f[6] + ")" +
-               (heapFull ? "; a malloc or new in the kernel had got one: CUDA's device heap has " +
-                               std::to_string(sim::kDeviceHeapBytes >> 20) + " MiB"
-                         : "");
-      return who + " touched memory that belongs to no buffer" + at + " (address " + f[6] +
-             "), or overran its stack (the simulator gives each thread 64 KiB)";
+      if (address < 65536 && heapFull)
+        return Message(
+            "check.null-pointer-heap",
+            {{"who", who}, {"address", f[6]}, {"mebibytes", int(sim::kDeviceHeapBytes >> 20)}});
+      return Message(address < 65536 ? "check.null-pointer" : "check.no-buffer", args);
     case SIGFPE:
-      return who + " divided an integer by zero" + at;
+      return Message("check.divided-by-zero", args);
     case SIGBUS:
-      return who + " made a misaligned or invalid memory access" + at;
+      return Message("check.misaligned", args);
     case SIGILL:
-      return who + " reached an illegal instruction" + at +
-             " (a __trap(), or a function that ends without returning its value)";
+      return Message("check.illegal-instruction", args);
     case SIGABRT:
-      return who + " aborted the program" + at;
+      return Message("check.aborted", args);
     default:
-      return who + " ended the run with signal " + f[1] + at;
+      return Message("check.signal", args);
   }
 }
 
 // @hang MILLISECONDS CASE RUNNING BLOCK THREAD PCS
-std::string hangText(const std::vector<std::string>& f, const std::string& where) {
-  char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%g", std::atof(f[1].c_str()) / 1000);
-  const std::string who = whoRan(f, 3);
-  std::string text = std::string("the kernel was still running after ") + seconds + " s";
-  if (!who.empty())
-    text += " (" + who + " was" + (where.empty() ? " running" : " at " + where) + ")";
-  else
-    text += " with no thread running between two barriers or warp operations";
-  return text + ": does a loop never end?";
+Message hangText(const std::vector<std::string>& f, const std::string& where) {
+  const std::string seconds = printedNumber("%g", std::atof(f[1].c_str()) / 1000);
+  const Message who = whoRan(f, 3);
+  if (who.empty()) return Message("check.hang-between", {{"seconds", seconds}});
+  if (where.empty()) return Message("check.hang-running", {{"seconds", seconds}, {"who", who}});
+  return Message("check.hang-at", {{"seconds", seconds}, {"who", who}, {"line", where}});
 }
 
 }  // namespace
@@ -223,7 +224,8 @@ std::string runnerFaultText(const std::string& reportLine, const std::string& li
   if (!((f[0] == "@crash" && f.size() >= 14) || (f[0] == "@hang" && f.size() >= 7))) return "";
   const std::string where =
       learnerLine(library, fs::absolute(file).lexically_normal().string(), f.back());
-  return f[0] == "@hang" ? hangText(f, where) : "the kernel crashed: " + crashText(f, where);
+  return english(f[0] == "@hang" ? hangText(f, where)
+                                 : Message("check.crashed", {{"what", crashText(f, where)}}));
 }
 
 // ============================================================================================
@@ -233,15 +235,15 @@ std::string runnerFaultText(const std::string& reportLine, const std::string& li
 namespace {
 
 // A crash or hang report as the sentence of the case it ended, with the learner's line.
-std::string faultSentence(const std::vector<std::string>& f, const VerifyCase* c,
-                          const std::string& library, const std::string& file) {
+Message faultSentence(const std::vector<std::string>& f, const VerifyCase* c,
+                      const std::string& library, const std::string& file) {
   const std::string source = fs::absolute(file).lexically_normal().string();
   const std::string where = learnerLine(library, source, f.back());
-  const std::string what =
-      f[0] == "@hang" ? hangText(f, where) : "the kernel crashed: " + crashText(f, where);
-  if (!c) return "The runner stopped outside any case: " + what + ".";
-  return describeCase(*c) + ": " + what + (what.back() == '?' ? "" : ".") +
-         " Replay: " + replayCommand(*c);
+  const Message what = f[0] == "@hang" ? hangText(f, where)
+                                       : Message("check.crashed", {{"what", crashText(f, where)}});
+  if (!c) return Message("check.outside-cases", {{"what", what}});
+  return Message("check.case-fault",
+                 {{"case", describeCase(*c)}, {"what", what}, {"replay", replayCommand(*c)}});
 }
 
 // The runner's options for one run: the case's launch and input, values in full precision.
@@ -264,10 +266,10 @@ void appendOneRun(std::vector<std::string>& argv, const Params& p) {
 struct RunnerEvents {
   int total = 0, current = -1, run = 0;
   bool done = false, compileFailed = false;
-  std::vector<CompileDiagnostic> diagnostics;         // NVRTC's, on the GPU
-  std::vector<std::pair<bool, std::string>> speed;    // the speed goal: met, sentence
-  std::vector<std::pair<int, std::string>> failures;  // case, sentence
-  std::string rule, error;
+  std::vector<CompileDiagnostic> diagnostics;     // NVRTC's, on the GPU
+  std::vector<std::pair<bool, Message>> speed;    // the speed goal: met, sentence
+  std::vector<std::pair<int, Message>> failures;  // case, sentence
+  Message rule, error;
   std::vector<std::string> fault;  // the @crash or @hang fields
   bool hasOutcome = false, outcomePassed = false;
   double result = 0, expected = 0;
@@ -284,10 +286,10 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
   if (tag == "@pass") ++ev.run;
   if (tag == "@fail" && f.size() > 2) {
     ++ev.run;
-    ev.failures.emplace_back(std::atoi(f[1].c_str()), f[2]);
+    ev.failures.emplace_back(std::atoi(f[1].c_str()), decodeMessage(f[2]));
   }
-  if (tag == "@rule" && f.size() > 1) ev.rule = f[1];
-  if (tag == "@error" && f.size() > 1) ev.error = f[1];
+  if (tag == "@rule" && f.size() > 1) ev.rule = decodeMessage(f[1]);
+  if (tag == "@error" && f.size() > 1) ev.error = decodeMessage(f[1]);
   if ((tag == "@crash" && f.size() >= 14) || (tag == "@hang" && f.size() >= 7)) ev.fault = f;
   if (tag == "@outcome" && f.size() > 4) {
     ++ev.run;
@@ -295,7 +297,7 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     ev.outcomePassed = f[1] == "1";
     ev.result = std::atof(f[2].c_str());
     ev.expected = std::atof(f[3].c_str());
-    if (!ev.outcomePassed) ev.failures.emplace_back(0, f[4]);
+    if (!ev.outcomePassed) ev.failures.emplace_back(0, decodeMessage(f[4]));
   }
   if (tag == "@done") ev.done = true;
   if (tag == "@compile-failed") ev.compileFailed = true;
@@ -307,10 +309,10 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     d.message = f[4];
     ev.diagnostics.push_back(d);
   }
-  if (tag == "@speed" && f.size() > 2) ev.speed.emplace_back(f[1] == "1", f[2]);
+  if (tag == "@speed" && f.size() > 2) ev.speed.emplace_back(f[1] == "1", decodeMessage(f[2]));
   if (tag == "@step" && f.size() > 2) {
     StepSnapshot step;
-    step.label = f[1];
+    step.label = decodeMessage(f[1]);
     step.values = parseValues(f[2]);  // the runner's ints, as --values spells them
     ev.steps.push_back(std::move(step));
   }
@@ -325,21 +327,17 @@ std::shared_ptr<const Trace> learnerTrace(const Exercise& e, const Params& param
   t->params = resolve(params).params;
   t->exercise = e.id;
   t->backend = "sim";
-  t->device = "the simulator, schedule " + t->params.schedule;
+  t->device = Message("device.simulator", {{"schedule", t->params.schedule}});
   t->traced = true;
   t->steps = std::move(ev.steps);
   t->result = ev.result;
   t->expected = ev.expected;
   t->correct = ev.hasOutcome && ev.outcomePassed;
   t->timings.simSeconds = ev.simSeconds;
-  t->notes.push_back(
-      "Your kernel's steps, taken by the simulator without a trace call in your code: one each "
-      "time a block's __syncthreads() opens (the kernel's largest __shared__ array, or the "
-      "global array it works in), and one after each launch. 2139062143 in a __shared__ cell: "
-      "never written (the simulator's poison).");
+  t->notes.push_back(Message("check.steps-taken"));
   if (ev.stepsLeft > 0)
-    t->notes.push_back("Only the first " + std::to_string(t->steps.size()) + " steps are kept; " +
-                       std::to_string(ev.stepsLeft) + " more were not recorded.");
+    t->notes.push_back(
+        Message("check.steps-kept", {{"kept", t->steps.size()}, {"left", ev.stepsLeft}}));
   return t;
 }
 
@@ -360,16 +358,14 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
     Params options = request.options;
     options.backend = request.backend;
     c.params = exerciseRunParams(e, options);  // ParamError for bad options, now
-    c.subject = "exercise " + e.id;
+    c.subject = Message("verify.exercise", {{"exercise", e.id}});
     c.replayWith = replayWith;
     cases.push_back(c);
   }
 
   const std::string runner = findExerciseRunner();
   if (!isExecutableFile(runner)) {
-    report.problem =
-        "the exercise runner (rlab-exercise-runner) was found neither in libexec/reduction-lab "
-        "of this installation nor beside this program; set RLAB_EXERCISE_RUNNER to its path.";
+    report.problem = Message("check.no-runner");
     return report;
   }
 
@@ -384,7 +380,7 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
   if (onGpu) {
     std::error_code error;
     if (!fs::is_regular_file(request.file, error))
-      throw ParamError(request.file + " is not a file that can be read.");
+      throw ParamError(Message("check.unreadable", {{"file", request.file}}));
     compiled.ok = true;
     compiled.library = fs::absolute(request.file).lexically_normal().string();
   } else {
@@ -406,10 +402,10 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
   }
   if (e.cooperativeGroups && !request.oneRun) {  // a rule on the source, before any case
     std::ifstream in(request.file);
-    const std::string missing = cooperativeGroupsMissing(
+    const Message missing = cooperativeGroupsMissing(
         std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
     if (!missing.empty()) {
-      report.failures.push_back(missing + ".");
+      report.failures.push_back(missing);
       report.verdict = ExerciseVerdict::Failed;
       return report;
     }
@@ -457,11 +453,11 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
   if (done.outputExceeded) {
     const VerifyCase* c =
         ev.current >= 0 && size_t(ev.current) < cases.size() ? &cases[size_t(ev.current)] : nullptr;
-    const std::string limit = std::to_string(kBoxOutputBytes >> 20) + " MiB";
-    report.failures.push_back((c ? describeCase(*c) + ": the" : "The") +
-                              " kernel printed more than " + limit +
-                              ", the box's limit on output, and was stopped" +
-                              (c ? ". Replay: " + replayCommand(*c) : "."));
+    const int mebibytes = int(kBoxOutputBytes >> 20);
+    report.failures.push_back(c ? Message("check.output-limit-in", {{"case", describeCase(*c)},
+                                                                    {"mebibytes", mebibytes},
+                                                                    {"replay", replayCommand(*c)}})
+                                : Message("check.output-limit", {{"mebibytes", mebibytes}}));
   } else if (!ev.fault.empty()) {
     const int k = std::atoi(ev.fault[2].c_str());
     const VerifyCase* c = k >= 0 && size_t(k) < cases.size() ? &cases[size_t(k)] : nullptr;
@@ -471,30 +467,28 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
     report.problem = ev.error;
     return report;
   } else if (!ev.done) {
-    const std::string which = ev.current >= 0 && size_t(ev.current) < cases.size()
-                                  ? " in case " + describeCase(cases[size_t(ev.current)])
-                                  : "";
-    const std::string seconds = std::to_string(int(options.silenceLimitSeconds));
+    const int seconds = int(options.silenceLimitSeconds);
     const VerifyCase* c =
         ev.current >= 0 && size_t(ev.current) < cases.size() ? &cases[size_t(ev.current)] : nullptr;
+    const Message how = done.signal ? verbatim("signal " + std::to_string(done.signal))
+                                    : Message("check.exit-code", {{"code", done.exitCode}});
     if (done.timedOut && onGpu && c)
-      report.failures.push_back(
-          describeCase(*c) + ": the kernel was still running on the GPU after " + seconds +
-          " s and was stopped: does a loop never end? Replay: " + replayCommand(*c));
+      report.failures.push_back(Message(
+          "check.gpu-hang",
+          {{"case", describeCase(*c)}, {"seconds", seconds}, {"replay", replayCommand(*c)}}));
     else if (done.timedOut)
-      report.failures.push_back("The runner stopped answering" + which + " and was stopped after " +
-                                seconds + " s.");
+      report.failures.push_back(
+          c ? Message("check.runner-silent-in", {{"case", describeCase(*c)}, {"seconds", seconds}})
+            : Message("check.runner-silent", {{"seconds", seconds}}));
     else if (done.signal == SIGSYS && c)  // a forbidden call with every signal blocked
-      report.failures.push_back(describeCase(*c) +
-                                ": the kernel made a system call the box forbids (system() and "
-                                "posix_spawn start a process with every signal blocked, so the "
-                                "call cannot be named) and was stopped: " +
-                                kBoxWhy + ". Replay: " + replayCommand(*c));
+      report.failures.push_back(
+          Message("check.box-stopped-unnamed", {{"case", describeCase(*c)},
+                                                {"why", Message("box.why")},
+                                                {"replay", replayCommand(*c)}}));
     else
-      report.failures.push_back("The runner ended" + which + " without a report (" +
-                                (done.signal ? "signal " + std::to_string(done.signal)
-                                             : "exit code " + std::to_string(done.exitCode)) +
-                                ").");
+      report.failures.push_back(
+          c ? Message("check.runner-ended-in", {{"case", describeCase(*c)}, {"how", how}})
+            : Message("check.runner-ended", {{"how", how}}));
   }
   if (request.oneRun && ev.hasOutcome) {
     report.hasResult = true;
@@ -506,9 +500,7 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
     (met ? report.notes : report.failures).push_back(sentence);
   report.verdict = report.failures.empty() ? ExerciseVerdict::Passed : ExerciseVerdict::Failed;
   if (e.gpuSpeedGoal && !request.oneRun && !onGpu)
-    report.notes.push_back(
-        "The speed goal (faster than the shared lesson's coarsened kernel at 2^24) can only be "
-        "measured on a GPU.");
+    report.notes.push_back(Message("check.speed-needs-gpu"));
   return report;
 }
 
@@ -523,13 +515,9 @@ void addSimulatorCheck(ExerciseReport& report, const ExerciseReport& sim) {
   s.casesRun = sim.casesRun;
   s.casesTotal = sim.casesTotal;
   const bool gpuPassed = report.passed();
-  const std::string gpuSaid =
-      gpuPassed ? "Right in all " + std::to_string(report.casesRun) + " cases on this GPU, but "
-                : "Also ";
   switch (sim.verdict) {
     case ExerciseVerdict::Passed:
-      report.notes.push_back("On the simulator, the same file under its schedules: all " +
-                             std::to_string(sim.casesRun) + " cases passed.");
+      report.notes.push_back(Message("check.simulator-passed", {{"cases", sim.casesRun}}));
       return;
     case ExerciseVerdict::Cancelled:
       report.verdict = ExerciseVerdict::Cancelled;
@@ -537,20 +525,22 @@ void addSimulatorCheck(ExerciseReport& report, const ExerciseReport& sim) {
     case ExerciseVerdict::Failed:
       for (size_t k = 0; k < sim.failures.size(); ++k)
         report.failures.push_back(
-            (k == 0 ? gpuSaid + "wrong on the simulator, whose schedules run the threads and "
-                                "lanes in orders a GPU may also pick: "
-                    : std::string("On the simulator: ")) +
-            sim.failures[k]);
+            k > 0       ? Message("check.on-simulator", {{"failure", sim.failures[k]}})
+            : gpuPassed ? Message("check.gpu-right-simulator-wrong",
+                                  {{"cases", report.casesRun}, {"failure", sim.failures[k]}})
+                        : Message("check.also-simulator-wrong", {{"failure", sim.failures[k]}}));
       s.failures = int(sim.failures.size());
       break;
     case ExerciseVerdict::CompileError:
     case ExerciseVerdict::NotRun: {
-      std::string why = sim.problem;
+      Message why = sim.problem;
       for (const CompileDiagnostic& d : sim.diagnostics)
         if (why.empty() && d.severity == "error")
-          why = "line " + std::to_string(d.line) + ": " + d.message;
-      report.failures.push_back(gpuSaid + "the simulator could not check the same file (" + why +
-                                "), so its schedules were not run.");
+          why = Message("check.diagnostic-line", {{"line", d.line}, {"message", d.message}});
+      report.failures.push_back(gpuPassed
+                                    ? Message("check.gpu-right-simulator-could-not",
+                                              {{"cases", report.casesRun}, {"why", why}})
+                                    : Message("check.also-simulator-could-not", {{"why", why}}));
       s.failures = 1;
       break;
     }

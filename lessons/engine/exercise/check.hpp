@@ -49,8 +49,8 @@ struct ExerciseReport {
   int casesRun = 0, casesTotal = 0;
   // Sentences, in the order the cases ran: which case broke, what came out (or how the kernel
   // crashed or hung, with the thread and line), and the command that replays it.
-  std::vector<std::string> failures;
-  std::string problem;  // NotRun: why, in one sentence
+  std::vector<Message> failures;
+  Message problem;      // NotRun: why, in one sentence
   std::string printed;  // what the kernel printed (the first 64 KiB)
   double compileSeconds = 0, runSeconds = 0;
   // A GPU check: the simulator's check of the same file (its verdict, its cases, how many of
@@ -66,11 +66,11 @@ struct ExerciseReport {
   // oneRun on the simulator with n up to kExerciseStepLimit: the run as the step player shows
   // it, a step at each barrier of each block and after each launch (also when it crashed).
   std::shared_ptr<const Trace> trace;
-  std::vector<std::string> notes;
+  std::vector<Message> notes;
 
   bool passed() const { return verdict == ExerciseVerdict::Passed; }
   // One line: "passed: all 134 cases", "failed: 1 of 12 cases run", "2 compile errors" ...
-  std::string summary() const;
+  Message summary() const;
 };
 
 ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request);

@@ -172,11 +172,12 @@ ChildResult runCompiler(const std::vector<std::string>& argv,
   return runChild(argv, options);
 }
 
-std::string stopped(const ChildResult& done, const char* what) {
-  if (done.cancelled) return "The compilation was cancelled.";
+// Why the compiler or the linker did not finish, or no message where it did.
+Message stopped(const ChildResult& done, bool linker) {
+  if (done.cancelled) return Message("compile.cancelled");
   if (done.timedOut)
-    return std::string("The ") + what + " ran for more than two minutes and was stopped.";
-  return "";
+    return Message(linker ? "compile.link-too-long" : "compile.too-long", {{"minutes", 2}});
+  return {};
 }
 
 }  // namespace
@@ -188,7 +189,7 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
   std::error_code error;
   const std::string source = fs::absolute(sourceGiven, error).lexically_normal().string();
   if (!fs::is_regular_file(source, error))
-    throw ParamError(sourceGiven + " is not a file that can be read.");
+    throw ParamError(Message("check.unreadable", {{"file", sourceGiven}}));
   const auto start = std::chrono::steady_clock::now();
   auto finish = [&] {
     result.seconds =
@@ -198,7 +199,6 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
   // What no compiler should see: host headers, inline assembly.
   result.diagnostics = checkKernelSource(readText(source), false);
   if (!result.diagnostics.empty()) return finish();
-
   for (const char* header : kShimHeaders) {
     const std::string* text = embeddedFile(header);
     if (!text) throw std::runtime_error(std::string(header) + " is not embedded in this build.");
@@ -212,9 +212,7 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
   result.library = folder + "/kernel.so";
 
   if (std::getenv("RLAB_CXX") == nullptr && !isExecutableFile(systemCompiler())) {
-    result.failure = "No C++ compiler was found (" + systemCompiler() +
-                     " is not there, and PATH has no c++, g++ or clang++); install g++ or set "
-                     "RLAB_CXX to check a kernel on the simulator.";
+    result.failure = Message("compile.no-compiler", {{"compiler", systemCompiler()}});
     return finish();
   }
   std::vector<std::string> argv = compilerArguments(folder);
@@ -223,14 +221,15 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
   result.output = compiled.output;
   result.diagnostics = parseCompilerOutput(compiled.output, source, entry, e);
   result.cancelled = compiled.cancelled;
-  result.failure = stopped(compiled, "compiler");
+  result.failure = stopped(compiled, false);
   bool anyError = false;
   for (const auto& d : result.diagnostics) anyError |= d.severity == "error";
   if (result.failure.empty() && compiled.exitCode != 0 && !anyError)
-    result.failure = systemCompiler() + " failed" +
-                     (compiled.signal ? " (signal " + std::to_string(compiled.signal) + ")"
-                                      : " with exit code " + std::to_string(compiled.exitCode)) +
-                     " without naming an error in the file.";
+    result.failure = Message(
+        "compile.failed-silently",
+        {{"compiler", systemCompiler()},
+         {"how", compiled.signal ? verbatim("signal " + std::to_string(compiled.signal))
+                                 : Message("check.exit-code", {{"code", compiled.exitCode}})}});
   if (!result.failure.empty() || compiled.exitCode != 0) return finish();
 
   // Device code only: what the kernel calls from outside, and what it declares.
@@ -243,9 +242,9 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
   for (const std::string& option : kernelLinkOptions(check)) link.push_back(option);
   const ChildResult linked = runCompiler(link, keepGoing);
   result.cancelled = linked.cancelled;
-  result.failure = stopped(linked, "linker");
+  result.failure = stopped(linked, true);
   if (result.failure.empty() && linked.exitCode != 0)
-    result.failure = "The compiled kernel could not be linked: " + linked.output;
+    result.failure = Message("compile.link-failed", {{"output", linked.output}});
   result.output += linked.output;
   result.ok = result.failure.empty() && linked.exitCode == 0;
   return finish();

@@ -26,8 +26,8 @@ struct CompileResult {
   bool ok = false;
   std::string library;  // the shared object, in the scratch folder
   std::vector<CompileDiagnostic> diagnostics;
-  std::string output;   // the compiler's own output, as printed
-  std::string failure;  // the compiler could not run or was stopped: one sentence
+  std::string output;  // the compiler's own output, as printed
+  Message failure;     // the compiler could not run or was stopped: one sentence
   bool cancelled = false;
   double seconds = 0;
 };

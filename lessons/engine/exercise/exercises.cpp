@@ -158,7 +158,7 @@ const Exercise* findExercise(const std::string& id) {
 
 const Exercise& exerciseOrThrow(const std::string& id) {
   if (const Exercise* e = findExercise(id)) return *e;
-  throw ParamError("exercise '" + id + "' does not exist; choose one of " + exerciseIds() + ".");
+  throw ParamError(Message("check.no-exercise", {{"exercise", id}, {"exercises", exerciseIds()}}));
 }
 
 std::string exerciseIds() {
@@ -182,7 +182,7 @@ namespace {
 
 const std::string& embeddedOrThrow(const std::string& path) {
   if (const std::string* text = embeddedFile(path)) return *text;
-  throw ParamError(path + " is not embedded in this build.");
+  throw ParamError(Message("check.not-embedded", {{"path", path}}));
 }
 
 std::string trimmed(const std::string& text) {
@@ -283,7 +283,7 @@ std::vector<VerifyCase> exerciseCases(const Exercise& e, const std::string& repl
         makeVerifyCase(lesson, variant, scope, n, block, e.op, ElementType::Int, data, seed);
     c.params.trace = false;
     c.params.schedule = schedule;
-    c.subject = "exercise " + e.id;
+    c.subject = Message("verify.exercise", {{"exercise", e.id}});
     c.replayWith = replayWith;
     cases.push_back(std::move(c));
   };

@@ -326,7 +326,7 @@ ObjectCheck checkKernelObject(const std::string& object, const std::string& sour
   ObjectCheck check;
   ObjectFile file;
   if (!file.read(object)) {
-    check.failure = "the compiled kernel (" + object + ") could not be read as an object file.";
+    check.failure = Message("compile.object-unreadable", {{"object", object}});
     return check;
   }
   // The undefined names a kernel may not use, each with its sentence.

@@ -17,7 +17,7 @@ struct ObjectCheck {
   std::vector<CompileDiagnostic> refusals;
   std::vector<std::string> dynamicShared;  // symbols of the extern __shared__ arrays
   std::vector<std::string> redirected;     // C library names the link sends to the simulator's
-  std::string failure;                     // the object could not be read: one sentence
+  Message failure;                         // the object could not be read: one sentence
 };
 
 // `object`: the compiled entry; `source`: the learner's file as the compiler was given it.

@@ -126,7 +126,7 @@ ProbeReport runInRunner(const std::string& exercise, const std::string& target,
     } else if (tag == "@compile-failed") {
       compileFailed = true;
     } else if (tag == "@error") {
-      fault = rest;
+      fault = english(decodeMessage(rest));
     } else if (tag == "@crash" || tag == "@hang") {
       fault = runnerFaultText(line, target, source);
     } else if (tag == "@done") {
@@ -164,7 +164,8 @@ ProbeReport runProbe(const std::string& file, const std::vector<int>& input,
   const CompileResult compiled = compileForSimulator(probeExercise(), file, scratch.path());
   report.diagnostics = compiled.diagnostics;
   if (!compiled.ok) {
-    report.problem = compiled.failure.empty() ? "the probe did not compile" : compiled.failure;
+    report.problem =
+        compiled.failure.empty() ? "the probe did not compile" : english(compiled.failure);
     return report;
   }
   return runInRunner("probe", compiled.library, source, input, launches, false, false, report);

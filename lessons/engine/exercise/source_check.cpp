@@ -149,20 +149,18 @@ bool declaresExternShared(const std::string& text) {
   return std::regex_search(withoutComments(text), dynamic);
 }
 
-std::string cooperativeGroupsMissing(const std::string& text) {
+Message cooperativeGroupsMissing(const std::string& text) {
   const std::string code = withoutComments(text);
   // cg::reduce(group, value, op): a call whose first argument is a name (the kernel, also
   // called reduce, is declared with a type there).
   static const std::regex reduceCall(R"(\breduce\s*\(\s*[A-Za-z_]\w*\s*,)");
   const bool block = code.find("this_thread_block") != std::string::npos;
   const bool reduce = std::regex_search(code, reduceCall);
-  if (block && reduce) return "";
-  return std::string("the kernel does not use ") +
-         (block    ? "cg::reduce"
-          : reduce ? "cg::this_thread_block()"
-                   : "cg::this_thread_block() or cg::reduce") +
-         "; this exercise writes the tree with cooperative groups (#include "
-         "<cooperative_groups.h> and <cooperative_groups/reduce.h>)";
+  if (block && reduce) return {};
+  return Message("rule.no-cooperative-groups",
+                 {{"missing", block    ? "cg::reduce"
+                              : reduce ? "cg::this_thread_block()"
+                                       : "cg::this_thread_block() / cg::reduce"}});
 }
 
 }  // namespace rlab

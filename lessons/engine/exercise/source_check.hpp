@@ -18,6 +18,6 @@ bool declaresExternShared(const std::string& text);
 
 // Empty where the file writes its kernel with cooperative groups (this_thread_block() and
 // cg::reduce over a group), else one sentence saying what is missing.
-std::string cooperativeGroupsMissing(const std::string& text);
+Message cooperativeGroupsMissing(const std::string& text);
 
 }  // namespace rlab

@@ -32,9 +32,8 @@ namespace {
 constexpr int kKnownCalls = 1024;
 const char* g_callNames[kKnownCalls] = {};
 
-std::string failed(const char* what, int error) {
-  return std::string("the box a kernel runs in could not be made: ") + what + " failed (" +
-         std::strerror(error) + ")";
+Message failed(const char* what, int error) {
+  return Message("runner.no-box", {{"call", what}, {"error", std::strerror(error)}});
 }
 
 bool limit(int resource, rlim_t soft, rlim_t hard) {
@@ -42,7 +41,7 @@ bool limit(int resource, rlim_t soft, rlim_t hard) {
   return setrlimit(resource, &value) == 0;
 }
 
-std::string setLimits(BoxFor kind) {
+Message setLimits(BoxFor kind) {
   if (!limit(RLIMIT_CORE, 0, 0)) return failed("setrlimit(RLIMIT_CORE)", errno);
   if (!limit(RLIMIT_FSIZE, 0, 0)) return failed("setrlimit(RLIMIT_FSIZE)", errno);
   if (!limit(RLIMIT_CPU, kBoxCpuSeconds, kBoxCpuSeconds + 10))
@@ -54,11 +53,11 @@ std::string setLimits(BoxFor kind) {
 #else
   (void)kind;
 #endif
-  return "";
+  return {};
 }
 
 // One rule: the call traps, unless `allow` names the arguments under which it may go on.
-std::string addRules(scmp_filter_ctx filter, BoxFor kind) {
+Message addRules(scmp_filter_ctx filter, BoxFor kind) {
   const pid_t self = getpid();
   for (const BoxRule& rule : kBoxRules) {
     if (rule.scope == BoxScope::Simulator && kind != BoxFor::Simulator) continue;
@@ -105,18 +104,18 @@ std::string addRules(scmp_filter_ctx filter, BoxFor kind) {
     if (const int r = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), number, 0); r != 0)
       return failed((std::string("seccomp_rule_add(") + call + ")").c_str(), -r);
   }
-  return "";
+  return {};
 }
 
 }  // namespace
 
-std::string enterBox(BoxFor kind) {
-  if (std::string why = setLimits(kind); !why.empty()) return why;
+Message enterBox(BoxFor kind) {
+  if (Message why = setLimits(kind); !why.empty()) return why;
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     return failed("prctl(PR_SET_NO_NEW_PRIVS)", errno);
   scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
   if (!filter) return failed("seccomp_init", ENOMEM);
-  std::string why;
+  Message why;
   if (int r = seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_TRAP); r != 0)
     why = failed("seccomp_attr_set", -r);
   // Every thread of the process, the worker that runs the kernels included.

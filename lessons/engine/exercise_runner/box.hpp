@@ -6,13 +6,15 @@
 
 #include <string>
 
+#include "lessons/engine/messages.hpp"
+
 namespace rlab::exercise {
 
 enum class BoxFor { Simulator, Gpu };
 
 // Empty once the box is up; else one sentence saying why it could not be made (the runner then
 // runs nothing).
-std::string enterBox(BoxFor kind);
+Message enterBox(BoxFor kind);
 
 // The name of a forbidden system call, for the SIGSYS handler: async-signal-safe, a fixed table
 // filled by enterBox. "?" for a call the box does not know.

@@ -27,18 +27,18 @@ using ResultKernel = void (*)(const int*, long long, int*);
 using FoldKernel = void (*)(int*, long long);
 using OneBlockKernel = void (*)(int*, int);
 
-// A broken rule: what() is the sentence.
-class RuleBroken : public std::runtime_error {
+// A broken rule: its sentence, and what() the English.
+class RuleBroken : public std::runtime_error, public MessageCarrier {
  public:
-  using std::runtime_error::runtime_error;
+  explicit RuleBroken(Message m) : std::runtime_error(english(m)), MessageCarrier(std::move(m)) {}
 };
 
 std::string text(double v) {
   return formatValue(v, ElementType::Int);
 }
 
-std::string threadName(long long thread, long long block) {
-  return "thread " + std::to_string(thread) + " of block " + std::to_string(block);
+Message threadName(long long thread, long long block) {
+  return Message("check.thread-of-block", {{"thread", thread}, {"block", block}});
 }
 
 long long blocksFor(long long threads, long long block) {
@@ -75,25 +75,24 @@ void checkAtomicsOnly(const sim::LaunchStats& stats, const int* result, int iden
   for (const sim::AtomicEvent& a : stats.atomics) {
     if (a.address != result) continue;
     if (a.old != value) {
-      const std::string before =
-          previous ? "the " + text(value) + " that " +
-                         threadName(previous->thread, previous->block) + "'s atomic left"
-                   : "the " + text(value) + " the host stored before the launch";
-      throw RuleBroken("*result was changed without an atomic: " + threadName(a.thread, a.block) +
-                       "'s atomic found " + text(a.old) + " there, not " + before +
-                       "; on a GPU threads that change *result at the same time without an "
-                       "atomic lose each other's work");
+      const Message before = previous
+                                 ? Message("rule.left-by-atomic",
+                                           {{"value", text(value)},
+                                            {"who", threadName(previous->thread, previous->block)}})
+                                 : Message("rule.left-by-host", {{"value", text(value)}});
+      throw RuleBroken(Message(
+          "rule.atomic-found",
+          {{"who", threadName(a.thread, a.block)}, {"found", text(a.old)}, {"before", before}}));
     }
     value = a.after;
     previous = &a;
     ++count;
   }
   if (finalValue != value)
-    throw RuleBroken("*result was changed without an atomic: it ended as " + text(finalValue) +
-                     (previous ? ", but the last atomic on it left " + text(value)
-                               : ", but no atomic reached it") +
-                     "; on a GPU threads that change *result at the same time without an atomic "
-                     "lose each other's work");
+    throw RuleBroken(previous
+                         ? Message("rule.ended-after-atomics",
+                                   {{"final", text(finalValue)}, {"left", text(value)}})
+                         : Message("rule.ended-without-atomics", {{"final", text(finalValue)}}));
 }
 
 void checkAtomicCount(const Exercise& e, long long atomics, long long blocks, int block) {
@@ -101,11 +100,9 @@ void checkAtomicCount(const Exercise& e, long long atomics, long long blocks, in
   const bool perWarp = e.atomics == AtomicLimit::OnePerWarp;
   const long long allowed = blocks * (perWarp ? blocksFor(block, 32) : 1);
   if (atomics <= allowed) return;
-  throw RuleBroken(std::to_string(atomics) + " atomics landed on *result from " +
-                   std::to_string(blocks) + " block" + (blocks == 1 ? "" : "s") + " of " +
-                   std::to_string(block) + " threads; the exercise allows one per " +
-                   (perWarp ? "warp (" + std::to_string(allowed) + ")"
-                            : "block (" + std::to_string(allowed) + ")"));
+  throw RuleBroken(
+      Message(perWarp ? "rule.atomics-per-warp" : "rule.atomics-per-block",
+              {{"atomics", atomics}, {"blocks", blocks}, {"block", block}, {"allowed", allowed}}));
 }
 
 // Sequential addressing, seen from the barriers: after the tree's first level the first half
@@ -140,15 +137,13 @@ class SequentialAddressingWatch {
       if (seen_[b]) continue;
       const std::string x = pass == 1 ? "in" : "x";
       const std::string half = std::to_string(block_ / 2);
+      const std::vector<MessageArg> args = {
+          {"block", b},
+          {"pass", pass},
+          {"holds", "s[t] = " + x + "[base + t] + " + x + "[base + t + " + half + "]"},
+          {"half", half}};
       throw RuleBroken(
-          "no barrier of block " + std::to_string(b) +
-          (pass == 1 ? "" : " (pass " + std::to_string(pass) + ", over the block totals)") +
-          " found the first level of sequential addressing in its __shared__ array: after it, "
-          "s[t] holds " +
-          x + "[base + t] + " + x + "[base + t + " + half + "] for every t < " + half +
-          " (base = blockIdx.x * blockDim.x: the first half of the block adds the second "
-          "half); the exercise is the tree with thread tid < stride adding s[tid + stride], "
-          "stride from blockDim.x / 2 down");
+          Message(pass == 1 ? "rule.not-sequential" : "rule.not-sequential-pass", args));
     }
   }
 
@@ -177,24 +172,19 @@ int identityOf(Op op) {
   return 0;
 }
 
-std::string sharedMemoryRuleBroken(const Exercise& e, const void* kernel) {
-  return e.shared == SharedUse::Any ? ""
+Message sharedMemoryRuleBroken(const Exercise& e, const void* kernel) {
+  return e.shared == SharedUse::Any ? Message()
                                     : sharedMemoryRuleBroken(e, sim::sharedMemoryBytes(kernel),
                                                              sim::usesDynamicSharedMemory(kernel));
 }
 
-std::string sharedMemoryRuleBroken(const Exercise& e, size_t bytes, bool dynamic) {
+Message sharedMemoryRuleBroken(const Exercise& e, size_t bytes, bool dynamic) {
   if (e.shared == SharedUse::Required && bytes == 0 && !dynamic)
-    return e.kernel +
-           " declares no __shared__ array in its own body; this exercise puts the work in "
-           "shared memory (declare it in the kernel, e.g. __shared__ int s[1024]; or extern "
-           "__shared__ int s[]; for the blockDim.x ints the host gives)";
+    return Message("rule.no-shared", {{"kernel", e.kernel}});
   if (e.shared == SharedUse::Forbidden && (bytes > 0 || dynamic))
-    return e.kernel + " declares " +
-           (dynamic ? std::string("an extern __shared__ array")
-                    : std::to_string(bytes) + " bytes of __shared__ memory") +
-           "; this exercise works in registers, with warp shuffles";
-  return "";
+    return dynamic ? Message("rule.dynamic-shared-forbidden", {{"kernel", e.kernel}})
+                   : Message("rule.shared-forbidden", {{"kernel", e.kernel}, {"bytes", bytes}});
+  return {};
 }
 
 // ============================================================================================
@@ -217,18 +207,26 @@ void atBarriers(sim::LaunchOptions& options, const BarrierHook& rule, StepRecord
     const sim::SharedSpan* largest = nullptr;
     for (const auto& span : shared)
       if (span.size >= sizeof(int) && (!largest || span.size > largest->size)) largest = &span;
-    const std::string label = steps->barrierLabel(launch, b);
+    const int barrier = steps->nextBarrier(b);
     if (largest) {
       // Cells at the end that no thread has written yet (a kernel declares s[1024] and uses
       // blockDim.x of them) are left out.
       const int* cells = reinterpret_cast<const int*>(largest->bytes);
       size_t written = largest->size / sizeof(int);
       while (written > 1 && cells[written - 1] == poisonInt()) --written;
-      steps->add(label + ": __shared__ " + (largest->name.empty() ? "array" : largest->name) +
-                     "[] of block " + std::to_string(b),
+      steps->add(Message("step.exercise.shared",
+                         {{"launch", launch},
+                          {"block", b},
+                          {"barrier", barrier},
+                          {"array", "__shared__ " +
+                                        (largest->name.empty() ? "array" : largest->name) + "[]"}}),
                  cells, written);
     } else {
-      steps->add(label + ": " + globalName + "[]", global, size_t(count));
+      steps->add(Message("step.exercise.global", {{"launch", launch},
+                                                  {"block", b},
+                                                  {"barrier", barrier},
+                                                  {"array", globalName + "[]"}}),
+                 global, size_t(count));
     }
   };
 }
@@ -236,8 +234,8 @@ void atBarriers(sim::LaunchOptions& options, const BarrierHook& rule, StepRecord
 void recordLaunchEnd(StepRecorder* steps, int launch, const int* values, long long count,
                      const std::string& name) {
   if (steps)
-    steps->add("after launch " + std::to_string(launch) + ": " + name + "[]", values,
-               size_t(count));
+    steps->add(Message("step.exercise.after-launch", {{"launch", launch}, {"array", name + "[]"}}),
+               values, size_t(count));
 }
 
 double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
@@ -342,7 +340,6 @@ double allReduceResult(const Exercise& e, const std::vector<double>& input, cons
                        int blockSize, int untouched) {
   const long long n = (long long)input.size(), block = blockSize;
   const long long group = e.warpGroups ? std::min<long long>(32, block) : block;
-  const char* groupName = e.warpGroups ? "warp" : "block";
   std::vector<double> totals;
   for (long long first = 0; first < n; first += group) {
     const long long last = std::min(n, first + group) - 1;
@@ -351,21 +348,26 @@ double allReduceResult(const Exercise& e, const std::vector<double>& input, cons
     for (long long i = first; i <= last; ++i) {
       const int got = out[i];
       if (got == total) continue;
-      const std::string who = threadName(i % block, i / block);
+      const Message who = threadName(i % block, i / block);
+      const std::string cell = "out[" + std::to_string(i) + "]";
       if (got == untouched)
-        throw RuleBroken("out[" + std::to_string(i) + "] still holds " + text(untouched) +
-                         ", what the host filled it with: " + who + " did not write it");
-      throw RuleBroken(who + " ended with " + text(got) + " in out[" + std::to_string(i) +
-                       "], but the total of its " + groupName + " (elements " +
-                       std::to_string(first) + " to " + std::to_string(last) + ") is " +
-                       text(total) + "; every thread must end with it");
+        throw RuleBroken(Message("rule.out-untouched",
+                                 {{"cell", cell}, {"value", text(untouched)}, {"who", who}}));
+      throw RuleBroken(
+          Message(e.warpGroups ? "rule.out-not-warp-total" : "rule.out-not-block-total",
+                  {{"who", who},
+                   {"got", text(got)},
+                   {"cell", cell},
+                   {"first", first},
+                   {"last", last},
+                   {"total", text(total)}}));
     }
     totals.push_back(total);
   }
   return reference(e.op, ElementType::Int, totals).expected;
 }
 
-void StepRecorder::add(const std::string& label, const int* values, size_t count) {
+void StepRecorder::add(const Message& label, const int* values, size_t count) {
   if (taken_ >= limit_) {
     ++left_;
     return;
@@ -377,10 +379,8 @@ void StepRecorder::add(const std::string& label, const int* values, size_t count
   sink_(step);
 }
 
-std::string StepRecorder::barrierLabel(int launch, unsigned block) {
-  const int k = ++barriers_[block];
-  return "launch " + std::to_string(launch) + ", block " + std::to_string(block) + ", barrier " +
-         std::to_string(k);
+int StepRecorder::nextBarrier(unsigned block) {
+  return ++barriers_[block];
 }
 
 double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
@@ -388,7 +388,7 @@ double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
   const std::vector<double> input = makeInput(resolve(p));
   if (steps) {
     const std::vector<int> ints(input.begin(), input.end());
-    steps->add("the input", ints.data(), ints.size());
+    steps->add(Message("step.input"), ints.data(), ints.size());
   }
   sim::LaunchOptions options;
   options.schedule = sim::Schedule::parse(p.schedule);

@@ -31,9 +31,9 @@ class StepRecorder {
   // Steps go to `sink` as they are taken (a run that crashes still shows how far it got).
   using Sink = std::function<void(const StepSnapshot&)>;
   explicit StepRecorder(Sink sink, size_t limit = 300) : sink_(std::move(sink)), limit_(limit) {}
-  void add(const std::string& label, const int* values, size_t count);
-  // A barrier of `block` in launch `launch` opened: the step's label counts the block's barriers.
-  std::string barrierLabel(int launch, unsigned block);
+  void add(const Message& label, const int* values, size_t count);
+  // A barrier of `block` opened: the how-manieth of the block's in this launch, for the label.
+  int nextBarrier(unsigned block);
   void newLaunch() { barriers_.clear(); }
   size_t taken() const { return taken_; }
   long long left() const { return left_; }  // steps past the limit, not kept
@@ -53,10 +53,10 @@ double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
 
 // Before any case: the exercise's rule on __shared__ memory. Empty when the kernel keeps it,
 // else one sentence.
-std::string sharedMemoryRuleBroken(const Exercise& e, const void* kernel);
+Message sharedMemoryRuleBroken(const Exercise& e, const void* kernel);
 // The same rule for a kernel that declares `bytes` of __shared__ memory (the GPU's count), and
 // extern __shared__ arrays where `dynamic`.
-std::string sharedMemoryRuleBroken(const Exercise& e, size_t bytes, bool dynamic);
+Message sharedMemoryRuleBroken(const Exercise& e, size_t bytes, bool dynamic);
 
 // The conformance suite's probe on the simulator: each launch on fenced buffers, in[] =
 // `input`, out[] set to kProbeUntouched; `report` gets "@probe K values" or "@probe-failed K

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "lessons/engine/backends.hpp"
 #include "lessons/engine/exercise/source_check.hpp"
 #include "lessons/engine/exercise_runner/box.hpp"
 #include "lessons/engine/exercise_runner/drivers.hpp"
@@ -84,11 +85,8 @@ void launch(Gpu& gpu, long long grid, int block, Args*... args) {
   if (r == CUDA_SUCCESS) r = gpu.d.cuCtxSynchronize();
   if (r == CUDA_SUCCESS) return;
   gpu.broken = sticky(r);
-  throw std::runtime_error(
-      "the kernel failed on the GPU: " + gpu.d.words(r) +
-      (gpu.broken ? "; the GPU context is lost, so no case runs after this one (on the "
-                    "simulator a read or write past a buffer is named with its thread and line)"
-                  : ""));
+  throw GpuUnavailable(Message(gpu.broken ? "runner.kernel-failed-lost" : "runner.kernel-failed",
+                               {{"error", gpu.d.words(r)}}));
 }
 
 long long blocksFor(long long threads, long long block) {
@@ -201,7 +199,7 @@ double timedLaunchMs(const Exercise& e, Gpu& gpu, long long& grid) {
   gpu.d.cuEventRecord(start, nullptr);
   for (int k = 0; k < kLaunches; ++k) gpu.d.check(once(), "cuLaunchKernel");
   gpu.d.cuEventRecord(stop, nullptr);
-  gpu.d.check(gpu.d.cuEventSynchronize(stop), "the timed launches");
+  gpu.d.check(gpu.d.cuEventSynchronize(stop), "cuEventSynchronize");
   float ms = 0;
   gpu.d.cuEventElapsedTime(&ms, start, stop);
   gpu.d.cuEventDestroy(start);
@@ -214,15 +212,11 @@ std::string timingLine(const Exercise& e, Gpu& gpu) {
   long long grid = 0;
   const double ms = timedLaunchMs(e, gpu, grid);
   if (ms <= 0) return "";
-  char text[300];
-  std::snprintf(text, sizeof text,
-                "At n = 2^24 your kernel takes %.4f ms a launch (blocks of 256, %lld of them; 20 "
-                "launches back to back%s).",
-                ms, grid,
-                e.shape == ExerciseShape::BlockPartials ? "; the first pass, over every element"
-                : e.shape == ExerciseShape::FoldStep    ? "; the first step, len = 2^24"
-                                                        : "");
-  return std::string("@speed\t1\t") + text;
+  const Message timing(e.shape == ExerciseShape::BlockPartials ? "runner.timing-first-pass"
+                       : e.shape == ExerciseShape::FoldStep    ? "runner.timing-first-step"
+                                                               : "runner.timing",
+                       {{"ms", printedNumber("%.4f", ms)}, {"grid", grid}, {"launches", 20}});
+  return "@speed\t1\t" + encodeMessage(timing);
 }
 
 std::string speedLine(const Exercise& e, Gpu& gpu) {
@@ -245,16 +239,16 @@ std::string speedLine(const Exercise& e, Gpu& gpu) {
   // fast as can be told, and meets the goal.
   constexpr double kSpeedNoise = 0.03;
   const bool met = mine < theirs * (1 + kSpeedNoise);
-  char text[400];
-  std::snprintf(text, sizeof text,
-                "At n = 2^24 your kernel takes %.4f ms a launch (blocks of 256, %lld of them; "
-                "%d launches back to back), the shared lesson's coarsened kernel %.4f ms "
-                "(median of its own timing): %.2fx as fast",
-                mine, grid, kLaunches, theirs, theirs / mine);
-  return std::string(met ? "@speed\t1\t" : "@speed\t0\t") + text +
-         (mine < theirs ? "."
-          : met         ? "; within 3% of it, as close as two timings of one kernel are here: met."
-                        : "; the goal is faster than the coarsened kernel (or within 3% of it).");
+  const Message speed(mine < theirs ? "runner.speed-faster"
+                      : met         ? "runner.speed-within"
+                                    : "runner.speed-slower",
+                      {{"mine", printedNumber("%.4f", mine)},
+                       {"grid", grid},
+                       {"launches", kLaunches},
+                       {"theirs", printedNumber("%.4f", theirs)},
+                       {"ratio", printedNumber("%.2f", theirs / mine)},
+                       {"noise", int(kSpeedNoise * 100)}});
+  return std::string(met ? "@speed\t1\t" : "@speed\t0\t") + encodeMessage(speed);
 }
 
 // The conformance suite's probe: each launch, out[] back as the simulator path gives it.
@@ -295,10 +289,10 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
              const GpuRun& run, const ReportLine& report) {
   if (run.compileOnly) {
     Nvrtc nvrtc;
-    std::string why = nvrtc.open();
+    Message why = nvrtc.open();
     if (why.empty()) why = enterBox(BoxFor::Gpu);
     if (!why.empty()) {
-      report("@error\t" + why + ".");
+      report("@error\t" + encodeMessage(why));
       return 3;
     }
     const Compiled compiled = compile(nvrtc, e, source, 90);
@@ -310,7 +304,7 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
   const bool oneRun = run.oneRun;
   const Params& options = run.options;
   Driver driver;
-  std::string why = driver.open();
+  Message why = driver.open();
   CUdevice device = 0;
   CUcontext context = nullptr;
   int major = 0, minor = 0, multiprocessors = 1, threads = 2048;
@@ -319,10 +313,10 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
     if (r == CUDA_SUCCESS) r = driver.cuDeviceGet(&device, 0);
     if (r == CUDA_SUCCESS) r = driver.cuDevicePrimaryCtxRetain(&context, device);
     if (r == CUDA_SUCCESS) r = driver.cuCtxSetCurrent(context);
-    if (r != CUDA_SUCCESS) why = driver.words(r);
+    if (r != CUDA_SUCCESS) why = verbatim(driver.words(r));
   }
   if (!why.empty()) {
-    report("@error\tno GPU can run the kernel: " + why + ".");
+    report("@error\t" + encodeMessage(Message("runner.no-gpu", {{"why", why}})));
     return 3;
   }
   driver.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
@@ -334,7 +328,7 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
   // The driver has opened its devices and started its threads: from here on, the box.
   if (why.empty()) why = enterBox(BoxFor::Gpu);
   if (!why.empty()) {
-    report("@error\t" + why + ".");
+    report("@error\t" + encodeMessage(why));
     return 3;
   }
 
@@ -353,7 +347,8 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
   if (r == CUDA_SUCCESS)
     r = driver.cuModuleGetFunction(&gpu.kernel, module, compiled.lowered.c_str());
   if (r != CUDA_SUCCESS) {
-    report("@error\tthe driver could not load the compiled kernel: " + driver.words(r) + ".");
+    report("@error\t" +
+           encodeMessage(Message("runner.cannot-load-gpu", {{"error", driver.words(r)}})));
     return 3;
   }
   gpu.dynamicSharedPerThread = unsigned(e.dynamicSharedPerThread);
@@ -368,27 +363,25 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
     Params p = options;
     p.backend = BackendChoice::Gpu;
     c.params = exerciseRunParams(e, p);
-    c.subject = "exercise " + e.id;
+    c.subject = Message("verify.exercise", {{"exercise", e.id}});
     c.replayWith = replayWith;
     report("@cases\t1");
     report("@case\t0");
     const VerifyOutcome o = verify(c, runKernel);
     char numbers[80];
     std::snprintf(numbers, sizeof numbers, "%.17g\t%.17g", o.result, o.expected);
-    std::string sentence = o.sentence;
-    for (char& ch : sentence)
-      if (ch == '\t' || ch == '\n') ch = ' ';
-    report("@outcome\t" + std::string(o.passed ? "1" : "0") + "\t" + numbers + "\t" + sentence);
+    report("@outcome\t" + std::string(o.passed ? "1" : "0") + "\t" + numbers + "\t" +
+           encodeMessage(o.sentence));
     report("@done");
     return 0;
   }
 
   int shared = 0;
   driver.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, gpu.kernel);
-  const std::string rule =
+  const Message rule =
       sharedMemoryRuleBroken(e, size_t(shared), declaresExternShared(readFile(source)));
   if (!rule.empty()) {
-    report("@rule\t" + rule + ".");
+    report("@rule\t" + encodeMessage(rule));
     report("@done");
     return 0;
   }
@@ -403,18 +396,15 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
       continue;
     }
     ++failed;
-    std::string sentence = o.sentence;
-    for (char& ch : sentence)
-      if (ch == '\t' || ch == '\n') ch = ' ';
-    report("@fail\t" + std::to_string(k) + "\t" + sentence);
+    report("@fail\t" + std::to_string(k) + "\t" + encodeMessage(o.sentence));
   }
   if (failed == 0 && !gpu.broken) {
     try {
       const std::string line = e.gpuSpeedGoal ? speedLine(e, gpu) : timingLine(e, gpu);
       if (!line.empty()) report(line);
     } catch (const std::exception& ex) {
-      report("@speed\t" + std::string(e.gpuSpeedGoal ? "0" : "1") +
-             "\tThe speed could not be measured: " + ex.what());
+      report("@speed\t" + std::string(e.gpuSpeedGoal ? "0" : "1") + "\t" +
+             encodeMessage(Message("runner.speed-not-measured", {{"why", messageOf(ex)}})));
     }
   }
   report("@done");

@@ -5,9 +5,7 @@ namespace rlab::exercise {
 
 int runOnGpu(const Exercise&, const std::string&, const std::string&, const GpuRun&,
              const ReportLine& report) {
-  report(
-      "@error\tthis build has no GPU path for exercises (the CUDA toolkit was not found when it "
-      "was configured); check on the simulator instead.");
+  report("@error\t" + encodeMessage(Message("runner.no-gpu-path")));
   return 3;
 }
 

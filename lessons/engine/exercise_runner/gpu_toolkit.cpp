@@ -18,7 +18,7 @@ namespace {}  // namespace
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ParamError(path + " is not a file that can be read.");
+  if (!in) throw ParamError(Message("check.unreadable", {{"file", path}}));
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

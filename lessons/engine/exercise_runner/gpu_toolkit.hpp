@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "lessons/engine/backends.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/messages.hpp"
 
 // Set by lessons/engine/exercise_runner/CMakeLists.txt: NVRTC of the toolkit this build was
 // configured with.
@@ -61,13 +63,13 @@ struct Driver {
 #undef RLAB_DECLARE
 
   // Empty when every function was found; else why not.
-  std::string open() {
+  Message open() {
     void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library) return "the NVIDIA driver (libcuda.so.1) is not installed";
+    if (!library) return Message("runner.no-driver", {{"library", "libcuda.so.1"}});
     using GetProc =
         CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
     const auto getProc = reinterpret_cast<GetProc>(dlsym(library, "cuGetProcAddress_v2"));
-    if (!getProc) return "the NVIDIA driver is older than CUDA 12";
+    if (!getProc) return Message("runner.driver-before-12");
     std::string missing;
 #define RLAB_FIND(name, version)                                                     \
   {                                                                                  \
@@ -79,8 +81,8 @@ struct Driver {
   }
     RLAB_DRIVER_FUNCTIONS(RLAB_FIND)
 #undef RLAB_FIND
-    if (!missing.empty()) return "the NVIDIA driver lacks " + missing + " (it is too old)";
-    return "";
+    if (!missing.empty()) return Message("runner.driver-lacks", {{"functions", missing}});
+    return {};
   }
 
   std::string words(CUresult r) const {
@@ -93,43 +95,41 @@ struct Driver {
 
   // Throws one sentence naming what failed.
   void check(CUresult r, const char* what) const {
-    if (r != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + words(r));
+    if (r != CUDA_SUCCESS)
+      throw GpuUnavailable(Message("runner.call-failed", {{"call", what}, {"error", words(r)}}));
   }
 };
 #undef RLAB_DRIVER_FUNCTIONS
 
 struct Nvrtc {
-#define RLAB_NVRTC_FUNCTIONS(X)                                              \
-  X(nvrtcCreateProgram)                                                      \
-  X(nvrtcAddNameExpression)                                                  \
-  X(nvrtcCompileProgram)                                                     \
-  X(nvrtcGetProgramLogSize)                                                  \
-  X(nvrtcGetProgramLog)                                                      \
-  X(nvrtcGetLoweredName)                                                     \
-  X(nvrtcGetCUBINSize)                                                       \
-  X(nvrtcGetCUBIN)                                                           \
-  X(nvrtcGetPTXSize)                                                         \
-  X(nvrtcGetPTX)                                                             \
-  X(nvrtcDestroyProgram) X(nvrtcGetErrorString) X(nvrtcGetNumSupportedArchs) \
-      X(nvrtcGetSupportedArchs)
+#define RLAB_NVRTC_FUNCTIONS(X) \
+  X(nvrtcCreateProgram)         \
+  X(nvrtcAddNameExpression)     \
+  X(nvrtcCompileProgram)        \
+  X(nvrtcGetProgramLogSize)     \
+  X(nvrtcGetProgramLog)         \
+  X(nvrtcGetLoweredName)        \
+  X(nvrtcGetCUBINSize)          \
+  X(nvrtcGetCUBIN)              \
+  X(nvrtcGetPTXSize)            \
+  X(nvrtcGetPTX)                \
+  X(nvrtcDestroyProgram)        \
+  X(nvrtcGetErrorString) X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
 #define RLAB_DECLARE(name) decltype(&::name) name = nullptr;
   RLAB_NVRTC_FUNCTIONS(RLAB_DECLARE)
 #undef RLAB_DECLARE
 
-  std::string open() {
+  Message open() {
     void* library = dlopen(RLAB_NVRTC_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (!library) library = dlopen("libnvrtc.so." RLAB_CUDA_MAJOR, RTLD_NOW | RTLD_LOCAL);
-    if (!library)
-      return std::string("NVRTC (") + RLAB_NVRTC_LIBRARY +
-             ", part of the CUDA toolkit) is not "
-             "installed here";
+    if (!library) return Message("runner.no-nvrtc", {{"library", RLAB_NVRTC_LIBRARY}});
     std::string missing;
 #define RLAB_FIND(name)                                           \
   name = reinterpret_cast<decltype(name)>(dlsym(library, #name)); \
   if (!name) missing += std::string(missing.empty() ? "" : ", ") + #name;
     RLAB_NVRTC_FUNCTIONS(RLAB_FIND)
 #undef RLAB_FIND
-    return missing.empty() ? "" : "NVRTC lacks " + missing;
+    return missing.empty() ? Message() : Message("runner.nvrtc-lacks", {{"functions", missing}});
   }
 };
 #undef RLAB_NVRTC_FUNCTIONS

@@ -9,7 +9,10 @@
 //   @outcome <TAB> passed <TAB> result <TAB> expected <TAB> sentence     (--one: the one run)
 //   @crash ... | @hang ...           the kernel crashed or ran past the time limit (see below)
 //   @error <TAB> sentence            the library could not be loaded
+//   @step <TAB> label <TAB> values   (--one --steps: a step of the run)
 //   @done
+// A sentence or label is a message of the core on one line (encodeMessage), so that the
+// learner reads it in their language.
 // Whatever the kernel prints goes to stdout as usual.
 //
 //   rlab-exercise-runner EXERCISE LIBRARY REPLAY-COMMAND CASE-SECONDS
@@ -282,22 +285,15 @@ bool offByPoison(double result, double expected) {
   return false;
 }
 
-std::string withPoisonNote(const VerifyOutcome& o) {
-  if (o.passed || o.sentence.find(": result ") == std::string::npos ||
-      !offByPoison(o.result, o.expected))
+// A wrong result off by a few poisons says so.
+Message withPoisonNote(const VerifyOutcome& o) {
+  if (o.passed || o.sentence.id != "verify.wrong" || !offByPoison(o.result, o.expected))
     return o.sentence;
-  std::string sentence = o.sentence;
-  const size_t replay = sentence.find(" Replay: ");
-  sentence.insert(replay == std::string::npos ? sentence.size() : replay,
-                  " (2139062143 is what the simulator leaves in shared memory before it is "
-                  "written and just past the end of a buffer: a read of one of them?)");
-  return sentence;
+  return Message("verify.wrong-poison", o.sentence.args);
 }
 
-std::string clean(std::string text) {  // one line, no tabs: the report's fields
-  for (char& c : text)
-    if (c == '\n' || c == '\t') c = ' ';
-  return text;
+std::string clean(const Message& m) {  // one line, no tabs: the report's fields
+  return encodeMessage(m);
 }
 
 }  // namespace
@@ -319,7 +315,7 @@ int runnerMain(int argc, char** argv) {
   const bool probe = std::string(argv[1]) == "probe";  // the conformance suite's kernel
   const Exercise* e = probe ? &probeExercise() : findExercise(argv[1]);
   if (!e) {
-    report("@error\tthere is no exercise '" + std::string(argv[1]) + "'.");
+    report("@error\t" + clean(Message("runner.no-exercise", {{"exercise", argv[1]}})));
     return 2;
   }
   const std::string library = argv[2], replayWith = argv[3];
@@ -357,24 +353,24 @@ int runnerMain(int argc, char** argv) {
       run.options = options;
       return runOnGpu(*e, library, replayWith, run, report);
     } catch (const std::exception& ex) {
-      report("@error\t" + clean(ex.what()));
+      report("@error\t" + clean(messageOf(ex)));
       return 3;
     }
   }
   // Nothing of the learner's has run yet; from here on it runs boxed.
-  if (const std::string why = enterBox(BoxFor::Simulator); !why.empty()) {
-    report("@error\t" + clean(why) + ".");
+  if (const Message why = enterBox(BoxFor::Simulator); !why.empty()) {
+    report("@error\t" + clean(why));
     return 3;
   }
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
-    report("@error\tthe compiled kernel could not be loaded: " + clean(dlerror()) + ".");
+    report("@error\t" + clean(Message("runner.cannot-load", {{"why", dlerror()}})));
     return 3;
   }
   using Entry = const void* (*)();
   const auto entry = reinterpret_cast<Entry>(dlsym(handle, "rlab_exercise_kernel"));
   if (!entry) {
-    report("@error\tthe compiled kernel has no entry rlab_exercise_kernel.");
+    report("@error\t" + clean(Message("runner.no-entry", {{"entry", "rlab_exercise_kernel"}})));
     return 3;
   }
   const void* kernel = entry();
@@ -392,7 +388,7 @@ int runnerMain(int argc, char** argv) {
       if (!values.empty()) options.values = parseValues(values);
       VerifyCase c;
       c.params = exerciseRunParams(*e, options);
-      c.subject = "exercise " + e->id;
+      c.subject = Message("verify.exercise", {{"exercise", e->id}});
       c.replayWith = replayWith;
       report("@cases\t1");
       report("@case\t0");
@@ -423,9 +419,9 @@ int runnerMain(int argc, char** argv) {
       report("@done");
       return 0;
     }
-    const std::string rule = sharedMemoryRuleBroken(*e, kernel);
+    const Message rule = sharedMemoryRuleBroken(*e, kernel);
     if (!rule.empty()) {
-      report("@rule\t" + clean(rule) + ".");
+      report("@rule\t" + clean(rule));
       report("@done");
       return 0;
     }
@@ -446,7 +442,7 @@ int runnerMain(int argc, char** argv) {
     }
     report("@done");
   } catch (const std::exception& ex) {
-    report("@error\t" + clean(ex.what()));
+    report("@error\t" + clean(messageOf(ex)));
     return 3;
   }
   std::fflush(stdout);

@@ -4,10 +4,6 @@
 
 namespace rlab {
 
-namespace {
-const char* const kNotBuilt = "No GPU backend is built here (configure found no nvcc)";
-}
-
 bool gpuBackendBuilt() {
   return false;
 }
@@ -19,15 +15,15 @@ bool gpuHasDriver(const std::string&, const std::string&) {
 void injectGpuFailure(bool) {}  // every GPU run fails here anyway
 
 GpuProbe probeGpu() {
-  return {false, "", std::string(kNotBuilt) + "."};
+  return {false, {}, Message("gpu.not-built"), 0};
 }
 
 void runOnGpu(const Params&, const std::vector<double>&, bool, Trace&) {
-  throw GpuUnavailable(std::string(kNotBuilt) + "; use --backend sim.");
+  throw GpuUnavailable(Message("gpu.not-built-use-sim"));
 }
 
 std::vector<BenchRow> benchGpu(const BenchRequest&, const BenchProgress&, std::string&) {
-  throw GpuUnavailable(std::string(kNotBuilt) + ".");
+  throw GpuUnavailable(Message("gpu.not-built"));
 }
 
 }  // namespace rlab

@@ -113,7 +113,7 @@ std::vector<BenchRow> benchAllReduce(GpuBackend& b, const std::vector<long long>
 }
 
 std::string allReduceBenchNote(GpuBackend& b) {
-  return b.ncclDescription();
+  return english(b.ncclDescription());  // bench tables are for scripts: English
 }
 
 }  // namespace rlab

@@ -22,26 +22,19 @@ void markGpuBroken() {
   g_broken.store(true);
 }
 
-void checkCuda(cudaError_t status, const char* what) {
+void checkCuda(cudaError_t status, const char* call) {
   if (status == cudaSuccess) return;
   cudaGetLastError();  // clear a non-sticky error so the next call starts clean
-  const std::string during = std::string(" (while ") + what + ").";
   switch (status) {
     case cudaErrorNoDevice:
-      throw GpuUnavailable("No CUDA device is present" + during);
+      throw GpuUnavailable(Message("gpu.no-device-in", {{"call", call}}));
     case cudaErrorInsufficientDriver:
-      throw GpuUnavailable(
-          "The NVIDIA driver is older than this build's CUDA runtime; update "
-          "the driver" +
-          during);
+      throw GpuUnavailable(Message("gpu.driver-too-old", {{"call", call}}));
     case cudaErrorNoKernelImageForDevice:
     case cudaErrorUnsupportedPtxVersion:
-      throw GpuUnavailable(
-          "This build has no kernel image for this GPU's architecture; "
-          "rebuild with CMAKE_CUDA_ARCHITECTURES set to it" +
-          during);
+      throw GpuUnavailable(Message("gpu.no-kernel-image", {{"call", call}}));
     case cudaErrorMemoryAllocation:
-      throw GpuUnavailable("The GPU is out of memory for this n; try a smaller --n" + during);
+      throw GpuUnavailable(Message("gpu.out-of-memory", {{"call", call}}));
     case cudaErrorIllegalAddress:
     case cudaErrorLaunchFailure:
     case cudaErrorHardwareStackError:
@@ -50,11 +43,11 @@ void checkCuda(cudaError_t status, const char* what) {
     case cudaErrorInvalidPc:
     case cudaErrorAssert:
       markGpuBroken();
-      throw GpuUnavailable(std::string("A kernel failed on the GPU: ") +
-                           cudaGetErrorString(status) +
-                           "; GPU use ends for this process, your settings are kept" + during);
+      throw GpuUnavailable(
+          Message("gpu.kernel-failed", {{"error", cudaGetErrorString(status)}, {"call", call}}));
     default:
-      throw GpuUnavailable(std::string("CUDA error: ") + cudaGetErrorString(status) + during);
+      throw GpuUnavailable(
+          Message("gpu.cuda-error", {{"error", cudaGetErrorString(status)}, {"call", call}}));
   }
 }
 
@@ -76,7 +69,7 @@ __global__ void spinFor(long long nanoseconds) {
 
 void holdGpuWhileQueueing() {
   spinFor<<<1, 1>>>(kHoldNanoseconds);
-  checkCuda(cudaGetLastError(), "launching a kernel");
+  checkCuda(cudaGetLastError(), "cudaGetLastError");
 }
 
 void injectGpuFailure(bool on) {
@@ -84,31 +77,28 @@ void injectGpuFailure(bool on) {
 }
 
 GpuBackend::GpuBackend() {
-  if (g_failureInjected.load())
-    throw GpuUnavailable("A kernel failed on the GPU (a failure injected by a test).");
-  if (gpuBroken())
-    throw GpuUnavailable("GPU use ended earlier in this process after a kernel failed.");
+  if (g_failureInjected.load()) throw GpuUnavailable(Message("gpu.failure-injected"));
+  if (gpuBroken()) throw GpuUnavailable(Message("gpu.ended-earlier"));
   int driver = 0;
   cudaDriverGetVersion(&driver);
-  if (driver == 0)
-    throw GpuUnavailable("No NVIDIA driver is installed here, so no CUDA device can run.");
+  if (driver == 0) throw GpuUnavailable(Message("gpu.no-driver"));
   int count = 0;
-  checkCuda(cudaGetDeviceCount(&count), "looking for a CUDA device");
-  if (count == 0) throw GpuUnavailable("No CUDA device is present.");
+  checkCuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  if (count == 0) throw GpuUnavailable(Message("gpu.no-device"));
   int device = 0;
-  checkCuda(cudaGetDevice(&device), "choosing the device");
+  checkCuda(cudaGetDevice(&device), "cudaGetDevice");
   cudaDeviceProp prop{};
-  checkCuda(cudaGetDeviceProperties(&prop, device), "reading the device's properties");
+  checkCuda(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
   deviceName_ = prop.name;
-  char description[256];
-  std::snprintf(description, sizeof description, "%s, compute capability %d.%d, %.1f GiB",
-                prop.name, prop.major, prop.minor, double(prop.totalGlobalMem) / (1 << 30));
-  description_ = description;
+  description_ = Message(
+      "device.gpu", {{"name", prop.name},
+                     {"capability", std::to_string(prop.major) + "." + std::to_string(prop.minor)},
+                     {"memory", printedNumber("%.1f", double(prop.totalGlobalMem) / (1 << 30))}});
   multiprocessors_ = prop.multiProcessorCount;
   threadSlotsPerMultiprocessor_ = prop.maxThreadsPerMultiProcessor;
-  checkCuda(cudaGetDeviceCount(&deviceCount_), "counting the GPUs");
-  checkCuda(cudaEventCreate(&start_), "creating an event");
-  checkCuda(cudaEventCreate(&stop_), "creating an event");
+  checkCuda(cudaGetDeviceCount(&deviceCount_), "cudaGetDeviceCount");
+  checkCuda(cudaEventCreate(&start_), "cudaEventCreate");
+  checkCuda(cudaEventCreate(&stop_), "cudaEventCreate");
 }
 
 GpuBackend::~GpuBackend() {
@@ -124,12 +114,12 @@ bool gpuBackendBuilt() {
 GpuProbe probeGpu() {
   try {
     GpuBackend probe;
-    GpuProbe found{true, probe.description(), "", probe.deviceCount(), probe.deviceName()};
+    GpuProbe found{true, probe.description(), {}, probe.deviceCount(), probe.deviceName()};
     cudaDriverGetVersion(&found.cudaDriver);
     cudaRuntimeGetVersion(&found.cudaRuntime);
     return found;
   } catch (const GpuUnavailable& e) {
-    return {false, "", e.what()};
+    return {false, {}, e.message(), 0};
   }
 }
 

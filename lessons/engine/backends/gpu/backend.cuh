@@ -21,8 +21,9 @@ namespace rlab {
 bool gpuBroken();
 void markGpuBroken();
 
-// Throws GpuUnavailable with a sentence saying what went wrong and what to do.
-void checkCuda(cudaError_t status, const char* what);
+// Throws GpuUnavailable with a sentence saying what went wrong and what to do; `call` is the CUDA
+// function whose status it is, named in the sentence.
+void checkCuda(cudaError_t status, const char* call);
 
 // Keeps the GPU busy for a moment, so that the events and kernels queued after it run back to
 // back on the GPU: the time between two events is then the GPU's alone, without the host's
@@ -47,7 +48,8 @@ class OnDevice {
   int previous_ = -1;
 };
 
-// NCCL's all-reduce, the library opened at run time (lessons/engine/backends/gpu/ranks.cu). Codes as NCCL's.
+// NCCL's all-reduce, the library opened at run time (lessons/engine/backends/gpu/ranks.cu). Codes
+// as NCCL's.
 enum class NcclType { Int32 = 2, Float32 = 7 };
 enum class NcclOp { Sum = 0, Product = 1, Max = 2, Min = 3 };
 template <class T>
@@ -70,7 +72,7 @@ class GpuBackend {
     // device -1: the current device; else that device (a rank of the allreduce lesson).
     explicit Buffer(size_t count, int device = -1) : count_(count), device_(device) {
       OnDevice on(device_);
-      if (count) checkCuda(cudaMalloc(&data_, count * sizeof(T)), "allocating device memory");
+      if (count) checkCuda(cudaMalloc(&data_, count * sizeof(T)), "cudaMalloc");
     }
     Buffer(Buffer&& other) noexcept
         : data_(std::exchange(other.data_, nullptr)),
@@ -114,13 +116,13 @@ class GpuBackend {
   void upload(Buffer<T>& dst, const T* src, size_t count, size_t offset = 0) {
     if (count)
       checkCuda(cudaMemcpy(dst.get() + offset, src, count * sizeof(T), cudaMemcpyHostToDevice),
-                "copying to the GPU");
+                "cudaMemcpy");
   }
   template <class T>
   void download(T* dst, const Buffer<T>& src, size_t count, size_t offset = 0) {
     if (count)
       checkCuda(cudaMemcpy(dst, src.get() + offset, count * sizeof(T), cudaMemcpyDeviceToHost),
-                "copying from the GPU");
+                "cudaMemcpy");
   }
 
   // Events around each launch only: kernelMs() adds up the kernels, not the host in between.
@@ -132,18 +134,18 @@ class GpuBackend {
     std::optional<StdoutCapture> capture;
     if (capturePrintf_) capture.emplace();
     holdGpuWhileQueueing();
-    checkCuda(cudaEventRecord(start_), "recording an event");
+    checkCuda(cudaEventRecord(start_), "cudaEventRecord");
     kernel<<<grid, block>>>(args...);
-    checkCuda(cudaGetLastError(), "launching a kernel");
-    checkCuda(cudaEventRecord(stop_), "recording an event");
-    checkCuda(cudaEventSynchronize(stop_), "running a kernel");
+    checkCuda(cudaGetLastError(), "cudaGetLastError");
+    checkCuda(cudaEventRecord(stop_), "cudaEventRecord");
+    checkCuda(cudaEventSynchronize(stop_), "cudaEventSynchronize");
     if (capture) {
-      checkCuda(cudaDeviceSynchronize(), "running a kernel");  // the printf buffer, flushed
+      checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");  // the printf buffer, flushed
       printedUncaught_ = printedUncaught_ || !capture->capturing();
       printed_ += capture->finish();
     }
     float ms = 0;
-    checkCuda(cudaEventElapsedTime(&ms, start_, stop_), "timing a kernel");
+    checkCuda(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
     kernelMs_ += ms;
   }
 
@@ -168,7 +170,7 @@ class GpuBackend {
     if (count)
       checkCuda(cudaMemcpyPeerAsync(to, ranks_[toRank].device, from, ranks_[fromRank].device,
                                     count * sizeof(T), ranks_[toRank].stream),
-                "copying between GPUs");
+                "cudaMemcpyPeerAsync");
   }
   template <class... Params, class... Args>
   void launchOnRank(int rank, dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
@@ -176,7 +178,7 @@ class GpuBackend {
     launches.note({{"rank", rank}});
     OnDevice on(ranks_[rank].device);
     kernel<<<grid, block, 0, ranks_[rank].stream>>>(args...);
-    checkCuda(cudaGetLastError(), "launching a kernel");
+    checkCuda(cudaGetLastError(), "cudaGetLastError");
   }
   // On the GPUs, not the host: every rank's stream waits for what every other one queued.
   void rankBarrier();
@@ -190,7 +192,7 @@ class GpuBackend {
     std::vector<void*> pointers(buffers.begin(), buffers.end());
     ncclAllReduceVoid(pointers, count, ncclTypeOf<T>(), ncclOpOf<Op>());
   }
-  std::string ncclDescription();  // "NCCL 2.28.3 from /usr/lib/...": for the run's notes
+  Message ncclDescription();  // "NCCL 2.28.3 from /usr/lib/...": for the run's notes
   int deviceCount() const { return deviceCount_; }
 
   long long multiprocessors() const { return multiprocessors_; }
@@ -199,7 +201,7 @@ class GpuBackend {
   void resetKernelTime() { kernelMs_ = 0; }
   const std::string& deviceName() const { return deviceName_; }
   // Name, compute capability and memory, for the controls and the run's header.
-  const std::string& description() const { return description_; }
+  const Message& description() const { return description_; }
 
  private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
@@ -208,7 +210,8 @@ class GpuBackend {
   std::string printed_;
   int multiprocessors_ = 1;
   int threadSlotsPerMultiprocessor_ = 2048;
-  std::string deviceName_, description_;
+  std::string deviceName_;
+  Message description_;
   struct Rank {
     int device = 0;
     cudaStream_t stream = nullptr;

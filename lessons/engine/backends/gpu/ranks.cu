@@ -26,7 +26,8 @@ using GetVersion = ncclResult_t (*)(int* version);
 
 struct Nccl {
   void* handle = nullptr;
-  std::string path, why;
+  std::string path;
+  Message why;
   int version = 0;
   CommInitAll commInitAll = nullptr;
   AllReduce allReduce = nullptr;
@@ -62,12 +63,11 @@ const Nccl& nccl() {
         lib.path = t;
         break;
       }
-      looked += (looked.empty() ? "" : ", ") + (t == "libnccl.so.2" ? "the loader's path" : t);
+      looked +=
+          (looked.empty() ? "" : ", ") + (t == "libnccl.so.2" ? "LD_LIBRARY_PATH, ld.so.cache" : t);
     }
     if (!lib.handle) {
-      lib.why = "NCCL is not available: libnccl.so.2 was not found in " + looked +
-                " (set RLAB_NCCL to the library or its folder); the butterfly and ring variants "
-                "still run.";
+      lib.why = Message("note.allreduce.nccl-missing", {{"looked", looked}});
       return;
     }
     auto symbol = [&](const char* name) { return dlsym(lib.handle, name); };
@@ -80,9 +80,11 @@ const Nccl& nccl() {
     lib.getVersion = reinterpret_cast<GetVersion>(symbol("ncclGetVersion"));
     if (!lib.commInitAll || !lib.allReduce || !lib.groupStart || !lib.groupEnd ||
         !lib.commDestroy || !lib.errorString || !lib.getVersion) {
-      lib.why = "NCCL is not usable: " + lib.path +
-                " lacks one of ncclCommInitAll, ncclAllReduce, ncclGroupStart, ncclGroupEnd, "
-                "ncclCommDestroy, ncclGetErrorString, ncclGetVersion.";
+      lib.why = Message("note.allreduce.nccl-unusable",
+                        {{"path", lib.path},
+                         {"functions",
+                          "ncclCommInitAll, ncclAllReduce, ncclGroupStart, ncclGroupEnd, "
+                          "ncclCommDestroy, ncclGetErrorString, ncclGetVersion"}});
       lib.handle = nullptr;
       return;
     }
@@ -91,10 +93,10 @@ const Nccl& nccl() {
   return lib;
 }
 
-void checkNccl(ncclResult_t result, const char* what) {
+void checkNccl(ncclResult_t result, const char* call) {
   if (result == 0) return;
-  throw GpuUnavailable(std::string("NCCL failed while ") + what + ": " +
-                       nccl().errorString(result) + ".");
+  throw GpuUnavailable(
+      Message("gpu.nccl-failed", {{"call", call}, {"error", nccl().errorString(result)}}));
 }
 
 }  // namespace
@@ -103,73 +105,70 @@ void checkNccl(ncclResult_t result, const char* what) {
 
 void GpuBackend::openRanks(int ranks) {
   if (deviceCount_ < 2)
-    throw GpuUnavailable(
-        "The allreduce lesson needs at least two GPUs on the GPU backend; this "
-        "machine has " +
-        std::to_string(deviceCount_) + ", so use --backend sim.");
+    throw GpuUnavailable(Message("gpu.allreduce-needs-two", {{"gpus", deviceCount_}}));
   if (ranks > deviceCount_)
-    throw GpuUnavailable("--gpus " + std::to_string(ranks) + " needs " + std::to_string(ranks) +
-                         " GPUs; this machine has " + std::to_string(deviceCount_) +
-                         ", so use --gpus " + std::to_string(deviceCount_) +
-                         " or fewer, or --backend sim.");
+    throw GpuUnavailable(
+        Message("gpu.allreduce-too-few", {{"asked", ranks}, {"gpus", deviceCount_}}));
   if (int(ranks_.size()) == ranks) return;
   closeRanks();
   int current = 0;
-  checkCuda(cudaGetDevice(&current), "choosing the device");
+  checkCuda(cudaGetDevice(&current), "cudaGetDevice");
   for (int r = 0; r < ranks; ++r) {
     Rank rank;
     rank.device = (current + r) % deviceCount_;
     OnDevice on(rank.device);
-    checkCuda(cudaStreamCreateWithFlags(&rank.stream, cudaStreamNonBlocking), "creating a stream");
-    checkCuda(cudaEventCreateWithFlags(&rank.queued, cudaEventDisableTiming), "creating an event");
+    checkCuda(cudaStreamCreateWithFlags(&rank.stream, cudaStreamNonBlocking),
+              "cudaStreamCreateWithFlags");
+    checkCuda(cudaEventCreateWithFlags(&rank.queued, cudaEventDisableTiming),
+              "cudaEventCreateWithFlags");
     ranks_.push_back(rank);
   }
   for (const Rank& a : ranks_)
     for (const Rank& b : ranks_) {
       if (a.device == b.device) continue;
       int can = 0;
-      checkCuda(cudaDeviceCanAccessPeer(&can, a.device, b.device), "asking for peer access");
+      checkCuda(cudaDeviceCanAccessPeer(&can, a.device, b.device), "cudaDeviceCanAccessPeer");
       if (!can) continue;  // copies then go through the host, slower but right
       OnDevice on(a.device);
       const cudaError_t status = cudaDeviceEnablePeerAccess(b.device, 0);
       if (status == cudaErrorPeerAccessAlreadyEnabled)
         cudaGetLastError();
       else
-        checkCuda(status, "enabling peer access between GPUs");
+        checkCuda(status, "cudaDeviceEnablePeerAccess");
     }
   OnDevice on(ranks_[0].device);
-  checkCuda(cudaEventCreate(&rankStart_), "creating an event");
-  checkCuda(cudaEventCreate(&rankStop_), "creating an event");
+  checkCuda(cudaEventCreate(&rankStart_), "cudaEventCreate");
+  checkCuda(cudaEventCreate(&rankStop_), "cudaEventCreate");
 }
 
 void GpuBackend::rankBarrier() {
   for (const Rank& r : ranks_) {
     OnDevice on(r.device);
-    checkCuda(cudaEventRecord(r.queued, r.stream), "recording an event");
+    checkCuda(cudaEventRecord(r.queued, r.stream), "cudaEventRecord");
   }
   for (const Rank& r : ranks_)
     for (const Rank& other : ranks_)
       if (&r != &other)
-        checkCuda(cudaStreamWaitEvent(r.stream, other.queued, 0), "waiting for another GPU");
+        checkCuda(cudaStreamWaitEvent(r.stream, other.queued, 0), "cudaStreamWaitEvent");
 }
 
 void GpuBackend::finishRanks() {
-  for (const Rank& r : ranks_) checkCuda(cudaStreamSynchronize(r.stream), "running on a GPU");
+  for (const Rank& r : ranks_) checkCuda(cudaStreamSynchronize(r.stream), "cudaStreamSynchronize");
 }
 
 void GpuBackend::startRankTimer() {
   rankBarrier();
   OnDevice on(ranks_[0].device);
-  checkCuda(cudaEventRecord(rankStart_, ranks_[0].stream), "recording an event");
+  checkCuda(cudaEventRecord(rankStart_, ranks_[0].stream), "cudaEventRecord");
 }
 
 double GpuBackend::stopRankTimerMs() {
   rankBarrier();
   OnDevice on(ranks_[0].device);
-  checkCuda(cudaEventRecord(rankStop_, ranks_[0].stream), "recording an event");
-  checkCuda(cudaEventSynchronize(rankStop_), "running on the GPUs");
+  checkCuda(cudaEventRecord(rankStop_, ranks_[0].stream), "cudaEventRecord");
+  checkCuda(cudaEventSynchronize(rankStop_), "cudaEventSynchronize");
   float ms = 0;
-  checkCuda(cudaEventElapsedTime(&ms, rankStart_, rankStop_), "timing the GPUs");
+  checkCuda(cudaEventElapsedTime(&ms, rankStart_, rankStop_), "cudaEventElapsedTime");
   return ms;
 }
 
@@ -184,7 +183,7 @@ void GpuBackend::ncclAllReduceVoid(const std::vector<void*>& buffers, size_t cou
     const ncclResult_t made = lib.commInitAll(comms, int(ranks_.size()), devices.data());
     if (made != 0) {
       delete[] comms;
-      checkNccl(made, "making its communicators (ncclCommInitAll)");
+      checkNccl(made, "ncclCommInitAll");
     }
     ncclComms_ = comms;
     ncclRanks_ = int(ranks_.size());
@@ -192,20 +191,22 @@ void GpuBackend::ncclAllReduceVoid(const std::vector<void*>& buffers, size_t cou
   auto* comms = static_cast<ncclComm_t*>(ncclComms_);
   // The ranks' streams are ready when every rank's earlier work is: NCCL's kernels queue after.
   rankBarrier();
-  checkNccl(lib.groupStart(), "starting a group");
+  checkNccl(lib.groupStart(), "ncclGroupStart");
   for (size_t r = 0; r < ranks_.size(); ++r)
     checkNccl(lib.allReduce(buffers[r], buffers[r], count, int(type), int(op), comms[r],
                             ranks_[r].stream),
-              "queueing ncclAllReduce");
-  checkNccl(lib.groupEnd(), "ending a group");
+              "ncclAllReduce");
+  checkNccl(lib.groupEnd(), "ncclGroupEnd");
 }
 
-std::string GpuBackend::ncclDescription() {
+Message GpuBackend::ncclDescription() {
   const Nccl& lib = nccl();
   if (!lib.handle) return lib.why;
   const int v = lib.version;  // 22803 for 2.28.3 (major * 10000 + minor * 100 + patch)
-  return "NCCL " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
-         std::to_string(v % 100) + " from " + lib.path + ", NCCL_NVLS_ENABLE=0.";
+  return Message("note.allreduce.nccl-library",
+                 {{"version", std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) +
+                                  "." + std::to_string(v % 100)},
+                  {"path", lib.path}});
 }
 
 void GpuBackend::closeRanks() {

@@ -45,10 +45,7 @@ void runOnGpu(const Params& p, const std::vector<double>& input, bool trace, Tra
   backend.capturePrintf(p.printing);
   runOnBackend(backend, p, input, trace, out);
   out.kernelOutput = outputLines(backend.printed());
-  if (backend.printedUncaught())
-    out.notes.push_back(
-        "The kernel's printf lines could not be caught (stdout could not be redirected); they "
-        "went to this process's stdout.");
+  if (backend.printedUncaught()) out.notes.push_back(Message("note.gpu.printf-uncaught"));
   out.backend = "gpu";
   out.device = backend.description();
   if (p.timed && lessonOrThrow(p.lesson).defaultGpus > 0)

@@ -7,9 +7,9 @@ namespace {
 double measureCopyBandwidthGBs() {
   const size_t bytes = size_t(1) << 30;
   void *a = nullptr, *b = nullptr;
-  checkCuda(cudaMalloc(&a, bytes), "allocating the copy test");
-  checkCuda(cudaMalloc(&b, bytes), "allocating the copy test");
-  checkCuda(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "copying");  // warm-up
+  checkCuda(cudaMalloc(&a, bytes), "cudaMalloc");
+  checkCuda(cudaMalloc(&b, bytes), "cudaMalloc");
+  checkCuda(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");  // warm-up
   std::vector<double> ms;
   for (int k = 0; k < 10; ++k)
     ms.push_back(eventMs([&] { cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice); }));

@@ -23,15 +23,15 @@ inline double median(std::vector<double> v) {
 template <class F>
 double eventMs(F&& work) {
   cudaEvent_t start, stop;
-  checkCuda(cudaEventCreate(&start), "creating an event");
-  checkCuda(cudaEventCreate(&stop), "creating an event");
+  checkCuda(cudaEventCreate(&start), "cudaEventCreate");
+  checkCuda(cudaEventCreate(&stop), "cudaEventCreate");
   holdGpuWhileQueueing();
-  checkCuda(cudaEventRecord(start), "recording an event");
+  checkCuda(cudaEventRecord(start), "cudaEventRecord");
   work();
-  checkCuda(cudaEventRecord(stop), "recording an event");
-  checkCuda(cudaEventSynchronize(stop), "timing");
+  checkCuda(cudaEventRecord(stop), "cudaEventRecord");
+  checkCuda(cudaEventSynchronize(stop), "cudaEventSynchronize");
   float ms = 0;
-  checkCuda(cudaEventElapsedTime(&ms, start, stop), "timing");
+  checkCuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   return ms;
@@ -53,11 +53,11 @@ template <class T, class Op>
 class CubReduce {
  public:
   CubReduce(const T* in, long long n) : in_(in), n_(n) {
-    checkCuda(cudaMalloc(&out_, sizeof(T)), "allocating CUB's result");
+    checkCuda(cudaMalloc(&out_, sizeof(T)), "cudaMalloc");
     try {
       cub::DeviceReduce::Reduce(nullptr, tempBytes_, in_, out_, n_, CubOp<Op>{},
                                 Op::template identity<T>());
-      checkCuda(cudaMalloc(&temp_, tempBytes_), "allocating CUB's workspace");
+      checkCuda(cudaMalloc(&temp_, tempBytes_), "cudaMalloc");
       runMs();  // warm-up
     } catch (...) {
       cudaFree(temp_);
@@ -117,7 +117,7 @@ SideBySide lessonAndCubMs(GpuBackend& b, const Params& p, GpuBackend::Buffer<T>&
     if (inPlace)
       checkCuda(
           cudaMemcpy(work.get(), base.get(), size_t(p.n) * sizeof(T), cudaMemcpyDeviceToDevice),
-          "restoring the input");
+          "cudaMemcpy");
     b.resetKernelTime();
     Trace scratch;
     drive<GpuBackend, T, Op>(b, p, inPlace ? work : base, false, scratch);

@@ -20,11 +20,9 @@ void runOnSimulator(const Params& p, const std::vector<double>& input, bool trac
   out.timings.simWarpStepThreads = backend.warpStepThreads();
   out.kernelOutput = outputLines(backend.printed());
   if (backend.printedCut())
-    out.notes.push_back("The kernel printed more than the simulator keeps (" +
-                        std::to_string(sim::kPrintedBytes >> 20) +
-                        " MiB a launch, as CUDA's printf buffer); the rest was dropped.");
+    out.notes.push_back(Message("note.sim.printf-cut", {{"mebibytes", sim::kPrintedBytes >> 20}}));
   out.backend = "sim";
-  out.device = "CPU SIMT simulator, schedule " + options.schedule.str();
+  out.device = Message("device.simulator", {{"schedule", options.schedule.str()}});
 }
 
 bool simulatorHasDriver(const std::string& lesson, const std::string& variant) {

@@ -1,0 +1,56 @@
+// One word for one thing, and Japanese and Chinese punctuation as it is typeset: the checks the
+// course texts (texts_test.cpp) and the core's sentences (messages_test.cpp) both pass.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lessons/engine/language.hpp"
+
+namespace course_terms {
+
+// The word the course uses, and the variants a text in that language must not use instead.
+struct Term {
+  rlab::Language language;
+  const char* use;
+  std::vector<const char*> notThese;
+};
+inline const Term kTerms[] = {
+    {rlab::Language::Ja, "このコース", {"この講座"}},
+    {rlab::Language::Ja, "interleaved", {"インターリーブ"}},
+    {rlab::Language::Ja, "strided", {"ストライド方式"}},
+    {rlab::Language::Ja, "sequential（連続した添字）", {"連続アドレッシング"}},
+    {rlab::Language::Ja, "all-reduce", {"オールリデュース"}},
+    {rlab::Language::Zh, "归约", {"规约"}},
+    {rlab::Language::Zh, "核函数", {"内核", "kernel", "Kernel"}},
+    {rlab::Language::Zh, "洗牌", {"shuffle", "Shuffle"}},
+    {rlab::Language::Zh, "伙伴", {"搭档"}},
+    {rlab::Language::Zh, "interleaved、strided", {"交错式", "跨步式"}},
+    {rlab::Language::Zh, "序号（`rank`）", {"rank", "Rank"}},
+};
+
+// One sentence per forbidden variant `text` uses.
+inline std::vector<std::string> termProblems(rlab::Language language, const std::string& text) {
+  std::vector<std::string> problems;
+  for (const Term& term : kTerms) {
+    if (term.language != language) continue;
+    for (const char* variant : term.notThese)
+      if (text.find(variant) != std::string::npos)
+        problems.push_back(std::string("writes ") + variant + " where the course says " + term.use +
+                           ": " + text);
+  }
+  return problems;
+}
+
+// An ASCII space after 、。，：；！？ is a gap no typesetter leaves (a Japanese question mark
+// inside a paragraph takes the full-width space instead): one sentence per gap.
+inline std::vector<std::string> punctuationProblems(const std::string& text) {
+  const char* const kPunctuation[] = {"、", "。", "，", "：", "；", "！", "？"};
+  std::vector<std::string> problems;
+  for (const char* mark : kPunctuation)
+    if (text.find(std::string(mark) + " ") != std::string::npos)
+      problems.push_back(std::string("a space after ") + mark + ": " + text);
+  return problems;
+}
+
+}  // namespace course_terms
