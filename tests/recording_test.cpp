@@ -45,8 +45,9 @@ TEST_CASE("recording: every recording built in reads, and every text's links res
   for (const std::string& id : chapterIds())
     for (Language language : kLanguages)
       if (const text::Document* doc = text::chapter(id, language))
-        for (const std::string& problem : doc->problems)
-          CHECK_MESSAGE(problem.find("recording link") == std::string::npos, id, problem);
+        for (const text::Problem& problem : doc->problems)
+          CHECK_MESSAGE(problem.reason.find("recording link") == std::string::npos, id,
+                        problem.reason);
 }
 
 TEST_CASE("recording: the bench's rows by n, in the order measured, with the speed-ups") {

@@ -57,7 +57,7 @@ int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool) 
     // A teacher's chapter: its links name their lesson; the file's name stands for the chapter.
     const text::Document doc = readChapterFile(c.chapter);
     if (!checked(doc, fileName(c.chapter), c.chapter, out, err, c.checkChapter)) return 1;
-    if (!c.checkChapter) printChapterText(doc, fileName(c.chapter), out);
+    if (!c.checkChapter) printChapterText(doc, fileName(c.chapter), out, c.terminal.width);
     return 0;
   }
   if (c.checkChapter) {  // the course's own chapter, in every language it has
