@@ -3,7 +3,8 @@
 // sentence at their line; a kernel that slips past the compiler's checks still runs in a box
 // (tests/fixtures/boxed/hostile.cpp) that stops it, names the deed, and leaves every folder
 // outside the runner's as it was; limits (the device heap, output, shared memory) are
-// sentences too. The table the sentences come from is the README's list.
+// sentences too. The table the sentences come from is the manual's list
+// (assets/manual/simulator.md).
 #include <doctest/doctest.h>
 
 #include <signal.h>
@@ -256,17 +257,17 @@ TEST_CASE("the box: 8 GiB of memory is refused at the box's limit") {
 #endif
 }
 
-// ---- The table, the sentences and the README ---------------------------------------------------
+// ---- The table, the sentences and the manual ---------------------------------------------------
 
-TEST_CASE("the README lists what the simulator offers and refuses, from the refusals' table") {
-  const std::string readme = readAll(std::string(RLAB_SOURCE_DIR) + "/README.md");
+TEST_CASE("the manual lists what the simulator offers and refuses, from the refusals' table") {
+  const std::string page = readAll(std::string(RLAB_SOURCE_DIR) + "/assets/manual/simulator.md");
   const std::string begin = "<!-- cuda-surface: begin -->\n", end = "<!-- cuda-surface: end -->";
-  const size_t from = readme.find(begin), to = readme.find(end);
-  REQUIRE_MESSAGE(from != std::string::npos, "README.md has no " << begin);
+  const size_t from = page.find(begin), to = page.find(end);
+  REQUIRE_MESSAGE(from != std::string::npos, "assets/manual/simulator.md has no " << begin);
   REQUIRE(to != std::string::npos);
-  const std::string listed = readme.substr(from + begin.size(), to - from - begin.size());
+  const std::string listed = page.substr(from + begin.size(), to - from - begin.size());
   CHECK_MESSAGE(listed == cudaSurfaceMarkdown(),
-                "README.md's list differs from the table; it should read:\n"
+                "assets/manual/simulator.md's list differs from the table; it should read:\n"
                     << cudaSurfaceMarkdown());
 }
 

@@ -295,8 +295,9 @@ TEST_CASE(
   }
 }
 
-// Measurements for the README: what the witness's pause does on this GPU, the share of wrong
-// runs by block size, the atomic float sums. They check that each ran, and print the figures.
+// Measurements for the manual (race-witness.md): what the witness's pause does on this GPU, the
+// share of wrong runs by block size, the atomic float sums. They check that each ran, and print the
+// figures.
 TEST_CASE("gpu: race witnesses forced on this GPU, with and without the pause") {
   for (const char* variant : {"global", "shared"})
     for (int64_t n : {8, 256, 1024}) {

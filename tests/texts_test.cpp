@@ -1,6 +1,6 @@
-// The course texts: the format is read as the README describes it, every chapter in every
-// language is complete and runs what it says, and the Japanese and Chinese texts keep one word
-// for one thing and their own punctuation.
+// The course texts: the format is read as assets/manual/texts.md describes it, every chapter in
+// every language is complete and runs what it says, and the Japanese and Chinese texts keep one
+// word for one thing and their own punctuation.
 #include <doctest/doctest.h>
 
 #include <cstdlib>

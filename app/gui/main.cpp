@@ -1,5 +1,6 @@
 // reduction-lab: the desktop app. With --screenshot it renders a few frames off-screen and
-// writes a PNG instead of opening a window (tests and the README's images use it).
+// writes a PNG instead of opening a window (tests and the images of the README and the manual
+// use it).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>

@@ -1,6 +1,6 @@
 // The course texts: one Markdown file per chapter and language (lessons/<id>/<lang>.md),
 // parsed once into blocks that the app draws and rlab prints. The format, with its "try it"
-// links, step narration, predictions and folded answers, is in the README ("Lesson texts").
+// links, step narration, predictions and folded answers, is in assets/manual/texts.md.
 // Defined in languages.cpp (languages, chapter ids), markdown.cpp (parse), wrapping.cpp
 // (columns, words) and texts.cpp (chapters, try links, predictions, narration).
 #pragma once

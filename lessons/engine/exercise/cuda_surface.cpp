@@ -1,5 +1,5 @@
 // The simulator's CUDA table (kernels/sim/cuda_surface.def) as data, and the sentences and the
-// README list made from it.
+// manual's list made from it.
 
 #include "lessons/engine/exercise/cuda_surface.hpp"
 
@@ -29,7 +29,7 @@ bool isWordCharacter(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-// "`a`, `b`": one more item of a list in the README's words.
+// "`a`, `b`": one more item of a list in the manual's words.
 void appendListed(std::string& list, const char* open, const std::string& item, const char* close) {
   if (!list.empty()) list += ", ";
   list += open;

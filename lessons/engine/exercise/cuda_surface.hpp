@@ -1,6 +1,6 @@
 // The CUDA a learner's kernel may use on the simulator, as the engine reads it: the table in
 // kernels/sim/cuda_surface.def (the same one the shim declares its refusals from), for the
-// exercise compiler's sentences about headers and names and for the README's list.
+// exercise compiler's sentences about headers and names and for the manual's list.
 #pragma once
 
 #include <string>
@@ -41,7 +41,8 @@ std::string headerRefusal(const std::string& name, bool onGpu);
 // Whether `identifier` is one of the names the simulator offers (a word of the offered lists).
 bool offeredName(const std::string& identifier);
 
-// The README's section: what the simulator offers and what it refuses, from the table.
+// The manual's list (assets/manual/simulator.md): what the simulator offers and what it
+// refuses, from the table.
 std::string cudaSurfaceMarkdown();
 
 }  // namespace rlab
