@@ -72,7 +72,9 @@ TEST_CASE("gpu app: every lesson and variant runs on the GPU from the app and is
       app.runNow();
       REQUIRE(app.ui.trace);
       CHECK(app.ui.trace->backend == "gpu");
-      CHECK(app.ui.trace->correct);
+      // Harris's last warp counts on lanes in step (plain: on values nvcc kept in registers);
+      // the race lessons test how often it is wrong.
+      if (!variant.needsLanesInStep()) CHECK(app.ui.trace->correct);
     }
 }
 
