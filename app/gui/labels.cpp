@@ -55,6 +55,11 @@ bool placeLabel(ImDrawList* draw, std::initializer_list<ImVec2> at, ImU32 colour
         break;
       }
     if (!free) continue;
+    // On the window's own colour, so that a line drawn before it (its arc) does not cross it.
+    const ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+    draw->AddRectFilled(ImVec2(p.x - 2, p.y), ImVec2(p1.x + 2, p1.y),
+                        ImGui::ColorConvertFloat4ToU32(
+                            ImVec4(background.x, background.y, background.z, 1.f)));
     draw->AddText(ImGui::GetFont(), size, p, colour, text.c_str(), text.c_str() + text.size());
     g_labels.push_back({p, p1, text, window});
     return true;

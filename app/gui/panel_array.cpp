@@ -98,15 +98,18 @@ void arc(ImDrawList* draw, ImVec2 from, ImVec2 to, float lift, ImU32 colour, flo
                           ImVec2(to.x + head, to.y - head * 1.7f), to, colour);
 }
 
-// A label at an arc's top, or just above or below it; left out where none is free.
-void arcLabel(ImDrawList* draw, float x, float top, ImU32 colour, const std::string& text) {
+// A label at an arc's top, or just above or below it, never above `ceiling` (the top of the
+// arcs' room: the lines over it are the step's sentences); left out where none is free.
+void arcLabel(ImDrawList* draw, float x, float top, float ceiling, ImU32 colour,
+              const std::string& text) {
   const ImVec2 size = ImGui::CalcTextSize(text.c_str());
   const float left = x - size.x / 2;
-  placeLabel(draw,
-             {ImVec2(left, top - size.y - 1), ImVec2(left, top + 2),
-              ImVec2(left, top - size.y * 2 - 2), ImVec2(left + size.x * 0.6f, top - size.y - 1),
-              ImVec2(left - size.x * 0.6f, top - size.y - 1)},
-             colour, text);
+  auto at = [&](float lx, float y) { return ImVec2(lx, std::max(y, ceiling)); };
+  placeLabel(
+      draw,
+      {at(left, top - size.y - 1), at(left, top + 2), at(left, top - size.y * 2 - 2),
+       at(left + size.x * 0.6f, top - size.y - 1), at(left - size.x * 0.6f, top - size.y - 1)},
+      colour, text);
 }
 
 struct Row {
@@ -127,19 +130,13 @@ const CombineRead* combineOf(const ArrayPicture& a, int source, int target) {
 
 void drawArcs(ImDrawList* draw, const ArrayPicture& a, const Row& r, const Palette& pal) {
   const float edgeLeft = r.x0, edgeRight = r.x0 + r.cell * float(r.shown);
-  const float y = r.top - 2;
+  const float y = r.top - 2, ceiling = r.top - r.room;
   // Pairs with one end beyond the window are named one by one only where they are few; else
   // one line says how many there are.
   int beyond = 0;
   for (const auto& [source, target] : a.pairs)
     beyond += source != target && r.contains(source) != r.contains(target);
-  const bool nameBeyond = beyond <= 4;
-  if (!nameBeyond) {
-    const std::string text =
-        printed(tr("%d pairs reach beyond the window: page to see their other ends"), beyond);
-    placeLabel(draw, {ImVec2(r.x0, r.top - r.room), ImVec2(r.x0, r.top - r.room * 0.5f)}, pal.muted,
-               text);
-  }
+  const bool nameBeyond = beyond <= 4;  // else a line over the picture says how many
   // Each arc names the thread that made it, where there are few enough to read the names.
   int inside = 0;
   for (const auto& [source, target] : a.pairs)
@@ -156,7 +153,8 @@ void drawArcs(ImDrawList* draw, const ArrayPicture& a, const Row& r, const Palet
       const ImVec2 from(r.at(source), y), to(r.at(target), y);
       const float lift = std::min(r.room * 0.8f, std::fabs(to.x - from.x) * 0.5f + 8);
       arc(draw, from, to, lift, pal.pair, pal.line);
-      if (!who.empty()) arcLabel(draw, (from.x + to.x) / 2, y - lift * 0.75f, pal.pair, who);
+      if (!who.empty())
+        arcLabel(draw, (from.x + to.x) / 2, y - lift * 0.75f, ceiling, pal.pair, who);
       continue;
     }
     // One end beyond the window: the arc runs to its edge, named with the element and value.
@@ -170,7 +168,7 @@ void drawArcs(ImDrawList* draw, const ArrayPicture& a, const Row& r, const Palet
       draw->AddBezierCubic(inside, ImVec2(inside.x, end.y), ImVec2(inside.x, end.y), end, pal.pair,
                            pal.line);
       if (nameBeyond)
-        arcLabel(draw, (inside.x + end.x) / 2, end.y, pal.pair,
+        arcLabel(draw, (inside.x + end.x) / 2, end.y, ceiling, pal.pair,
                  printed(tr("%s to %s[%d]"), who.c_str(), a.array.c_str(), target));
     } else {
       arc(draw, end, inside, r.room * 0.1f, pal.pair, pal.line);
@@ -178,7 +176,7 @@ void drawArcs(ImDrawList* draw, const ArrayPicture& a, const Row& r, const Palet
       const std::string from = printed("%s[%d]", a.array.c_str(), source) +
                                (c ? " = " + formatValue(c->source.value, a.type) : "");
       if (nameBeyond)
-        arcLabel(draw, (inside.x + end.x) / 2, end.y, pal.pair,
+        arcLabel(draw, (inside.x + end.x) / 2, end.y, ceiling, pal.pair,
                  printed(tr("%s from %s"), who.c_str(), from.c_str()));
     }
   }
@@ -192,7 +190,7 @@ void drawArcs(ImDrawList* draw, const ArrayPicture& a, const Row& r, const Palet
       const float lift = std::min(r.room * 0.9f, std::fabs(to.x - from.x) * 0.5f + 12);
       arc(draw, from, to, lift, pal.wrong, pal.line * 1.6f);
       arcLabel(
-          draw, (from.x + to.x) / 2, y - lift * 0.75f, pal.wrong,
+          draw, (from.x + to.x) / 2, y - lift * 0.75f, ceiling, pal.wrong,
           printed(tr("t%d read %s, not %s"), c.thread, formatValue(read->value, a.type).c_str(),
                   formatValue(read->missed, a.type).c_str()));
     }
@@ -376,6 +374,16 @@ void drawPicture(UiState& ui, const ArrayPicture& a, const CellLayout& l, const 
     w.movedByHand = true;
   }
   const long long first = l.paged ? ui.arrayWindow.first : 0;
+  // Pairs with one end beyond the window, where too many to name one by one (drawArcs): a line
+  // of their own over the picture, where no arc crosses it.
+  int beyond = 0;
+  for (const auto& [source, target] : a.pairs)
+    beyond += source != target && ((source >= first && source < first + l.shown) !=
+                                   (target >= first && target < first + l.shown));
+  if (beyond > 4)
+    wrappedText(
+        printed(tr("%d pairs reach beyond the window: page to see their other ends"), beyond),
+        pal.muted);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float height = std::max(font * 5, ImGui::GetContentRegionAvail().y - 4);
   const float overview = l.paged ? font * 0.8f : 0;
@@ -479,9 +487,10 @@ float arrayPanelHeight(const App& app, float width) {
     const ArrayPicture a{s.values, t.params.type, [](size_t) { return false; }, {}, noPairs};
     paged |= fitCells(a, width - ImGui::GetStyle().WindowPadding.x * 2).paged;
   }
-  float height = line * 1.3f;      // the step's header (and the pager beside it)
-  if (phases) height += line * 2;  // what the cells are
-  if (stale) height += line * 2;   // the first stale read
+  float height = line * 1.3f;          // the step's header (and the pager beside it)
+  if (phases) height += line * 2;      // what the cells are
+  if (stale) height += line * 2;       // the first stale read
+  if (paged && pairs) height += line;  // the pairs beyond the window
   height += font * ((pairs ? 3.6f : 0.4f) + 2.2f + 2.4f);  // arcs, cells, indices, captions
   if (paged) height += font * 1.6f;                        // the overview strip
   return height + ImGui::GetStyle().WindowPadding.y * 2;
