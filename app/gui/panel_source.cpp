@@ -96,7 +96,8 @@ void drawSourcePanel(App& app) {
     drawCodeLine(line, pal);
     if (number == witnessRead) {
       ImGui::SameLine();
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "  <- read too early");
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "  <- %s",
+                         tr("read too early"));
     }
     if (number == hazardLine) {
       ImGui::SameLine(0, ImGui::GetFontSize());
