@@ -15,6 +15,8 @@ unset RLAB_EXERCISE_RUNNER RLAB_EXECUTABLE
 "$dir/moved/bin/rlab" exercise check fold-any-length "$dir/fold.cu" >"$dir/check.txt"
 grep -q "^PASSED" "$dir/check.txt" || { cat "$dir/check.txt"; exit 1; }
 test -f "$dir/moved/share/reduction-lab/manual/index.html"
+# ... with the pictures its pages show
+test -f "$dir/moved/share/reduction-lab/screenshots/barrier-off.png"
 test -f "$dir/moved/share/man/man1/rlab.1.gz"
 if [ -x "$dir/moved/bin/reduction-lab" ] && command -v xvfb-run >/dev/null; then
   xvfb-run -a "$dir/moved/bin/reduction-lab" --screenshot "$dir/app.png" 2>"$dir/app.err"
