@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -212,11 +213,17 @@ void installHandlers() {
   pthread_sigmask(SIG_BLOCK, &alarm, nullptr);
   sim::runOnWorkerThread([alarm] {
     // Fiber stacks are small and a fault may be a stack overflow: handlers get their own stack.
-    static char stack[256 * 1024];
-    stack_t alternate{};
-    alternate.ss_sp = stack;
-    alternate.ss_size = sizeof stack;
-    sigaltstack(&alternate, nullptr);
+    // Mapped, not a static array: AddressSanitizer unmaps the alternate stack it finds when the
+    // thread ends, and an array it cannot unmap makes it print an error into the kernel's output.
+    constexpr size_t kStackBytes = 256 * 1024;
+    void* stack =
+        mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (stack != MAP_FAILED) {
+      stack_t alternate{};
+      alternate.ss_sp = stack;
+      alternate.ss_size = kStackBytes;
+      sigaltstack(&alternate, nullptr);
+    }
     pthread_sigmask(SIG_UNBLOCK, &alarm, nullptr);
   });
   void* warmUp[2];
