@@ -93,7 +93,9 @@ void App::layoutStage(float top) {
   // The array as tall as this step needs (its header, arcs, cells, captions, the overview of a
   // long one), within limits; the view under it gets the rest.
   // A view of its own (the timeline, the race explorer, the text) gets at least as much.
-  const float most = ui.view.stageView == ViewTab::LessonView ? 0.56f : 0.45f;
+  // The all-reduce's rows, one per GPU, are the lesson: they may take three quarters.
+  const bool ranks = ui.trace && ui.trace->gpus > 0;
+  const float most = ranks ? 0.75f : ui.view.stageView == ViewTab::LessonView ? 0.56f : 0.45f;
   const float arrayHeight = std::floor(
       std::clamp(arrayPanelHeight(*this, w), pictureHeight * 0.3f, pictureHeight * most));
   window(*this, "##stage bar", {0, 0}, {w, barHeight}, drawStageBar, behind);

@@ -476,7 +476,7 @@ float arrayPanelHeight(const App& app, float width) {
   if (!ui.trace || ui.trace->steps.empty()) return line * 3;
   const Trace& t = *ui.trace;
   if (lessonOrThrow(t.params.lesson).picture == LessonPicture::Ranks && t.gpus > 0)
-    return line * 14;  // a row per GPU
+    return line * (2.5f + 1.45f * float(t.gpus));  // the header, then a row per GPU
   // The most any step of the run needs, so that the stage does not move from step to step.
   static const std::vector<std::pair<int, int>> noPairs;
   bool phases = false, stale = false, paged = false, pairs = false;

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
+#include "app/gui/theme.hpp"
 
 namespace rlab::gui {
 
@@ -24,6 +26,30 @@ float stageNarrationHeight(App& app, float width) {
   return std::ceil(std::max(text, verdict) + style.WindowPadding.y * 2);
 }
 
+namespace {
+
+// A vector on every GPU: one headline, then every GPU whose vector is wrong, or that all are
+// right (the Result panel draws a badge for each GPU; eight of them do not fit here).
+void drawStageRankVerdict(App& app) {
+  const Trace& t = *app.ui.trace;
+  const Palette& pal = palette(app.ui.view.presenter);
+  const ImVec4 colour = ImGui::ColorConvertU32ToFloat4(t.correct ? pal.right : pal.wrong);
+  ImGui::SetWindowFontScale(1.6f);
+  ImGui::TextColored(colour, "%s", t.correct ? tr("CORRECT") : tr("WRONG"));
+  ImGui::SetWindowFontScale(1.0f);
+  int wrongRanks = 0;
+  for (int r = 0; r < t.gpus; ++r) {
+    const bool known = size_t(r) < t.rankWrongElements.size();
+    const long long wrong = known ? t.rankWrongElements[size_t(r)] : t.params.n;
+    if (wrong == 0) continue;
+    ++wrongRanks;
+    ImGui::TextColored(colour, tr("GPU %d: %lld wrong"), r, wrong);
+  }
+  if (wrongRanks == 0) ImGui::TextColored(colour, tr("all %d GPUs right"), t.gpus);
+}
+
+}  // namespace
+
 void drawStageNarration(App& app) {
   const float width = ImGui::GetContentRegionAvail().x;
   const float left = narrationWidth(width + ImGui::GetStyle().WindowPadding.x * 2);
@@ -32,7 +58,10 @@ void drawStageNarration(App& app) {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("##verdict", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
-  drawVerdict(app, 1.6f);
+  if (app.ui.trace && app.ui.trace->gpus > 0)
+    drawStageRankVerdict(app);
+  else
+    drawVerdict(app, 1.6f);
   ImGui::EndChild();
 }
 
