@@ -50,7 +50,9 @@ std::string shellWord(const std::string& word) {
   return out + "'";
 }
 
-std::vector<std::string> splitTabs(const std::string& line) {
+}  // namespace
+
+std::vector<std::string> splitReportLine(const std::string& line) {
   std::vector<std::string> fields;
   size_t start = 0;
   for (;;) {
@@ -61,7 +63,14 @@ std::vector<std::string> splitTabs(const std::string& line) {
   }
 }
 
-}  // namespace
+bool readDiagnostic(const std::vector<std::string>& fields, size_t first, CompileDiagnostic& out) {
+  if (fields.size() < first + 4) return false;
+  out.line = std::atoi(fields[first].c_str());
+  out.column = std::atoi(fields[first + 1].c_str());
+  out.severity = fields[first + 2];
+  out.message = fields[first + 3];
+  return true;
+}
 
 std::string exerciseReplayCommand(const Exercise& e, const std::string& file) {
   return "rlab exercise run " + e.id + " " + shellWord(file);
@@ -220,7 +229,7 @@ Message hangText(const std::vector<std::string>& f, const std::string& where) {
 
 std::string runnerFaultText(const std::string& reportLine, const std::string& library,
                             const std::string& file) {
-  const std::vector<std::string> f = splitTabs(reportLine);
+  const std::vector<std::string> f = splitReportLine(reportLine);
   if (!((f[0] == "@crash" && f.size() >= 14) || (f[0] == "@hang" && f.size() >= 7))) return "";
   const std::string where =
       learnerLine(library, fs::absolute(file).lexically_normal().string(), f.back());
@@ -279,7 +288,7 @@ struct RunnerEvents {
 };
 
 void readEvent(const std::string& line, RunnerEvents& ev) {
-  const std::vector<std::string> f = splitTabs(line);
+  const std::vector<std::string> f = splitReportLine(line);
   const std::string& tag = f[0];
   if (tag == "@cases" && f.size() > 1) ev.total = std::atoi(f[1].c_str());
   if (tag == "@case" && f.size() > 1) ev.current = std::atoi(f[1].c_str());
@@ -301,14 +310,8 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
   }
   if (tag == "@done") ev.done = true;
   if (tag == "@compile-failed") ev.compileFailed = true;
-  if (tag == "@diagnostic" && f.size() > 4) {
-    CompileDiagnostic d;
-    d.line = std::atoi(f[1].c_str());
-    d.column = std::atoi(f[2].c_str());
-    d.severity = f[3];
-    d.message = f[4];
+  if (CompileDiagnostic d; tag == "@diagnostic" && readDiagnostic(f, 1, d))
     ev.diagnostics.push_back(d);
-  }
   if (tag == "@speed" && f.size() > 2) ev.speed.emplace_back(f[1] == "1", decodeMessage(f[2]));
   if (tag == "@step" && f.size() > 2) {
     StepSnapshot step;

@@ -84,6 +84,12 @@ std::string exerciseReplayCommand(const Exercise& e, const std::string& file);
 std::string runnerFaultText(const std::string& reportLine, const std::string& library,
                             const std::string& file);
 
+// A runner's report line ("@tag\tfield\tfield..."): its tab-separated fields, the tag first.
+std::vector<std::string> splitReportLine(const std::string& line);
+// The diagnostic an "@diagnostic" line carries from fields[first] on (LINE COLUMN SEVERITY
+// MESSAGE); false where the line has fewer fields.
+bool readDiagnostic(const std::vector<std::string>& fields, size_t first, CompileDiagnostic& out);
+
 // The runner: $RLAB_EXERCISE_RUNNER, beside the running program, then where this build put
 // it; empty when there is none.
 std::string findExerciseRunner();

@@ -108,21 +108,9 @@ ProbeReport runInRunner(const std::string& exercise, const std::string& target,
         report.results[k].out = parseInts(value);
       else
         report.results[k].failure = value;
-    } else if (tag == "@diagnostic") {  // NVRTC's: LINE COLUMN SEVERITY MESSAGE
-      std::vector<std::string> f;
-      for (size_t at = 0;;) {
-        const size_t next = rest.find('\t', at);
-        f.push_back(rest.substr(at, next == std::string::npos ? std::string::npos : next - at));
-        if (next == std::string::npos) break;
-        at = next + 1;
-      }
-      if (f.size() < 4) return;
-      CompileDiagnostic d;
-      d.line = std::atoi(f[0].c_str());
-      d.column = std::atoi(f[1].c_str());
-      d.severity = f[2];
-      d.message = f[3];
-      report.diagnostics.push_back(d);
+    } else if (tag == "@diagnostic") {  // NVRTC's
+      if (CompileDiagnostic d; readDiagnostic(splitReportLine(line), 1, d))
+        report.diagnostics.push_back(d);
     } else if (tag == "@compile-failed") {
       compileFailed = true;
     } else if (tag == "@error") {
