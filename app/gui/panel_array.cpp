@@ -505,8 +505,11 @@ void drawArrayPanel(App& app) {
   }
   const Trace& t = *ui.trace;
   if (t.steps.empty()) {
-    wrappedText(printed(tr("Steps are recorded up to n = %lld; this run shows its result only."),
-                        (long long)lessonOrThrow(t.params.lesson).traceLimit));
+    // Too large to record step by step (a note under it says up to which n): the sum is the
+    // picture.
+    ImGui::SetWindowFontScale(1.6f);
+    wrappedText(say(resultLine(t)));
+    ImGui::SetWindowFontScale(1.0f);
     return;
   }
   if (lessonOrThrow(t.params.lesson).picture == LessonPicture::Ranks && t.gpus > 0) {

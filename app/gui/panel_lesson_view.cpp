@@ -355,9 +355,9 @@ void drawLessonView(App& app) {
   if (!ui.trace) return;
   const Trace& t = *ui.trace;
   if (!t.traced) {
-    wrappedText(
-        tr("This run was too large to record step by step; its result and timings are in the "
-           "Result panel."));
+    // Too large to record step by step: where the run ran and how fast (the array panel shows
+    // its sum), since on the stage there is no Result panel to look at.
+    drawRunFacts(t);
     return;
   }
   const StepSnapshot& s = t.steps[size_t(ui.step)];

@@ -49,6 +49,12 @@ void drawAnswersWithoutVerdict(const Trace& t, const Palette& pal) {
 
 }  // namespace
 
+void drawRunFacts(const Trace& t) {
+  wrappedText(say(t.device), true);
+  for (const Message& line : timingLines(t)) wrappedText(say(line), !t.timings.measured);
+  for (const auto& note : t.notes) wrappedText(say(note));
+}
+
 void drawResultPanel(App& app) {
   const UiState& ui = app.ui;
   const Palette& pal = palette(ui.view.presenter);
@@ -59,8 +65,7 @@ void drawResultPanel(App& app) {
   const Trace& t = *ui.trace;
   if (!t.singleAnswer) {
     drawAnswersWithoutVerdict(t, pal);
-    wrappedText(say(t.device), true);
-    for (const auto& note : t.notes) wrappedText(say(note));
+    drawRunFacts(t);
     return;
   }
   if (t.gpus > 0) {  // a vector on every GPU: a verdict for each (panel_ranks.cpp)
@@ -70,9 +75,7 @@ void drawResultPanel(App& app) {
     // The result line is the core's sentence, as rlab says it.
     wrappedText(say(resultLine(t)));
   }
-  wrappedText(say(t.device), true);
-  for (const Message& line : timingLines(t)) wrappedText(say(line), !t.timings.measured);
-  for (const auto& note : t.notes) wrappedText(say(note));
+  drawRunFacts(t);
 }
 
 }  // namespace rlab::gui

@@ -24,6 +24,7 @@ void drawArrayPanel(App& app);                        // the array after this st
 float arrayPanelHeight(const App& app, float width);  // ... the height it needs for this step
 void drawLessonView(App& app);                        // the lesson's own picture
 void drawResultPanel(App& app);                       // result, expected, verdict, timings
+void drawRunFacts(const Trace& t);                    // where the run ran, its timings and notes
 
 // The verdict on the run on screen (verdict.cpp), the same on the desk and on the stage.
 struct Verdict {
@@ -74,8 +75,8 @@ void drawProfilePanel(App& app);
 // "measured on NVIDIA H100 80GB HBM3, 2026-11-03, not on this machine": how every view labels
 // what a recording holds (the recording at `path`, or `path` itself where none is built in).
 std::string recordedOnText(const std::string& path);
-void drawTextPanel(App& app);          // the lesson's text: links, narration, predictions
-void drawNarration(App& app);          // the text's sentence for the step on screen
+void drawTextPanel(App& app);                  // the lesson's text: links, narration, predictions
+void drawNarration(App& app);                  // the text's sentence for the step on screen
 float narrationHeight(App& app, float width);  // ... and how tall it is at that width
 // allreduce (panel_ranks.cpp): the G buffers after the step, chunks coloured by the ranks they
 // hold, the step's copies as arrows (in the Array window); the copies listed and the bytes each
