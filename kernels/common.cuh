@@ -208,6 +208,15 @@ struct StepRecorder {
       written[k] = result;
     }
   }
+  // A thread that only moves an element (foldInto's odd middle one) combines nothing, but its
+  // loads and stores belong to this step as a combine's would: in the warp's requests of this
+  // step, where the GPU counts them.
+  __device__ void moved(int step) const {
+#ifdef RLAB_SIM
+    if (writes && step < steps && ::rlab::sim::detail::g_recordingMemory)
+      ::rlab::sim::detail::noteStep(step);
+#endif
+  }
 };
 
 // Equal, or both NaN: a NaN in the input makes every thread's total NaN, and that is agreement.

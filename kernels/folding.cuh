@@ -30,11 +30,16 @@ __global__ void foldInto(const T* in, T* out, long long reduce, long long remain
                          StepRecorder<T> trace) {
   const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (i >= remain) return;
+  // Every thread reads its own element, in one load for the whole warp (the compiler makes one
+  // of the two branches' loads anyway: written so, the simulator counts the requests as the GPU
+  // does).
+  const T mine = in[i];
   if (i < reduce) {
-    const T mine = in[i], other = in[i + remain];
+    const T other = in[i + remain];
     out[i] = Op::apply(mine, other);
     trace.combine(0, i, i, i + remain, mine, other, out[i]);
   } else {
-    out[i] = in[i];  // the odd middle element: no partner, it waits in the other buffer
+    out[i] = mine;  // the odd middle element: no partner, it waits in the other buffer
+    trace.moved(0);
   }
 }
