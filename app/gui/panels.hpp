@@ -22,8 +22,17 @@ void drawControlsPanel(App& app);                     // parameters, backend, Ru
 void drawPlayerPanel(App& app);                       // scrubber, play/pause, step buttons, speed
 void drawArrayPanel(App& app);                        // the array after this step
 float arrayPanelHeight(const App& app, float width);  // ... the height it needs for this step
-void drawLessonView(App& app);                        // the lesson's own picture
-void drawResultPanel(App& app);                       // result, expected, verdict, timings
+// The array panel's pager and overview strip over another row (the gather step's threads): the
+// pager on the line it is called on; the strip of `values`' magnitudes with the window framed.
+void drawRowPager(UiState& ui, long long count, long long shown, const std::string& showing);
+void drawRowOverview(UiState& ui, const std::vector<double>& values,
+                     const std::vector<long long>& hot, ImVec2 origin, float width, float height,
+                     long long shown, const Palette& pal);
+// The gather step of coarsening (panel_gather.cpp): the elements each thread read.
+void drawGatherPicture(App& app, const StepSnapshot& s);
+float gatherPictureHeight(const StepSnapshot& s, ElementType type, float width);
+void drawLessonView(App& app);   // the lesson's own picture
+void drawResultPanel(App& app);  // result, expected, verdict, timings
 
 // The verdict on the run on screen (verdict.cpp), the same on the desk and on the stage.
 struct Verdict {
@@ -74,8 +83,8 @@ void drawProfilePanel(App& app);
 // "measured on NVIDIA H100 80GB HBM3, 2026-11-03, not on this machine": how every view labels
 // what a recording holds (the recording at `path`, or `path` itself where none is built in).
 std::string recordedOnText(const std::string& path);
-void drawTextPanel(App& app);          // the lesson's text: links, narration, predictions
-void drawNarration(App& app);          // the text's sentence for the step on screen
+void drawTextPanel(App& app);                  // the lesson's text: links, narration, predictions
+void drawNarration(App& app);                  // the text's sentence for the step on screen
 float narrationHeight(App& app, float width);  // ... and how tall it is at that width
 // allreduce (panel_ranks.cpp): the G buffers after the step, chunks coloured by the ranks they
 // hold, the step's copies as arrows (in the Array window); the copies listed and the bytes each
