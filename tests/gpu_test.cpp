@@ -370,7 +370,7 @@ TEST_CASE("gpu: coarsened, every elements per thread with and without the load a
   testing::checkCoarsenedSweep(BackendChoice::Gpu);
 }
 
-TEST_CASE("gpu: coarsened's recorded reads are the simulator's, the grid-stride elements") {
+TEST_CASE("gpu: coarsened records the reads the simulator records: the grid-stride elements") {
   const auto gpu = testing::gatherCases(BackendChoice::Gpu);
   const auto sim = testing::gatherCases(BackendChoice::Sim);
   REQUIRE(gpu.size() == sim.size());
