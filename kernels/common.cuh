@@ -167,6 +167,8 @@ __device__ __forceinline__ bool readPublished(unsigned long long* slot, T& value
 // when each happened: clock64() on a GPU (a measurement, one counter per SM), and on the
 // simulator a logical clock that counts every stamp, so that its order is exactly the order
 // the schedule ran the threads in.
+// gather() records a thread's k-th read of its own elements before a tree (coarsening): which
+// element it read and the value it got, so a view shows the elements each thread really took.
 
 template <class T>
 struct StepRecorder {
@@ -179,12 +181,21 @@ struct StepRecorder {
   long long* readClock = nullptr;   // when the thread began its reads (now())
   long long* writeClock = nullptr;  // when it had written (taken in combine())
   int* lines = nullptr;             // the kernel line of the combine() call
+  int* gathered = nullptr;          // gather(): the element of a thread's k-th read ...
+  T* gatheredValues = nullptr;      // ... and the value it read there
+  int gatherReads = 0;              // reads recorded per thread
   long long width = 0;              // elements per step (value)
   long long threads = 0;            // threads per step (combine)
   int steps = 0;
 
   __device__ void value(int step, long long element, T v) const {
     if (values && step < steps && element < width) values[step * width + element] = v;
+  }
+  __device__ void gather(long long thread, int k, long long element, T v) const {
+    if (gathered && k < gatherReads && thread < threads) {
+      gathered[thread * gatherReads + k] = int(element);
+      gatheredValues[thread * gatherReads + k] = v;
+    }
   }
   __device__ long long now() const { return readClock ? (long long)clock64() : -1; }
   __device__ void combine(int step, long long thread, long long target, long long source,

@@ -82,14 +82,18 @@ __global__ void coarsened(const T* in, long long n, int perThread, T* result, T*
   __shared__ T s[1024];
   const unsigned tid = threadIdx.x;
   const long long base = blockIdx.x * (long long)blockDim.x * perThread;
+  const long long thread = blockIdx.x * (long long)blockDim.x + tid;
   T sum = Op::template identity<T>();
   for (int k = 0; k < perThread; ++k) {
     const long long i = base + k * (long long)blockDim.x + tid;
-    if (i < n) sum = Op::apply(sum, in[i]);
+    if (i < n) {
+      const T element = in[i];
+      sum = Op::apply(sum, element);
+      trace.gather(thread, k, i, element);  // which element it took: the picture of this loop
+    }
   }
   s[tid] = sum;
   __syncthreads();
-  const long long thread = blockIdx.x * (long long)blockDim.x + tid;
   trace.combine(0, thread, thread, thread, sum, sum, sum);  // its own sum: nothing read
   int level = 1;
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {

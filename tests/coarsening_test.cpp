@@ -27,17 +27,34 @@ TEST_CASE("coarsened: every elements per thread, with and without the load add, 
   testing::checkCoarsenedSweep(BackendChoice::Sim);
 }
 
+TEST_CASE("coarsened: the gather step holds each thread's grid-stride reads, as recorded") {
+  for (const testing::GatherCase& c : testing::gatherCases(BackendChoice::Sim))
+    testing::checkGatherAgainstHost(c);
+}
+
+TEST_CASE("coarsened: without tracing, nothing is gathered and the sum is the same") {
+  Params p = coarsenedParams(1000, 0, 0, true);
+  p.trace = false;
+  const Trace t = runLesson(p);
+  CHECK(t.steps.empty());
+  CHECK(t.correct);
+}
+
 TEST_CASE("coarsened: the kernel's own 8 elements per thread, with the add during the load") {
   const Params resolved = resolve(coarsenedParams(1000, 0, 0, true)).params;
   CHECK(resolved.perThread == 8);
   CHECK(resolved.loadAdd);
   const Trace t = runLesson(coarsenedParams(1000, 0, 0, true));
-  REQUIRE(t.steps.size() >= 2);
+  REQUIRE(t.steps.size() >= 3);
   // 1000 elements for 256 threads: thread 0 takes elements 0, 256, 512 and 768, not 8.
-  CHECK(rlab::english(t.steps[1].label) == "each thread combines up to 4 elements, 256 apart");
-  CHECK(t.steps[1].cells == CellKind::Threads);
-  CHECK(t.steps[1].values.size() == 256);
-  CHECK(t.steps[1].values[0] == 1 + 257 + 513 + 769);
+  CHECK(rlab::english(t.steps[1].label) == "each thread t reads up to 4 elements: t, t + 256, …");
+  CHECK(t.steps[1].gathers[0].elements == std::vector<int>{0, 256, 512, 768});
+  CHECK(t.steps[1].gathers[255].elements == std::vector<int>{255, 511, 767});
+  CHECK(t.steps[1].active.size() == 256);
+  CHECK(rlab::english(t.steps[2].label) == "each thread combines up to 4 elements, 256 apart");
+  CHECK(t.steps[2].cells == CellKind::Threads);
+  CHECK(t.steps[2].values.size() == 256);
+  CHECK(t.steps[2].values[0] == 1 + 257 + 513 + 769);
 }
 
 TEST_CASE("coarsened without the load add: the tree's first levels add a thread's elements") {
@@ -63,14 +80,19 @@ TEST_CASE("coarsened without the load add: the tree's first levels add a thread'
   CHECK(three.result == 21);
 }
 
-TEST_CASE("coarsened with the load add: one step of own sums, then the tree over the threads") {
+TEST_CASE("coarsened with the load add: the reads, the own sums, then the tree over the threads") {
   const Trace t = runLesson(coarsenedParams(8, 2, 4, true));  // one block, thread 0: 1+3+5+7
-  REQUIRE(t.steps.size() == 3);
-  CHECK(rlab::english(t.steps[1].label) == "each thread combines 4 elements, 2 apart");
-  CHECK(t.steps[1].values == std::vector<double>{16, 20});
-  CHECK(t.steps[2].values == std::vector<double>{36, 20});
+  REQUIRE(t.steps.size() == 4);
+  CHECK(rlab::english(t.steps[1].label) == "each thread t reads 4 elements: t, t + 2, …");
+  CHECK(t.steps[1].gathers[1].elements == std::vector<int>{1, 3, 5, 7});
+  CHECK(t.steps[1].gathers[1].values == std::vector<double>{2, 4, 6, 8});
+  CHECK(rlab::english(t.steps[2].label) == "each thread combines 4 elements, 2 apart");
+  CHECK(t.steps[2].values == std::vector<double>{16, 20});
+  CHECK(t.steps[3].values == std::vector<double>{36, 20});
+  CHECK(t.steps[3].combines.at(0).source.writtenAt == 2);  // the sums' step, after the gather
   const Trace one = runLesson(coarsenedParams(5, 4, 1, true));
-  CHECK(rlab::english(one.steps[1].label) == "each thread combines 1 element");
+  CHECK(rlab::english(one.steps[1].label) == "each thread t reads element t");
+  CHECK(rlab::english(one.steps[2].label) == "each thread combines 1 element");
   CHECK(one.result == 15);
 }
 

@@ -370,6 +370,29 @@ TEST_CASE("gpu: coarsened, every elements per thread with and without the load a
   testing::checkCoarsenedSweep(BackendChoice::Gpu);
 }
 
+TEST_CASE("gpu: coarsened records the reads the simulator records: the grid-stride elements") {
+  const auto gpu = testing::gatherCases(BackendChoice::Gpu);
+  const auto sim = testing::gatherCases(BackendChoice::Sim);
+  REQUIRE(gpu.size() == sim.size());
+  for (size_t k = 0; k < gpu.size(); ++k) {
+    CAPTURE(gpu[k].n);
+    CAPTURE(gpu[k].block);
+    CAPTURE(gpu[k].perThread);
+    REQUIRE(gpu[k].trace.backend == "gpu");
+    testing::checkGatherAgainstHost(gpu[k]);
+    REQUIRE(gpu[k].trace.steps.size() >= 2);
+    REQUIRE(sim[k].trace.steps.size() >= 2);
+    const auto& onGpu = gpu[k].trace.steps[1].gathers;
+    const auto& onSim = sim[k].trace.steps[1].gathers;
+    REQUIRE(onGpu.size() == onSim.size());
+    for (size_t thread = 0; thread < onGpu.size(); ++thread) {
+      CAPTURE(thread);
+      CHECK(onGpu[thread].elements == onSim[thread].elements);
+      CHECK(onGpu[thread].values == onSim[thread].values);
+    }
+  }
+}
+
 TEST_CASE("gpu: rlab bench's speed-up table, with the CPU loop and a sweep of K") {
   BenchRequest request;
   request.sizes = {1 << 20};

@@ -169,6 +169,15 @@ json traceJson(const Trace& t) {
       }
       step["combines"] = combines;
     }
+    if (!s.gathers.empty()) {  // coarsening: the elements each thread read, in its order
+      json gathers = json::array();
+      for (size_t k = 0; k < s.gathers.size(); ++k) {
+        json read = json::array();
+        for (double v : s.gathers[k].values) read.push_back(value(v));
+        gathers.push_back({{"thread", k}, {"elements", s.gathers[k].elements}, {"values", read}});
+      }
+      step["gathers"] = gathers;
+    }
     if (t.memoryRecorded && &s != &t.steps.front()) {
       json requests = json::array();
       for (const WarpMemoryRequest& r : s.memory) {

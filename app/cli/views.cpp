@@ -240,6 +240,36 @@ void printMemoryStep(const StepSnapshot& s, std::ostream& out, int width, Langua
         spaces(10), spaces(12), width, out);
 }
 
+// A gather step (coarsening): the elements each of the first threads read, in its order, and
+// the values, then the last threads (where a short last block reads fewer), as recorded.
+void printGathers(const StepSnapshot& s, ElementType type, std::ostream& out, int width,
+                  Language language) {
+  constexpr size_t kFirst = 6, kLast = 2;
+  const size_t threads = s.gathers.size();
+  auto printThread = [&](size_t t) {
+    const ThreadGather& g = s.gathers[t];
+    std::string elements, values;
+    for (size_t k = 0; k < g.elements.size(); ++k) {
+      elements += (k ? " + " : "") + s.array + "[" + std::to_string(g.elements[k]) + "]";
+      values += (k ? " + " : "") + formatValue(g.values[k], type);
+    }
+    printWrapped(say(g.elements.empty()
+                         ? Message("view.gather-none", {{"thread", t}})
+                         : Message("view.gather-thread",
+                                   {{"thread", t}, {"elements", elements}, {"values", values}}),
+                     language),
+                 spaces(8), spaces(10), width, out);
+  };
+  for (size_t t = 0; t < threads && t < kFirst; ++t) printThread(t);
+  if (threads <= kFirst + kLast) {
+    for (size_t t = kFirst; t < threads; ++t) printThread(t);
+    return;
+  }
+  printWrapped(say(Message("view.gather-more", {{"threads", threads - kFirst - kLast}}), language),
+               spaces(8), spaces(10), width, out);
+  for (size_t t = threads - kLast; t < threads; ++t) printThread(t);
+}
+
 // The run's first lines: what ran, with which parameters, where.
 void printRunHeader(const Trace& t, std::ostream& out, int width, Language language) {
   const Params& p = t.params;
@@ -345,6 +375,7 @@ void printSteps(const Trace& t, std::ostream& out, bool colour, int width,
       else
         out << spaces(5) << row << "\n" << spaces(6) << who.substr(3) << "\n";
     }
+    if (!s.gathers.empty()) printGathers(s, p.type, out, width, language);
     if (k > 0 && t.memoryRecorded) printMemoryStep(s, out, width, language);
     for (const Message& stale : staleReads(s, p.type))
       printWrapped(std::string(colour ? kWrong : "") +

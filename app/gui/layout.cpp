@@ -94,8 +94,13 @@ void App::layoutStage(float top) {
   // long one), within limits; the view under it gets the rest.
   // A view of its own (the timeline, the race explorer, the text) gets at least as much.
   // The all-reduce's rows, one per GPU, are the lesson: they may take three quarters.
+  // So may coarsening's reads, a row for each turn of the loop.
   const bool ranks = ui.trace && ui.trace->gpus > 0;
-  const float most = ranks ? 0.75f : ui.view.stageView == ViewTab::LessonView ? 0.56f : 0.45f;
+  const bool gather = ui.trace && size_t(ui.step) < ui.trace->steps.size() &&
+                      !ui.trace->steps[size_t(ui.step)].gathers.empty();
+  const float most = ranks || gather                            ? 0.75f
+                     : ui.view.stageView == ViewTab::LessonView ? 0.56f
+                                                                : 0.45f;
   const float arrayHeight = std::floor(
       std::clamp(arrayPanelHeight(*this, w), pictureHeight * 0.3f, pictureHeight * most));
   window(*this, "##stage bar", {0, 0}, {w, barHeight}, drawStageBar, behind);

@@ -277,13 +277,15 @@ void drawCells(const ArrayPicture& a, const Row& r, const Palette& pal) {
   drawArcs(draw, a, r, pal);
 }
 
-// The whole array as a strip of magnitudes, the window framed; a click or a drag moves it.
-void drawOverview(UiState& ui, const ArrayPicture& a, ImVec2 origin, float width, float height,
-                  long long shown, const Palette& pal) {
+}  // namespace
+
+void drawRowOverview(UiState& ui, const std::vector<double>& values,
+                     const std::vector<long long>& hot, ImVec2 origin, float width, float height,
+                     long long shown, const Palette& pal) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const long long count = (long long)a.values.size();
+  const long long count = (long long)values.size();
   double biggest = 0;
-  for (double v : a.values)
+  for (double v : values)
     if (std::isfinite(v)) biggest = std::max(biggest, std::fabs(v));
   if (biggest == 0) biggest = 1;
   const int bins = int(std::min<long long>(count, std::max(1.f, width / 2)));
@@ -292,12 +294,12 @@ void drawOverview(UiState& ui, const ArrayPicture& a, ImVec2 origin, float width
     const long long begin = count * b / bins, end = std::max(begin + 1, count * (b + 1) / bins);
     double peak = 0;
     for (long long i = begin; i < end; ++i)
-      if (std::isfinite(a.values[size_t(i)])) peak = std::max(peak, std::fabs(a.values[size_t(i)]));
+      if (std::isfinite(values[size_t(i)])) peak = std::max(peak, std::fabs(values[size_t(i)]));
     const float h = std::max(1.f, float(peak / biggest) * (height - 2));
     draw->AddRectFilled(ImVec2(origin.x + b * bin, origin.y + height - h),
                         ImVec2(origin.x + (b + 1) * bin, origin.y + height), pal.bar);
   }
-  for (long long e : a.hot) {
+  for (long long e : hot) {
     const float x = origin.x + width * (float(e) + 0.5f) / float(count);
     draw->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + height * 0.35f), pal.changed, 2);
   }
@@ -315,6 +317,33 @@ void drawOverview(UiState& ui, const ArrayPicture& a, ImVec2 origin, float width
         std::clamp((long long)(at * float(count)) - shown / 2, 0ll, std::max(0ll, count - shown));
     ui.arrayWindow.movedByHand = true;
   }
+}
+
+void drawRowPager(UiState& ui, long long count, long long shown, const std::string& showing) {
+  ArrayWindow& w = ui.arrayWindow;
+  if (ImGui::ArrowButton("##page back", ImGuiDir_Left)) {
+    w.first = std::max(0ll, w.first - shown);
+    w.movedByHand = true;
+  }
+  noteWidget(ui, "array page back");
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##page forward", ImGuiDir_Right)) {
+    w.first = std::min(count - shown, w.first + shown);
+    w.movedByHand = true;
+  }
+  noteWidget(ui, "array page forward");
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(showing.c_str());
+  noteLabel(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), "showing");
+}
+
+namespace {
+
+// The whole array as a strip of magnitudes, the window framed; a click or a drag moves it.
+void drawOverview(UiState& ui, const ArrayPicture& a, ImVec2 origin, float width, float height,
+                  long long shown, const Palette& pal) {
+  drawRowOverview(ui, a.values, a.hot, origin, width, height, shown, pal);
 }
 
 // How many cells fit, with their values whole: smaller text before paging, up to 64 cells (so
@@ -342,23 +371,10 @@ CellLayout fitCells(const ArrayPicture& a, float width) {
 // The pager of a long array, on the line it is called on: back, forward, and where the window is.
 void drawPager(UiState& ui, const Trace& t, const ArrayPicture& a, const CellLayout& l) {
   placeWindow(ui, t, a, l.shown);
-  ArrayWindow& w = ui.arrayWindow;
-  const long long count = (long long)a.values.size();
-  if (ImGui::ArrowButton("##page back", ImGuiDir_Left)) {
-    w.first = std::max(0ll, w.first - l.shown);
-    w.movedByHand = true;
-  }
-  noteWidget(ui, "array page back");
-  ImGui::SameLine();
-  if (ImGui::ArrowButton("##page forward", ImGuiDir_Right)) {
-    w.first = std::min(count - l.shown, w.first + l.shown);
-    w.movedByHand = true;
-  }
-  noteWidget(ui, "array page forward");
-  ImGui::SameLine();
-  ImGui::AlignTextToFramePadding();
-  ImGui::Text(tr("showing %lld-%lld of %lld"), w.first, w.first + l.shown - 1, count);
-  noteLabel(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), "showing");
+  const long long first = ui.arrayWindow.first;
+  drawRowPager(ui, (long long)a.values.size(), l.shown,
+               printed(tr("showing %lld-%lld of %lld"), first, first + l.shown - 1,
+                       (long long)a.values.size()));
 }
 
 // The cells in the space left in the window, and the strip under them when they are paged.
@@ -480,7 +496,10 @@ float arrayPanelHeight(const App& app, float width) {
   // The most any step of the run needs, so that the stage does not move from step to step.
   static const std::vector<std::pair<int, int>> noPairs;
   bool phases = false, stale = false, paged = false, pairs = false;
+  float gather = 0;  // the gather step's picture, where the run has one
   for (const StepSnapshot& s : t.steps) {
+    if (!s.gathers.empty())
+      gather = gatherPictureHeight(s, t.params.type, width - ImGui::GetStyle().WindowPadding.x * 2);
     phases |= s.cells != CellKind::Elements;
     pairs |= !s.pairs.empty();
     for (const CombineRead& c : s.combines) stale |= c.source.stale || c.target.stale;
@@ -493,6 +512,7 @@ float arrayPanelHeight(const App& app, float width) {
   if (paged && pairs) height += line;  // the pairs beyond the window
   height += font * ((pairs ? 3.6f : 0.4f) + 2.2f + 2.4f);  // arcs, cells, indices, captions
   if (paged) height += font * 1.6f;                        // the overview strip
+  height = std::max(height, line * 1.3f + gather);
   return height + ImGui::GetStyle().WindowPadding.y * 2;
 }
 
@@ -602,6 +622,11 @@ void drawArrayPanel(App& app) {
         {late.element,
          printed(tr("written late: t%d read it first, in step %d"), late.reader, late.readStep),
          pal.wrong, true});
+  if (!s.gathers.empty()) {  // coarsening's reads: a column per thread, not the array
+    noteLabel(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), "step label");
+    drawGatherPicture(app, s);
+    return;
+  }
   const CellLayout l = headerAndPager(ui, t, picture);
   if (holds) wrappedText(holds, pal.accent);
   staleReadSentences(ui, s, t, pal);

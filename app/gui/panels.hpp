@@ -22,9 +22,18 @@ void drawControlsPanel(App& app);                     // parameters, backend, Ru
 void drawPlayerPanel(App& app);                       // scrubber, play/pause, step buttons, speed
 void drawArrayPanel(App& app);                        // the array after this step
 float arrayPanelHeight(const App& app, float width);  // ... the height it needs for this step
-void drawLessonView(App& app);                        // the lesson's own picture
-void drawResultPanel(App& app);                       // result, expected, verdict, timings
-void drawRunFacts(const Trace& t);                    // where the run ran, its timings and notes
+// The array panel's pager and overview strip over another row (the gather step's threads): the
+// pager on the line it is called on; the strip of `values`' magnitudes with the window framed.
+void drawRowPager(UiState& ui, long long count, long long shown, const std::string& showing);
+void drawRowOverview(UiState& ui, const std::vector<double>& values,
+                     const std::vector<long long>& hot, ImVec2 origin, float width, float height,
+                     long long shown, const Palette& pal);
+// The gather step of coarsening (panel_gather.cpp): the elements each thread read.
+void drawGatherPicture(App& app, const StepSnapshot& s);
+float gatherPictureHeight(const StepSnapshot& s, ElementType type, float width);
+void drawLessonView(App& app);      // the lesson's own picture
+void drawResultPanel(App& app);     // result, expected, verdict, timings
+void drawRunFacts(const Trace& t);  // where the run ran, its timings and notes
 
 // The verdict on the run on screen (verdict.cpp), the same on the desk and on the stage.
 struct Verdict {

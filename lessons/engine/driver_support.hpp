@@ -77,6 +77,16 @@ inline void appendSteps(Trace& out, std::vector<StepSnapshot> steps) {
   }
 }
 
+// A launch's steps after `by` steps were put before them: the steps their reads name move on.
+inline void shiftReadSteps(std::vector<StepSnapshot>& steps, int by) {
+  for (StepSnapshot& s : steps)
+    for (CombineRead& c : s.combines)
+      for (ValueRead* r : {&c.target, &c.source}) {
+        if (r->writtenAt > 0) r->writtenAt += by;
+        if (r->stale && r->missedStep > 0) r->missedStep += by;
+      }
+}
+
 inline long long blocksFor(long long threads, int block) {
   return (threads + block - 1) / block;
 }
@@ -155,6 +165,9 @@ class Recording {
     r.lines = lines_.get();
     r.readClock = readClock_.get();
     r.writeClock = writeClock_.get();
+    r.gathered = gathered_.get();
+    r.gatheredValues = gatheredValues_.get();
+    r.gatherReads = gatherReads_;
     r.width = width_;
     r.threads = threads_;
     r.steps = steps_;
@@ -162,6 +175,32 @@ class Recording {
   }
 
   bool on() const { return on_; }
+
+  // Records each thread's first `readsPerThread` reads of its own elements (gather()); before
+  // recorder().
+  void recordGathers(int readsPerThread) {
+    if (!on_) return;
+    gatherReads_ = readsPerThread;
+    gathered_ = bufferHolding<B, int>(backend_, size_t(threads_) * readsPerThread, -1);
+    gatheredValues_ = bufferHolding<B, T>(backend_, size_t(threads_) * readsPerThread, T{});
+  }
+
+  // What each thread read, thread t at [t], in the order it read (recordGathers()).
+  std::vector<ThreadGather> gathers() {
+    std::vector<ThreadGather> out;
+    if (!on_ || gatherReads_ == 0) return out;
+    std::vector<int> elements(size_t(threads_) * gatherReads_);
+    backend_.download(elements.data(), gathered_, elements.size());
+    const auto values = downloadAsDoubles<B, T>(backend_, gatheredValues_, elements.size());
+    out.resize(size_t(threads_));
+    for (size_t k = 0; k < elements.size(); ++k) {
+      if (elements[k] < 0) continue;  // a read past n the thread did not make
+      ThreadGather& g = out[k / size_t(gatherReads_)];
+      g.elements.push_back(elements[k]);
+      g.values.push_back(values[k]);
+    }
+    return out;
+  }
 
   // One snapshot per step. With `initial` (the array the launch started from), each step
   // replays the recorded writes onto the array and checks every value a thread read against
@@ -261,6 +300,9 @@ class Recording {
   typename B::template Buffer<T> values_, written_, readTarget_, readSource_;
   typename B::template Buffer<int> reads_, writes_, lines_;
   typename B::template Buffer<long long> readClock_, writeClock_;
+  int gatherReads_ = 0;
+  typename B::template Buffer<int> gathered_ = backend_.template alloc<int>(0);
+  typename B::template Buffer<T> gatheredValues_ = backend_.template alloc<T>(0);
 };
 
 }  // namespace rlab

@@ -84,6 +84,13 @@ enum class CellKind {
   LaneWarpTotals,  // per thread, lane l of each warp holding warp l's total (the second butterfly)
 };
 
+// A gather step (coarsening): the elements one thread read, in the order it read them, and
+// what it read there, as the kernel recorded each read (StepRecorder::gather).
+struct ThreadGather {
+  std::vector<int> elements;
+  std::vector<double> values;
+};
+
 struct StepSnapshot {
   Message label;            // "level 2: a[tid] += a[tid + 2] where ..."
   std::string array = "a";  // what the kernel calls the array: a, or shared s
@@ -95,6 +102,8 @@ struct StepSnapshot {
   std::vector<int> active;                 // threads that did work in this step
   std::vector<std::pair<int, int>> pairs;  // (source, target) elements combined
   std::vector<CombineRead> combines;       // where the array is replayed: what each read
+  // A gather step: what each thread read, thread t at [t]; values holds the input it read from.
+  std::vector<ThreadGather> gathers;
   // divergence: warps with active lanes, and the worst shared-memory bank conflict
   std::vector<int> activeWarps;
   int bankConflictDegree = 0;  // 0: not measured

@@ -7,6 +7,21 @@
 
 namespace rlab {
 
+// coarsened: the step before the threads' sums, on the input: which elements each thread read
+// and what it read there (the kernel's gather() records), and the global loads it made.
+template <class B, class T>
+StepSnapshot gatherStep(Recording<B, T>& rec, Message label, std::vector<double> input,
+                        std::vector<WarpMemoryRequest> loads) {
+  StepSnapshot gather;
+  gather.label = std::move(label);
+  gather.values = std::move(input);
+  gather.gathers = rec.gathers();
+  for (size_t t = 0; t < gather.gathers.size(); ++t)
+    if (!gather.gathers[t].elements.empty()) gather.active.push_back(int(t));
+  gather.memory = std::move(loads);
+  return gather;
+}
+
 // multiblock and coarsened: one launch, block partials combined by one atomic each.
 template <class B, class T, class Op, class Kernel>
 void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
@@ -20,6 +35,7 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
       std::is_invocable_v<Kernel, const T*, long long, int, T*, T*, StepRecorder<T>>;
   const int levels = levelsBelow(p.block) + (coarse ? 1 : 0);
   Recording<B, T> rec(b, trace, levels, 0, threads);
+  if (coarse) rec.recordGathers(perThread);
   // Coarsened steps live on the threads' partial sums; multiblock's on the input itself.
   const auto initial = !trace   ? std::vector<double>{}
                        : coarse ? std::vector<double>(size_t(threads), 0.0)
@@ -32,20 +48,32 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
     b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
              (long long)p.n, result.get(), trace ? partials.get() : nullptr, rec.recorder());
   std::vector<Message> labels;
-  if (coarse) {
-    // Thread 0 of block 0 takes the most: every block.x-th element of its block's share, as
-    // far as n reaches.
-    const long long most = std::min<long long>(perThread, blocksFor(p.n, p.block));
-    labels.push_back(most == 1 ? Message("step.shared.combine-own", {{"elements", 1}})
-                               : Message(most == perThread ? "step.shared.combine-apart"
-                                                           : "step.shared.combine-up-to",
-                                         {{"elements", most}, {"apart", p.block}}));
-  }
+  // Thread 0 of block 0 takes the most: every block.x-th element of its block's share, as far
+  // as n reaches.
+  const long long most = std::min<long long>(perThread, blocksFor(p.n, p.block));
+  // own: one element each; apart: perThread each; up to: n ends before some threads' last
+  auto coarseLabel = [&](const char* own, const char* apart, const char* upTo) {
+    return most == 1 ? Message(own, {{"elements", 1}})
+                     : Message(most == perThread ? apart : upTo,
+                               {{"elements", most}, {"apart", p.block}});
+  };
+  if (coarse)
+    labels.push_back(coarseLabel("step.shared.combine-own", "step.shared.combine-apart",
+                                 "step.shared.combine-up-to"));
   for (int stride = p.block / 2; stride > 0; stride /= 2)
     labels.push_back(Message("step.stride", {{"stride", stride}}));
   auto steps = rec.snapshots(labels, initial);
-  if (coarse)  // after the load the cells are the threads' partial sums, not elements
+  if (coarse && !steps.empty()) {
+    // after the load the cells are the threads' partial sums, not elements
     for (StepSnapshot& step : steps) step.cells = CellKind::Threads;
+    steps.insert(steps.begin(),
+                 gatherStep(rec,
+                            coarseLabel("step.shared.gather-own", "step.shared.gather-apart",
+                                        "step.shared.gather-up-to"),
+                            downloadAsDoubles<B, T>(b, input, size_t(p.n)),
+                            std::move(steps.front().memory)));
+    shiftReadSteps(steps, 1);
+  }
   appendSteps(out, std::move(steps));
   if (trace) out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
   out.result = double(downloadOne<B, T>(b, result));
