@@ -21,13 +21,15 @@ struct Vector4<float> {
 constexpr unsigned kWarpSize = 32;
 
 // Each element is read once and never again by this kernel: load it through the read-only
-// path without keeping it in L1 (L1::no_allocate), and ask L2 to fetch the whole 256-byte
-// stretch around it (L2::256B), the next lanes' and tiles' bytes with it. Timed with CUDA events
-// on an H100 80GB HBM3 against the same kernel with plain loads: 340 against 346 microseconds at
-// n = 2^28 ints; at 2^24, run again and again over one array, 21 against 27, since the loads no
-// longer push out of the caches what the next run finds still in L2. (The simulator has no
-// caches: a plain load there. Cards older than sm_80 have no L2 prefetch size: the read-only
-// load alone there.)
+// path without keeping it in L1 (L1::no_allocate), where it would only push out something
+// else. Timed with CUDA events against the same kernel with plain loads, n = 2^28 ints: 337
+// against 344 microseconds on an H100 80GB HBM3, 229 against 236 on an H200; at 2^24, run again
+// and again over one array, 19.5 against 25.3 (H100), since the loads no longer push out of the
+// caches what the next run finds still in L2. A third hint, L2::256B (fetch the whole 256-byte
+// stretch around the address into L2), gained nothing on the H100 at 2^26 and 2^28, lost 4% at
+// 2^24, and on the H200 made the kernel 11% slower at 2^28 (255 against 229 microseconds): it
+// is not used. (The simulator has no caches: a plain load there. Cards before sm_80 take the
+// read-only load alone.)
 __device__ __forceinline__ int4 streamingLoad(const int4* p) {
 #if defined(RLAB_SIM)
   return *p;
@@ -35,7 +37,7 @@ __device__ __forceinline__ int4 streamingLoad(const int4* p) {
   return __ldg(p);
 #else
   int4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];"
+  asm volatile("ld.global.nc.L1::no_allocate.v4.s32 {%0, %1, %2, %3}, [%4];"
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                : "l"(p));
   return v;
