@@ -285,3 +285,13 @@ TEST_CASE("launch failures: more shared memory than a block has, a write past a 
         "a kernel launched with 1 block of 32 threads wrote past the end of a buffer of 8 ints "
         "(indices 0 to 7): element 9 is the first one written past the end.");
 }
+
+TEST_CASE("launch failures: a block that makes no progress (two seconds of rounds)") {
+  const Stopped spin = stopped(2, 1, [] {
+    if (blockIdx.x == 0) return;
+    for (;;) __nanosleep(1);  // block 1 spins: every round runs it again
+  });
+  CHECK(spin.failure.id == "sim.no-progress-in-block");
+  CHECK(spin.failure.arg("block") == "1");
+  CHECK(spin.failure.arg("rounds") == "100000000");
+}
