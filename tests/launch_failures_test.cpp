@@ -133,9 +133,9 @@ TEST_CASE("launch failures: a stuck block names each site it waits at, as a sent
   REQUIRE(sites);
   REQUIRE(sites->sentences.size() == 2);
   CHECK(sites->sentences[1].id == "sim.waiting-at-warp-op");
-  CHECK(rlab::render(one.message, Language::Ja).find("バリアで待機、スレッド 8-31 が") !=
+  CHECK(rlab::render(one.message, Language::Ja).find("バリアで待つスレッド 0-7、") !=
         std::string::npos);
-  CHECK(rlab::render(one.message, Language::Zh).find("的屏障处等待、线程 8-31 在") !=
+  CHECK(rlab::render(one.message, Language::Zh).find("的屏障处等待的线程 0-7、在 ") !=
         std::string::npos);
 
   // Lanes that name each other in different masks: two warp operations, in block 2 of three.
