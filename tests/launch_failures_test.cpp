@@ -286,7 +286,7 @@ TEST_CASE("launch failures: more shared memory than a block has, a write past a 
         "(indices 0 to 7): element 9 is the first one written past the end.");
 }
 
-TEST_CASE("launch failures: a block that makes no progress (two seconds of rounds)") {
+TEST_CASE("launch failures: a block that makes no progress in a hundred million rounds") {
   const Stopped spin = stopped(2, 1, [] {
     if (blockIdx.x == 0) return;
     for (;;) __nanosleep(1);  // block 1 spins: every round runs it again
