@@ -187,8 +187,43 @@ TEST_CASE("a write past the launch's dynamic shared memory is named when the blo
   const ProbeReport r = runProbe(file, {7}, {l}, BackendChoice::Sim);
   REQUIRE_MESSAGE(r.ran(), r.problem);
   CHECK(has(r.results[0].failure,
-            "block 0 wrote to extern __shared__ s[] at byte 128, past the "
+            "the block wrote to extern __shared__ s[] at byte 128, past the "
             "128 bytes of dynamic shared memory the launch gave it"));
+}
+
+TEST_CASE(
+    "a learner's write past its dynamic shared memory is the simulator's sentence, by block") {
+  TempFolder folder("dynamic-shared-check");
+  const std::string file = (folder / "past.cu").string();
+  std::ofstream(file) << "__global__ void reduce(const int* in, long long n, int* out) {\n"
+                         "  extern __shared__ int s[];\n"
+                         "  s[threadIdx.x + blockDim.x] = 1;  // one int a thread given\n"
+                         "  if (threadIdx.x == 0) out[blockIdx.x] = 0;\n"
+                         "}\n";
+  // The case's sentence holds the simulator's as its reason.
+  auto reason = [](const ExerciseReport& r) {
+    REQUIRE(r.verdict == ExerciseVerdict::Failed);
+    REQUIRE_FALSE(r.failures.empty());
+    for (const MessageArg& a : r.failures.front().args)
+      if (a.name == "why" && a.sentences.size() == 1) return a.sentences.front();
+    FAIL(english(r.failures.front()));
+    return Message();
+  };
+  const Message first = reason(check("tree-in-shared", file));  // n = 1: one block
+  CHECK(first.id == "sim.dynamic-shared-overrun");
+  CHECK(first.arg("array") == "s");
+  CHECK(has(render(first, Language::Ja), "動的共有メモリ"));
+  CHECK(has(render(first, Language::Zh), "动态共享内存"));
+
+  ExerciseRequest request;
+  request.file = file;
+  request.caseSeconds = kCaseSeconds;
+  request.oneRun = true;
+  request.options.n = 600;  // blocks of 256: three
+  const Message several = reason(checkExercise(exerciseOrThrow("tree-in-shared"), request));
+  CHECK(several.id == "sim.dynamic-shared-overrun-in-block");
+  CHECK(several.arg("block") == "0");
+  CHECK(has(render(several, Language::Ja), "ブロック 0 が extern __shared__ s[]"));
 }
 
 // ---- The box, for what slips past the compiler ---------------------------------------------

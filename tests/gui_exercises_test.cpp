@@ -11,6 +11,8 @@
 #include <thread>
 
 #include "app/gui/app.hpp"
+#include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "tests/app_driver.hpp"
 #include "tests/gui_screenshot.hpp"
@@ -124,6 +126,27 @@ TEST_CASE("gui: a compile error comes back at its line, a crash leaves the app r
   CHECK_FALSE(app.ui.exercise.solutionShown);
   click(app, "exercise:solution");
   CHECK(app.ui.exercise.solutionShown);
+}
+
+TEST_CASE("gui: the lines a stopped launch names are marked in every language") {
+  ExerciseApp t;
+  App& app = t.app;
+  app.openExercise("put-the-barrier-back");
+  app.setExerciseText(fixture("two_barriers.cu"));
+  click(app, "exercise:check");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  REQUIRE(app.ui.exercise.report->verdict == rlab::ExerciseVerdict::Failed);
+  // Threads at the barrier of line 8, the others at line 10: Japanese and Chinese name the
+  // second in brackets of their own, "（two_barriers.cu:10）".
+  for (rlab::Language language : rlab::kLanguages) {
+    CAPTURE(std::string(rlab::code(language)));
+    rlab::gui::setUiLanguage(language);
+    const auto notes = rlab::gui::notesByLine(app.ui.exercise);
+    CHECK(notes.count(8));
+    CHECK(notes.count(10));
+  }
+  rlab::gui::setUiLanguage(rlab::Language::En);
 }
 
 TEST_CASE("gui: a file changed on disk is reloaded, or the learner chooses when both changed") {

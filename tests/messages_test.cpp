@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <regex>
+#include <string>
 
 #include "lessons/engine/messages.hpp"
 #include "tests/catalogue_checks.hpp"
@@ -37,6 +39,17 @@ TEST_CASE("messages: every id the sources use has every language, and no more") 
   CHECK(ids.count("verbatim"));  // the scan found the sources' ids
   const auto& english = rlab::messageCatalogue(Language::En).entries;
   ids.merge(catalogue_checks::literalsAmong(folders, extensions, skip, english));
+  // The simulator's launch failures (kernels/sim, below the engine) name their sentences as
+  // literals "sim.<what>", which the engine turns into messages: each one needs its entry.
+  catalogue_checks::forEachSource(
+      {"kernels/sim"}, {".cpp", ".hpp", ".h"}, {},
+      [&](const std::filesystem::path& path, const std::string& source) {
+        static const std::regex literal(R"re("(sim\.[a-z0-9-]+)")re");
+        for (auto it = std::sregex_iterator(source.begin(), source.end(), literal);
+             it != std::sregex_iterator(); ++it)
+          ids.emplace((*it)[1].str(),
+                      catalogue_checks::whereIn(path, source, size_t(it->position())));
+      });
   for (Language language : rlab::kLanguages) {
     const std::string file =
         "lessons/engine/messages/" + std::string(rlab::code(language)) + ".txt";

@@ -83,12 +83,20 @@ std::vector<std::string> englishIn(const std::string& text) {
   return found;
 }
 
+// The ids of `m` and of the sentences in its arguments.
+void idsIn(const Message& m, std::set<std::string>& ids) {
+  if (m.empty()) return;
+  ids.insert(m.id);
+  for (const MessageArg& a : m.args)
+    for (const Message& s : a.sentences) idsIn(s, ids);
+}
+
 // Every message id of `m` that `language` has no sentence for.
 void missingIds(const Message& m, Language language, std::set<std::string>& missing) {
-  if (m.empty()) return;
-  if (!messageCatalogue(language).entries.count(m.id)) missing.insert(m.id);
-  for (const MessageArg& a : m.args)
-    for (const Message& s : a.sentences) missingIds(s, language, missing);
+  std::set<std::string> ids;
+  idsIn(m, ids);
+  for (const std::string& id : ids)
+    if (!messageCatalogue(language).entries.count(id)) missing.insert(id);
 }
 
 // What a run says besides its steps' values: for the structural check.
@@ -261,14 +269,21 @@ TEST_CASE("sentences: a learner's kernel checked, its failures and its run, in j
     const char* exercise;
     const char* file;
     bool oneRun;
+    const char* stoppedBy = nullptr;  // the simulator's sentence among the failures
   };
-  // A wrong result, a crash, a broken rule, a rule of atomics, a hang, and one run with steps.
-  const Checked checks[] = {{"fold-any-length", "drops_tail.cu", false},
-                            {"one-queue", "null_pointer.cu", false},
-                            {"tree-in-shared", "no_shared.cu", false},
-                            {"one-atomic-per-block", "too_many_atomics.cu", false},
-                            {"fold-any-length", "never_ends.cu", false},
-                            {"tree-in-shared", "no_shared.cu", true}};
+  // A wrong result, a crash, a broken rule, a rule of atomics, a hang, one run with steps, and
+  // launches the simulator stops: threads at two barriers, a block stuck at a barrier and a warp
+  // operation, a failed assertion.
+  const Checked checks[] = {
+      {"fold-any-length", "drops_tail.cu", false},
+      {"one-queue", "null_pointer.cu", false},
+      {"tree-in-shared", "no_shared.cu", false},
+      {"one-atomic-per-block", "too_many_atomics.cu", false},
+      {"fold-any-length", "never_ends.cu", false},
+      {"tree-in-shared", "no_shared.cu", true},
+      {"put-the-barrier-back", "two_barriers.cu", false, "sim.barrier-mismatch"},
+      {"put-the-barrier-back", "stuck_barrier.cu", false, "sim.stuck"},
+      {"put-the-barrier-back", "asserts_even.cu", false, "sim.assertion"}};
   for (const Checked& c : checks) {
     CAPTURE(c.file);
     const Exercise& e = exerciseOrThrow(c.exercise);
@@ -279,6 +294,11 @@ TEST_CASE("sentences: a learner's kernel checked, its failures and its run, in j
     request.options.n = 8;
     const ExerciseReport report = checkExercise(e, request);
     REQUIRE(report.verdict != ExerciseVerdict::NotRun);
+    if (c.stoppedBy) {
+      std::set<std::string> ids;
+      for (const Message& f : report.failures) idsIn(f, ids);
+      CHECK(ids.count(c.stoppedBy));
+    }
     for (Language language : {Language::Ja, Language::Zh}) {
       CAPTURE(std::string(code(language)));
       std::ostringstream out;

@@ -9,6 +9,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -29,11 +30,18 @@ ImGuiWindow* inputWindow(ImGuiID id) {
   return nullptr;
 }
 
-// Compile errors and warnings by line: the message shown on hover, and whether one is an error.
-struct LineNote {
-  std::string text;
-  bool error = false;
-};
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> lines(1);
+  for (char c : text) {
+    if (c == '\n')
+      lines.emplace_back();
+    else
+      lines.back() += c;
+  }
+  return lines;
+}
+
+}  // namespace
 
 // Compile errors at their lines, and the lines a failed case names in the file ("thread 4 of
 // block 0 read in[4] at k.cu:4", a barrier's "at k.cu:12"): where it crashed, hung or waited.
@@ -51,7 +59,12 @@ std::map<int, LineNote> notesByLine(const ExerciseState& ex) {
     const std::string failure = say(sentence);  // without its replay line
     for (size_t at = failure.find(named); at != std::string::npos;
          at = failure.find(named, at + 1)) {
-      if (at > 0 && failure[at - 1] != ' ' && failure[at - 1] != '(') continue;
+      // The file's own name, not the end of a longer one; after a space or a bracket of any
+      // language (Japanese and Chinese put the line in "（k.cu:12）").
+      const char before = at > 0 ? failure[at - 1] : ' ';
+      if (std::isalnum(static_cast<unsigned char>(before)) || before == '_' || before == '-' ||
+          before == '.' || before == '/')
+        continue;
       const int line = std::atoi(failure.c_str() + at + named.size());
       if (line <= 0) continue;
       LineNote& note = notes[line];
@@ -62,19 +75,6 @@ std::map<int, LineNote> notesByLine(const ExerciseState& ex) {
   }
   return notes;
 }
-
-std::vector<std::string> splitLines(const std::string& text) {
-  std::vector<std::string> lines(1);
-  for (char c : text) {
-    if (c == '\n')
-      lines.emplace_back();
-    else
-      lines.back() += c;
-  }
-  return lines;
-}
-
-}  // namespace
 
 void drawExerciseEditor(App& app) {
   UiState& ui = app.ui;

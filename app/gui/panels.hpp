@@ -1,6 +1,7 @@
 // One panel per file; each draws inside the window the layout in app.cpp opened for it.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -112,7 +113,14 @@ void drawWitness(App& app, const Witness& w, const Palette& pal);
 // Exercises: the layout switches to these three while one is open.
 void drawExerciseText(App& app);    // the statement, hints one at a time, our solution
 void drawExerciseEditor(App& app);  // the learner's kernel: line numbers, colours, errors
-void drawExerciseCheck(App& app);   // Run and Check with progress and Cancel, the report
+// What the editor marks at a line of the learner's file: compile errors and warnings, and the
+// failed cases that name the line (where it crashed, hung or waited), as the UI says them.
+struct LineNote {
+  std::string text;
+  bool error = false;
+};
+std::map<int, LineNote> notesByLine(const ExerciseState& ex);
+void drawExerciseCheck(App& app);  // Run and Check with progress and Cancel, the report
 
 // Labels drawn into pictures (labels.cpp): each placed where it overlaps no label placed
 // before it in the frame and stays inside its window, else moved to the next place offered or

@@ -40,6 +40,10 @@ std::string ranges(const std::vector<unsigned>& ids) {
 
 }  // namespace
 
+std::string stopped(const std::string& english) {
+  return "kernel stopped: " + english;
+}
+
 std::string where(const char* file, int line) {
   return std::string(shortFile(file)) + ":" + std::to_string(line);
 }
@@ -99,12 +103,21 @@ void BlockRun::runThread() {
     body_();
   } catch (const Unwind&) {
     // the launch has failed in another thread; nothing to report from this one
-  } catch (const AssertionFailure& a) {
-    failure_ = "thread " + std::to_string(thread) + blockName() + " " + a.message;
+  } catch (const KernelFailure& f) {
+    auto args = f.args;
+    args.insert(args.begin(), {"thread", std::to_string(thread)});
+    failure_.emplace(stopped("thread " + std::to_string(thread) + blockName() + " " + f.english),
+                     failure(f.id, f.idInBlock, std::move(args)));
   } catch (const std::exception& e) {
-    failure_ = "thread " + std::to_string(thread) + blockName() + " threw: " + e.what();
+    failure_.emplace(
+        stopped("thread " + std::to_string(thread) + blockName() + " threw: " + e.what()),
+        failure("sim.threw", "sim.threw-in-block",
+                {{"thread", std::to_string(thread)}, {"what", e.what()}}));
   } catch (...) {
-    failure_ = "thread " + std::to_string(thread) + blockName() + " threw an exception";
+    failure_.emplace(
+        stopped("thread " + std::to_string(thread) + blockName() + " threw an exception."),
+        failure("sim.threw-unknown", "sim.threw-unknown-in-block",
+                {{"thread", std::to_string(thread)}}));
   }
   moveTo(thread, State::Done);
 }
@@ -153,8 +166,15 @@ std::string BlockRun::blockName() const {
   return " of block " + std::to_string(blockLinear_);
 }
 
-void BlockRun::fail(const std::string& message) {
-  throw LaunchError("kernel stopped: " + message);
+LaunchFailure BlockRun::failure(const char* id, const char* idInBlock,
+                                std::vector<std::pair<std::string, std::string>> args) const {
+  if (blockName().empty()) return {id, std::move(args), {}};
+  args.emplace_back("block", std::to_string(blockLinear_));
+  return {idInBlock, std::move(args), {}};
+}
+
+void BlockRun::fail(const std::string& english, LaunchFailure failure) const {
+  throw LaunchError(stopped(english), std::move(failure));
 }
 
 void BlockRun::barrierMismatch() {
@@ -171,9 +191,14 @@ void BlockRun::barrierMismatch() {
     if (!same && !other) other = &w;
   }
   fail("threads " + ranges(here) + blockName() + " wait at the barrier at " +
-       where(a.file, a.line) + ", threads " + ranges(there) + " at another barrier (" +
-       where(other->file, other->line) +
-       "); every thread of a block must reach the same __syncthreads().");
+           where(a.file, a.line) + ", threads " + ranges(there) + " at another barrier (" +
+           where(other->file, other->line) +
+           "); every thread of a block must reach the same __syncthreads().",
+       failure("sim.barrier-mismatch", "sim.barrier-mismatch-in-block",
+               {{"threads", ranges(here)},
+                {"site", where(a.file, a.line)},
+                {"others", ranges(there)},
+                {"otherSite", where(other->file, other->line)}}));
 }
 
 void BlockRun::stuck() {
@@ -195,16 +220,26 @@ void BlockRun::stuck() {
       site->second.push_back(i);
     }
   }
-  std::string message = "no thread" + blockName() + " can go on: ";
+  // One sentence a site: the barrier's, then up to four warp operations'.
+  std::string english;
+  std::vector<LaunchFailure> sites;
+  auto waitAt = [&](const char* id, const char* what, const std::vector<unsigned>& threads,
+                    const char* file, int line) {
+    english += (english.empty() ? "threads " : ", threads ") + ranges(threads) + " wait at the " +
+               what + " at " + where(file, line);
+    sites.push_back({id, {{"threads", ranges(threads)}, {"site", where(file, line)}}, {}});
+  };
   if (barrierThread)
-    message += "threads " + ranges(atBarrier) + " wait at the barrier at " +
-               where(barrierThread->file, barrierThread->line);
+    waitAt("sim.waiting-at-barrier", "barrier", atBarrier, barrierThread->file,
+           barrierThread->line);
   for (size_t k = 0; k < atWarp.size() && k < 4; ++k)
-    message += std::string(barrierThread || k > 0 ? ", " : "") + "threads " +
-               ranges(atWarp[k].second) + " wait at the warp operation at " +
-               where(atWarp[k].first->file, atWarp[k].first->line);
-  message += "; a barrier or warp operation must be reached by every thread it waits for.";
-  fail(message);
+    waitAt("sim.waiting-at-warp-op", "warp operation", atWarp[k].second, atWarp[k].first->file,
+           atWarp[k].first->line);
+  LaunchFailure stuck = failure("sim.stuck", "sim.stuck-in-block", {});
+  stuck.sites = std::move(sites);
+  fail("no thread" + blockName() + " can go on: " + english +
+           "; a barrier or warp operation must be reached by every thread it waits for.",
+       std::move(stuck));
 }
 
 }  // namespace rlab::sim::detail

@@ -38,6 +38,18 @@ inline BlockRun& runningBlock(const char* what) {
     outsideKernel(what);
   return *g_launch.block;
 }
+
+// The running thread's failure, which the fiber's top names the thread in; outside a kernel, a
+// logic error of the program's.
+[[noreturn]] void failThread(KernelFailure failure, const char* file, int line) {
+  if (line > 0) {
+    failure.english = "at " + where(file, line) + " " + failure.english;
+    failure.args.emplace_back("site", where(file, line));
+  }
+  if (g_launch.thread() != kNoThread) throw failure;
+  throw std::logic_error(failure.english);
+}
+
 }  // namespace
 
 void barrier(const char* file, int line) {
@@ -69,9 +81,12 @@ uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int wi
                         const char* file, int line) {
   BlockRun& block = runningBlock("a warp operation");
   if (width <= 0 || width > 32 || (width & (width - 1)))
-    throw std::invalid_argument("warp operation at " + where(file, line) + " has width " +
-                                std::to_string(width) +
-                                "; width must be a power of two from 1 to 32");
+    failThread({"sim.warp-width",
+                "sim.warp-width-in-block",
+                {{"width", std::to_string(width)}},
+                "calls a warp operation with width " + std::to_string(width) +
+                    "; the width must be a power of two from 1 to 32."},
+               file, line);
   block.arriveAtWarpOp({op, mask, bits, arg, width, file, line});
   block.suspend();
   return block.warpResult();
@@ -120,14 +135,16 @@ void noteAtomic(const void* address, double old, double operand, double after) {
 }
 
 void failAssertion(const char* expression, const char* file, int line) {
-  failInKernel((std::string("failed assertion '") + expression + "'").c_str(), file, line);
+  failThread({"sim.assertion",
+              "sim.assertion-in-block",
+              {{"expression", expression}},
+              std::string("failed assertion '") + expression + "'."},
+             file, line);
 }
 
-void failInKernel(const char* what, const char* file, int line) {
-  std::string message = what;
-  if (line > 0) message += " at " + where(file, line);
-  if (g_launch.thread() != kNoThread) throw AssertionFailure{message};
-  throw std::logic_error(message);
+void failInKernel(const char* id, const char* idInBlock, const char* english, const char* file,
+                  int line) {
+  failThread({id, idInBlock, {}, english}, file, line);
 }
 
 // ---- The device heap ----------------------------------------------------------------------------
@@ -161,7 +178,8 @@ void deviceFree(void* pointer) {
   auto found = g_heapBlocks.find(pointer);
   if (found == g_heapBlocks.end()) {
     lock.unlock();
-    failInKernel("freed a pointer that malloc or new in a kernel did not give", "", 0);
+    failInKernel("sim.bad-free", "sim.bad-free-in-block",
+                 "freed a pointer that malloc or new in a kernel did not give.", "", 0);
   }
   g_heapBytes -= found->second;
   g_heapBlocks.erase(found);

@@ -140,26 +140,44 @@ class DynamicShared {
       : buffer_(buffer), bytes_(bytes) {
     const size_t capacity = size_t(buffer.end - buffer.begin);
     if (staticBytes + bytes > kSharedMemoryPerBlock)
-      throw std::invalid_argument(
-          "the launch asks for " + std::to_string(staticBytes + bytes) +
-          " bytes of shared memory a block (" + std::to_string(staticBytes) +
-          " declared __shared__ in the kernel, " + std::to_string(bytes) +
-          " dynamic); CUDA gives a block at most " + std::to_string(kSharedMemoryPerBlock) +
-          " unless the host raises the limit with cudaFuncSetAttribute");
+      throw LaunchError("the launch asks for " + std::to_string(staticBytes + bytes) +
+                            " bytes of shared memory a block (" + std::to_string(staticBytes) +
+                            " declared __shared__ in the kernel, " + std::to_string(bytes) +
+                            " dynamic); CUDA gives a block at most " +
+                            std::to_string(kSharedMemoryPerBlock) +
+                            " bytes unless the host raises the limit with cudaFuncSetAttribute.",
+                        {"sim.shared-memory-limit",
+                         {{"bytes", std::to_string(staticBytes + bytes)},
+                          {"static", std::to_string(staticBytes)},
+                          {"dynamic", std::to_string(bytes)},
+                          {"limit", std::to_string(kSharedMemoryPerBlock)}},
+                         {}});
     if (capacity < bytes) bytes_ = capacity;
   }
   void startBlock() const {
     if (buffer_.begin) std::memset(buffer_.begin, kSharedPoisonByte, buffer_.end - buffer_.begin);
   }
-  void endBlock(unsigned block) const {
-    for (const unsigned char* p = buffer_.begin + bytes_; p < buffer_.end; ++p)
-      if (*p != kSharedPoisonByte)
-        throw LaunchError("kernel stopped: block " + std::to_string(block) +
-                          " wrote to extern __shared__ " + buffer_.name + "[] at byte " +
-                          std::to_string(p - buffer_.begin) + ", past the " +
-                          std::to_string(bytes_) +
+  // `severalBlocks`: the sentence names the block.
+  void endBlock(unsigned block, bool severalBlocks) const {
+    for (const unsigned char* p = buffer_.begin + bytes_; p < buffer_.end; ++p) {
+      if (*p == kSharedPoisonByte) continue;
+      const std::string byte = std::to_string(p - buffer_.begin);
+      LaunchFailure failure{
+          "sim.dynamic-shared-overrun",
+          {{"array", buffer_.name}, {"byte", byte}, {"bytes", std::to_string(bytes_)}},
+          {}};
+      if (severalBlocks) {
+        failure.id = "sim.dynamic-shared-overrun-in-block";
+        failure.args.emplace_back("block", std::to_string(block));
+      }
+      throw LaunchError(
+          detail::stopped((severalBlocks ? "block " + std::to_string(block) : "the block") +
+                          " wrote to extern __shared__ " + buffer_.name + "[] at byte " + byte +
+                          ", past the " + std::to_string(bytes_) +
                           " bytes of dynamic shared memory the launch gave it; on a GPU that "
-                          "write lands outside the block's shared memory.");
+                          "write lands outside the block's shared memory."),
+          std::move(failure));
+    }
   }
   // What onBarrier shows of it: the launch's bytes.
   void addSpan(std::vector<detail::ByteRange>& spans) const {
@@ -220,7 +238,7 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
           dynamic.startBlock();
           detail::g_blockIdx = {x, y, z};
           run.run(linear);  // a failed block has unwound its fibers before it throws
-          dynamic.endBlock(linear);
+          dynamic.endBlock(linear, uint64_t(grid.x) * grid.y * grid.z > 1);
         }
   });
   return stats;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kernels/sim/vector_types.hpp"
@@ -144,11 +145,37 @@ struct LaunchStats {
 // What a launch keeps of its printf output: CUDA's default printf buffer is 1 MiB too.
 inline constexpr size_t kPrintedBytes = size_t(1) << 20;
 
+// Why a launch could not finish, as data: `id` is a sentence the lessons' engine says in the
+// learner's language (lessons/engine/messages/*.txt, the "sim." ids; an id that names the block
+// is for launches of several blocks, its pair without "-in-block" for one), `args` fill its
+// placeholders (thread lists, lines, code and numbers: the same in every language), and
+// `sites`, where a block is stuck at several places, are one sentence each (the "sites"
+// placeholder).
+struct LaunchFailure {
+  std::string id;
+  std::vector<std::pair<std::string, std::string>> args;
+  std::vector<LaunchFailure> sites;
+
+  // The argument's text, "" where there is none.
+  std::string arg(std::string_view name) const {
+    for (const auto& [key, text] : args)
+      if (key == name) return text;
+    return "";
+  }
+};
+
 // A launch that could not finish: a barrier some threads never reach, a warp operation with
-// lanes missing, a thread that threw or failed an assertion. what() names threads and line.
+// lanes missing, a thread that failed an assertion, misused cooperative groups or freed what no
+// malloc gave. what() is the sentence in English (logs, the C++ exception); failure() is the
+// same sentence as data, for screens in the learner's language.
 class LaunchError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  LaunchError(const std::string& english, LaunchFailure failure)
+      : std::runtime_error(english), failure_(std::move(failure)) {}
+  const LaunchFailure& failure() const { return failure_; }
+
+ private:
+  LaunchFailure failure_;
 };
 
 // Runs `body` once per thread of the grid, with threadIdx/blockIdx/blockDim/gridDim set.

@@ -131,8 +131,11 @@ void BlockRun::schedule() {
       continue;
     }
     if (++rounds > kRoundLimit)
-      fail("block " + std::to_string(blockLinear_) + " made no progress in " +
-           std::to_string(kRoundLimit) + " scheduling rounds; does a thread wait forever?");
+      fail((blockName().empty() ? "the block" : "block " + std::to_string(blockLinear_)) +
+               " made no progress in " + std::to_string(kRoundLimit) +
+               " scheduling rounds; does a thread wait forever?",
+           failure("sim.no-progress", "sim.no-progress-in-block",
+                   {{"rounds", std::to_string(kRoundLimit)}}));
     if (s.usesRounds()) {
       // One round: every runnable thread, in thread order, runs to its next yield point.
       // Nothing becomes runnable during a round: waiters are released after it.

@@ -131,9 +131,10 @@ inline void __nanosleep(unsigned, const char* file = __builtin_FILE(),
                         int line = __builtin_LINE()) {
   ::rlab::sim::detail::yieldPoint(file, line);
 }
-// Ends the launch as a failed assertion would, naming the thread.
-[[noreturn]] inline void __trap() {
-  ::rlab::sim::detail::failAssertion("__trap()", "", 0);
+// Ends the launch as a failed assertion would, naming the thread and the line.
+[[noreturn]] inline void __trap(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  ::rlab::sim::detail::failInKernel("sim.trap", "sim.trap-in-block", "called __trap().", file,
+                                    line);
 }
 
 #include "kernels/sim/atomics.hpp"

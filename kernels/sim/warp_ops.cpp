@@ -161,15 +161,23 @@ bool BlockRun::releaseWarps() {
       const std::string site = where(request.file, request.line);
       if (!(group >> l & 1u))
         fail("thread " + std::to_string(warpStart + l) + blockName() +
-             " calls a warp operation at " + site + " with a mask that leaves out its own lane " +
-             std::to_string(l) + ".");
+                 " calls a warp operation at " + site +
+                 " with a mask that leaves out its own lane " + std::to_string(l) + ".",
+             failure("sim.mask-leaves-out-lane", "sim.mask-leaves-out-lane-in-block",
+                     {{"thread", std::to_string(warpStart + l)},
+                      {"site", site},
+                      {"lane", std::to_string(l)}}));
       bool complete = true;
       for (unsigned m = 0; m < lanesHere; ++m) {
         if (!(group >> m & 1u)) continue;
         if (state[m] == State::Done) {
           fail("the warp operation at " + site + blockName() + " waits for lane " +
-               std::to_string(m) + " (thread " + std::to_string(warpStart + m) +
-               "), which has already exited; every lane in the mask must reach it.");
+                   std::to_string(m) + " (thread " + std::to_string(warpStart + m) +
+                   "), which has already exited; every lane in the mask must reach it.",
+               failure("sim.lane-exited", "sim.lane-exited-in-block",
+                       {{"site", site},
+                        {"lane", std::to_string(m)},
+                        {"thread", std::to_string(warpStart + m)}}));
         }
         // A lane still running, waiting at __activemask (which lets it go on), or at an
         // operation of another group of lanes (a smaller tile before this one): not yet here.
@@ -182,8 +190,12 @@ bool BlockRun::releaseWarps() {
         // The same lanes at another operation: each waits for the other, for ever.
         if (other.op != request.op)
           fail("lanes of warp " + std::to_string(warpStart / 32) + blockName() +
-               " meet at different warp operations (" + site + " and " +
-               where(other.file, other.line) + ").");
+                   " meet at different warp operations (" + site + " and " +
+                   where(other.file, other.line) + ").",
+               failure("sim.different-warp-ops", "sim.different-warp-ops-in-block",
+                       {{"warp", std::to_string(warpStart / 32)},
+                        {"site", site},
+                        {"otherSite", where(other.file, other.line)}}));
       }
       if (!complete) continue;
       for (unsigned m = 0; m < lanesHere; ++m)

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "kernels/sim/runtime.hpp"
 #include "lessons/engine/embedded.hpp"
 
 namespace rlab {
@@ -34,8 +35,28 @@ bool Message::operator==(const Message& other) const {
   return id == other.id && args == other.args;
 }
 
+namespace {
+
+// The simulator's sentence, as data below the engine, as a message: its arguments are text, its
+// sites a list of sentences.
+Message launchFailureMessage(const sim::LaunchFailure& failure) {
+  std::vector<MessageArg> args;
+  for (const auto& [name, text] : failure.args) args.emplace_back(name, text);
+  if (!failure.sites.empty()) {
+    std::vector<Message> sites;
+    for (const sim::LaunchFailure& site : failure.sites)
+      sites.push_back(launchFailureMessage(site));
+    args.emplace_back("sites", std::move(sites));
+  }
+  return Message(failure.id, std::move(args));
+}
+
+}  // namespace
+
 Message messageOf(const std::exception& error) {
   if (const auto* carrier = dynamic_cast<const MessageCarrier*>(&error)) return carrier->message();
+  if (const auto* launch = dynamic_cast<const sim::LaunchError*>(&error))
+    return launchFailureMessage(launch->failure());
   return verbatim(error.what());
 }
 

@@ -107,7 +107,8 @@ class MessageError : public std::runtime_error, public MessageCarrier {
       : std::runtime_error(english(message)), MessageCarrier(std::move(message)) {}
 };
 
-// An error's sentence: its message where it carries one, else its what() as it is.
+// An error's sentence: its message where it carries one, the simulator's LaunchFailure where it
+// is a sim::LaunchError, else its what() as it is.
 Message messageOf(const std::exception& error);
 
 // A catalogue file as parsed ("key => text" a line, '#' comments): key to text, and one

@@ -47,9 +47,15 @@ struct Waiting {
   uint64_t warpResult = 0;
 };
 
-// Thrown inside a fiber to end a thread that failed an assertion; caught at the fiber's top.
-struct AssertionFailure {
-  std::string message;
+// Thrown inside a fiber to end a thread that cannot go on (a failed assertion, __trap,
+// cooperative groups misused, a bad free); caught at the fiber's top, which names the thread:
+// `id` for a launch of one block, `idInBlock` for several, `args` besides thread and block,
+// `english` what follows "thread T" in what().
+struct KernelFailure {
+  const char* id;
+  const char* idInBlock;
+  std::vector<std::pair<std::string, std::string>> args;
+  std::string english;
 };
 
 // Thrown inside a suspended fiber when its launch has failed elsewhere, so that its frames
@@ -60,6 +66,8 @@ constexpr unsigned kNoThread = ~0u;
 
 // "shim.hpp:42": where a diagnostic points, the file without its folders.
 std::string where(const char* file, int line);
+// "kernel stopped: " and the sentence: what() of a launch that could not finish.
+std::string stopped(const std::string& english);
 
 // Whether two barriers are the same line of the same file.
 inline bool sameSite(const char* fileA, int lineA, const char* fileB, int lineB) {
@@ -179,7 +187,7 @@ class BlockRun {
     enter(thread);
     jumpTo(contexts_[thread], stacks_[thread], &fibers_.home(), fibers_.homeStack());
     current_ = kNoThread;
-    if (failure_) fail(*failure_);
+    if (failure_) throw *failure_;
   }
   void schedule();            // schedule.cpp
   void orderLanesAtRandom();  // schedule.cpp: the next round of lanes-random
@@ -188,8 +196,12 @@ class BlockRun {
   bool releaseWarps();  // warp_ops.cpp
   [[noreturn]] void barrierMismatch();
   [[noreturn]] void stuck();
-  [[noreturn]] void fail(const std::string& message);
-  std::string blockName() const;
+  // Stops the launch: "kernel stopped: " and `english`, with the same sentence as data.
+  [[noreturn]] void fail(const std::string& english, LaunchFailure failure) const;
+  std::string blockName() const;  // " of block 3" where the launch has several, else ""
+  // The sentence `id`, or `idInBlock` with the block's number where the launch has several.
+  LaunchFailure failure(const char* id, const char* idInBlock,
+                        std::vector<std::pair<std::string, std::string>> args) const;
   using WarpLanes = std::array<Waiting*, 32>;
   static uint64_t computeWarpResult(const WarpLanes& lanes, unsigned lane, unsigned groupMask);
   static uint64_t reduceLanes(const WarpLanes& lanes, WarpOp op, bool isSigned, unsigned groupMask);
@@ -226,7 +238,7 @@ class BlockRun {
   unsigned roundSkips_ = kNoThread;  // the stalled thread, while it sits out
   bool unwinding_ = false;
   uint64_t switches_ = 0;
-  std::optional<std::string> failure_;
+  std::optional<LaunchError> failure_;  // a thread's, which the scheduler throws
   uint64_t rng_ = 0;
 
   uint64_t nextRandom() {  // splitmix64: the same numbers on every platform

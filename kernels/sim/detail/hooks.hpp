@@ -65,8 +65,12 @@ uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int wi
 void noteAtomic(const void* address, double old, double operand, double after);
 void noteStep(int step);  // the running thread's accesses so far belong to `step`
 [[noreturn]] void failAssertion(const char* expression, const char* file, int line);
-// Ends the launch: the running thread did `what` at file:line, which cannot go on.
-[[noreturn]] void failInKernel(const char* what, const char* file, int line);
+// Ends the launch: the running thread did what it cannot go on from, at file:line (line 0: no
+// line). `id` and `idInBlock` name the sentence for a launch of one block and of several (the
+// simulator's LaunchFailure ids: lessons/engine/messages/*.txt); `english` is the sentence in
+// English after "thread T at file:line ".
+[[noreturn]] void failInKernel(const char* id, const char* idInBlock, const char* english,
+                               const char* file, int line);
 // CUDA's device heap (malloc, free, new and delete in a kernel): sim::kDeviceHeapBytes in all;
 // a request past it gets a null pointer, as on a GPU.
 void* deviceMalloc(size_t bytes);

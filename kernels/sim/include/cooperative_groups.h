@@ -324,21 +324,22 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned tileSiz
                                     int line = __builtin_LINE()) {
   if (tileSize == 0 || tileSize > 32 || (tileSize & (tileSize - 1)))
     ::rlab::sim::detail::failInKernel(
+        "sim.tile-size", "sim.tile-size-in-block",
         "called tiled_partition with a tile size that is not a power of two from 1 to 32 (tiles "
-        "of 64 to 1024 threads are CUDA, but the simulator does not offer them)",
+        "of 64 to 1024 threads are CUDA, but the simulator does not offer them).",
         file, line);
   if (parent.kind_ != thread_group::Kind::Block)
     ::rlab::sim::detail::failInKernel(
+        "sim.tile-of-tile", "sim.tile-of-tile-in-block",
         "called tiled_partition(group, n) on a tile made at run time; the simulator splits a "
-        "thread_block, a thread_block_tile or a coalesced_group",
+        "thread_block, a thread_block_tile or a coalesced_group.",
         file, line);
   const unsigned rank = details::threadRankInBlock(), lane = details::laneid();
   // The block's last tile holds the threads left over: as on a GPU, its size is theirs.
   const unsigned first = rank / tileSize * tileSize;
   const unsigned left = unsigned(details::blockThreads()) - first;
   const unsigned size = left < tileSize ? left : tileSize;
-  const unsigned mask =
-      (size == 32 ? 0xffffffffu : (1u << size) - 1) << (lane & ~(tileSize - 1));
+  const unsigned mask = (size == 32 ? 0xffffffffu : (1u << size) - 1) << (lane & ~(tileSize - 1));
   return thread_group(thread_group::Kind::Tile, mask, size, rank / tileSize,
                       (details::blockThreads() + tileSize - 1) / tileSize);
 }
@@ -353,7 +354,8 @@ inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned t
                                        int line = __builtin_LINE()) {
   if (tileSize == 0 || tileSize > 32 || (tileSize & (tileSize - 1)))
     ::rlab::sim::detail::failInKernel(
-        "called tiled_partition with a tile size that is not a power of two from 1 to 32", file,
+        "sim.coalesced-tile-size", "sim.coalesced-tile-size-in-block",
+        "called tiled_partition with a tile size that is not a power of two from 1 to 32.", file,
         line);
   if (parent.size() <= tileSize) return parent;
   unsigned mask = 0, taken = 0;
@@ -378,9 +380,10 @@ class grid_group {
   static bool is_valid() { return false; }
   static void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     ::rlab::sim::detail::failInKernel(
+        "sim.grid-sync", "sim.grid-sync-in-block",
         "called this_grid().sync(), a barrier across the whole grid, which needs a cooperative "
         "launch (cudaLaunchCooperativeKernel, every block resident at once); this kernel was "
-        "launched with <<<grid, block>>>, where it would wait for blocks that have not started",
+        "launched with <<<grid, block>>>, where it would wait for blocks that have not started.",
         file, line);
   }
   static unsigned long long size() {

@@ -82,16 +82,29 @@ class GuardedBlock {
     return kNone;
   }
 
-  // Throws sim::LaunchError naming the buffer and the first element written past its end, and
-  // restores the guard so that one bad write is reported once.
-  void checkGuard(const std::string& launch) {
+  // Throws sim::LaunchError naming the launch (grid and block of threads), the buffer and the
+  // first element written past its end, and restores the guard so that one bad write is
+  // reported once.
+  void checkGuard(unsigned blocks, unsigned threads) {
     const size_t index = firstWrittenPastEnd();
     if (index == kNone) return;
     std::memset(bytes_ + dataBytes(), kGuardByte, kGuardBytes);
-    throw sim::LaunchError(launch + " wrote past the end of a buffer of " + std::to_string(count_) +
-                           " " + elementName_ + (count_ == 1 ? "" : "s") + " (indices 0 to " +
-                           std::to_string(count_ - 1) + "): element " + std::to_string(index) +
-                           " is the first one written past the end.");
+    auto counted = [](size_t count, const std::string& name) {
+      return std::to_string(count) + " " + name + (count == 1 ? "" : "s");
+    };
+    throw sim::LaunchError("a kernel launched with " + counted(blocks, "block") + " of " +
+                               counted(threads, "thread") + " wrote past the end of a buffer of " +
+                               counted(count_, elementName_) + " (indices 0 to " +
+                               std::to_string(count_ - 1) + "): element " + std::to_string(index) +
+                               " is the first one written past the end.",
+                           {"sim.buffer-overrun",
+                            {{"blocks", std::to_string(blocks)},
+                             {"threads", std::to_string(threads)},
+                             {"count", std::to_string(count_)},
+                             {"type", elementName_},
+                             {"last", std::to_string(count_ - 1)},
+                             {"index", std::to_string(index)}},
+                            {}});
   }
 
  private:
@@ -278,12 +291,9 @@ class SimBackend {
   }
 
   void checkGuards(dim3 grid, dim3 block) {
-    const std::string launch = "a kernel launched with " + std::to_string(grid.x) + " block" +
-                               (grid.x == 1 ? "" : "s") + " of " + std::to_string(block.x) +
-                               " thread" + (block.x == 1 ? "" : "s");
     std::erase_if(live_, [](const auto& weak) { return weak.expired(); });
     for (const auto& weak : live_)
-      if (auto buffer = weak.lock()) buffer->checkGuard(launch);
+      if (auto buffer = weak.lock()) buffer->checkGuard(grid.x, block.x);
   }
 
   template <class Arg>
