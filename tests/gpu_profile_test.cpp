@@ -55,7 +55,7 @@ double measured(const ProfileReport& r, Counter c) {
 double predicted(const ProfileReport& r, Counter c) {
   const auto found = r.predicted.find(c);
   REQUIRE_MESSAGE(found != r.predicted.end(),
-                  "no prediction of " << info(c).key << ": " << r.predictionNote);
+                  "no prediction of " << info(c).key << ": " << english(r.predictionNote));
   return found->second;
 }
 

@@ -175,12 +175,12 @@ TEST_CASE("parseNcuOutput: no permission for the counters, a metric this ncu doe
 }
 
 TEST_CASE("simulator predictions: bank conflicts of the divergence trees, by the warps' words") {
-  std::string note;
+  Message note;
   // Strided, 64 threads: levels 1 to 5 each a 2-way conflict in the two loads and the store of
   // warp 0's lanes (3 extra passes a level), the last level one lane: 15.
   auto conflicts = [&](const std::string& variant, int64_t n, int block) {
     const auto predicted = predictOnSimulator(run("divergence", variant, n, block), note);
-    REQUIRE_MESSAGE(predicted.count(Counter::SharedBankConflicts), note);
+    REQUIRE_MESSAGE(predicted.count(Counter::SharedBankConflicts), english(note));
     return predicted.at(Counter::SharedBankConflicts);
   };
   CHECK(conflicts("strided", 64, 64) == 15);
@@ -189,17 +189,18 @@ TEST_CASE("simulator predictions: bank conflicts of the divergence trees, by the
   CHECK(conflicts("sequential", 64, 64) == 0);
   // Block 256: level 1 has 4 warps of 2-way conflicts, level 2 two of 4-way ... a pass more.
   CHECK(conflicts("strided", 256, 256) > conflicts("strided", 64, 64));
-  CHECK(note.find("bank conflicts") != std::string::npos);
+  CHECK(note.id == "predict.banks");
   // Past the steps the simulator records: no prediction, and why.
   CHECK(predictOnSimulator(run("divergence", "strided", 1 << 20), note).empty());
-  CHECK(note.find("65536") != std::string::npos);
+  CHECK(note.id == "predict.counters-from-steps");
+  CHECK(note.arg("n") == "65536");
   // A kernel with neither a shared tree nor steps in global memory.
   CHECK(predictOnSimulator(run("fastest", "default", 1000), note).empty());
-  CHECK(note.find("neither") != std::string::npos);
+  CHECK(note.id == "predict.nothing");
 }
 
 TEST_CASE("simulator predictions: global sectors and requests of the memory view's lessons") {
-  std::string note;
+  Message note;
   // Folding 9 elements: four launches, two loads and a store by each working warp; the second
   // operand of the first fold (a[5..8], bytes 20 to 35) straddles two sectors.
   auto predicted = predictOnSimulator(run("folding", "default", 9), note);
@@ -207,7 +208,8 @@ TEST_CASE("simulator predictions: global sectors and requests of the memory view
     CHECK(predicted.empty());
     return;
   }
-  REQUIRE_MESSAGE(predicted.count(Counter::GlobalLoadRequests), note);
+  REQUIRE_MESSAGE(predicted.count(Counter::GlobalLoadRequests), english(note));
+  CHECK(note.id == "predict.sectors");
   CHECK(predicted.at(Counter::GlobalLoadRequests) == 8);
   CHECK(predicted.at(Counter::GlobalStoreRequests) == 4);
   CHECK(predicted.at(Counter::GlobalLoadSectorsPerRequest) == doctest::Approx(9.0 / 8));
@@ -227,7 +229,8 @@ TEST_CASE("simulator predictions: global sectors and requests of the memory view
   predicted = predictOnSimulator(run("shared", "global", 64, 64), note);
   CHECK(predicted.at(Counter::GlobalStoreRequests) == 6 + 1);
   CHECK(predictOnSimulator(run("shared", "global", 4096), note).empty());
-  CHECK(note.find("1024") != std::string::npos);
+  CHECK(note.id == "predict.sectors-up-to");
+  CHECK(note.arg("n") == "1024");
 }
 
 namespace {

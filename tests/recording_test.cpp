@@ -100,6 +100,13 @@ TEST_CASE("recording: the profile of the run on screen, or of the same variant a
   CHECK(back.params.n == found.params.n);
   CHECK(back.total.counters == found.total.counters);
   CHECK(back.predicted == found.predicted);
+  // The prediction's note comes back as the same sentence, to be said in any language; a note
+  // kept only as English words is shown as it is.
+  found.predictionNote = Message("predict.counters-from-steps", {{"n", 65536}});
+  CHECK(profileFromJson(profileJson(found)).predictionNote == found.predictionNote);
+  RecordingJson words = profileJson(found);
+  words.erase("prediction_note_message");
+  CHECK(profileFromJson(words).predictionNote == verbatim(english(found.predictionNote)));
 }
 
 TEST_CASE("recording links: figures filled in, problems named, the rest untouched") {

@@ -22,7 +22,7 @@ int profileCommand(const Command& c, std::ostream& out, std::ostream& err, bool)
   if (c.format == Format::Json)
     out << profileJson(report).dump() << "\n";
   else
-    printProfileText(report, out);
+    printProfileText(report, c.language, out);
   return report.runError.empty() ? 0 : 1;
 }
 

@@ -48,7 +48,7 @@ void printWrapped(const std::string& text, std::ostream& out) {
 
 }  // namespace
 
-void printProfileText(const ProfileReport& report, std::ostream& out) {
+void printProfileText(const ProfileReport& report, Language language, std::ostream& out) {
   const Params& p = report.params;
   std::string run = "rlab run " + p.lesson;
   for (const auto& a : runArguments(p))
@@ -100,7 +100,7 @@ void printProfileText(const ProfileReport& report, std::ostream& out) {
   }
   out << "\n* proves the lesson's point:\n";
   for (Counter c : proof) printWrapped(std::string(info(c).label) + ": " + info(c).meaning, out);
-  if (!report.predictionNote.empty()) out << report.predictionNote << "\n";
+  if (!report.predictionNote.empty()) out << render(report.predictionNote, language) << "\n";
   for (const auto& note : report.notes) out << "note: " << note << "\n";
 }
 

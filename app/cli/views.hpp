@@ -59,7 +59,7 @@ void printBenchCsv(const BenchTable& bench, std::ostream& out);
 void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language);
 // A profile: the lesson's kernels' counters beside the simulator's prediction, the counters that
 // prove the lesson's point first (profile_views.cpp). Its JSON is the core's profileJson.
-void printProfileText(const ProfileReport& report, std::ostream& out);
+void printProfileText(const ProfileReport& report, Language language, std::ostream& out);
 // What rlab record wrote, and where.
 void printRecordText(const RecordingJson& recording, const std::string& file, std::ostream& out);
 // The exercises lesson by lesson, their titles in `language` (English where a file is missing).

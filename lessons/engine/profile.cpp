@@ -636,7 +636,7 @@ ProfileReport runProfile(const Params& params, const ProfileOptions& options) {
     try {
       report.predicted = predictOnSimulator(report.params, report.predictionNote);
     } catch (const std::exception& e) {  // the GPU's counters stand without it
-      report.predictionNote = std::string("The simulator could not run this setting: ") + e.what();
+      report.predictionNote = Message("predict.could-not-run", {{"why", messageOf(e)}});
     }
   }
   return report;

@@ -87,7 +87,7 @@ struct ProfileReport {
   // bank conflicts (from the trace's combines) and global sectors and requests (from the
   // addresses it saw). Empty where it has none; `predictionNote` says why, or how.
   std::map<Counter, double> predicted;
-  std::string predictionNote;
+  Message predictionNote;
   double result = 0;  // what the profiled run computed
   bool correct = false;
   bool permissionDenied = false;  // ERR_NVGPUCTRPERM: `runError` says how to grant it
@@ -114,11 +114,11 @@ void summarizeLaunches(const std::vector<NcuLaunch>& launches, const Params& p,
 // What the simulator's run of the setting predicts (pure: from its Trace, which must hold
 // steps, and memory where the variant's steps work in global memory). Empty, with `note` saying
 // why, where the variant has no such prediction or the run recorded too little.
-std::map<Counter, double> simulatorPredictions(const Trace& simulated, std::string& note);
+std::map<Counter, double> simulatorPredictions(const Trace& simulated, Message& note);
 
 // The same setting run on the simulator with its steps and memory recorded (lockstep), and its
 // predictions; empty where the run is past what the simulator records.
-std::map<Counter, double> predictOnSimulator(const Params& p, std::string& note);
+std::map<Counter, double> predictOnSimulator(const Params& p, Message& note);
 
 // How to let ncu read the counters, in one sentence (ERR_NVGPUCTRPERM).
 std::string counterPermissionSentence();

@@ -54,27 +54,25 @@ double sharedBankConflicts(const Trace& t) {
 
 }  // namespace
 
-std::map<Counter, double> simulatorPredictions(const Trace& t, std::string& note) {
+std::map<Counter, double> simulatorPredictions(const Trace& t, Message& note) {
   std::map<Counter, double> predicted;
   const LessonInfo* lesson = findLesson(t.params.lesson);
   const VariantInfo* variant = lesson ? lesson->findVariant(t.params.variant) : nullptr;
   if (!variant) {
-    note = "The run names no lesson variant the simulator knows.";
+    note = Message("predict.no-variant");
     return predicted;
   }
   if (variant->sharedTree) {
     if (!t.traced) {
-      note = "The simulator predicts bank conflicts from the steps it records, up to n = " +
-             std::to_string(lesson->traceLimit) + ".";
+      note = Message("predict.banks-from-steps", {{"n", lesson->traceLimit}});
       return predicted;
     }
     predicted[Counter::SharedBankConflicts] = sharedBankConflicts(t);
   }
   if (variant->globalMemorySteps) {
     if (!t.memoryRecorded) {
-      note = "The simulator counts sectors from the addresses it sees, up to n = " +
-             std::to_string(std::min(kMemoryTraceLimit, lesson->traceLimit)) +
-             " (on x86-64 Linux).";
+      note = Message("predict.sectors-on-linux",
+                     {{"n", std::min(kMemoryTraceLimit, lesson->traceLimit)}});
       return predicted;
     }
     double loads = 0, loadSectors = 0, stores = 0, storeSectors = 0;
@@ -90,20 +88,14 @@ std::map<Counter, double> simulatorPredictions(const Trace& t, std::string& note
     if (stores > 0) predicted[Counter::GlobalStoreSectorsPerRequest] = storeSectors / stores;
   }
   if (predicted.empty()) {
-    note =
-        "The simulator predicts bank conflicts of trees in shared memory and the sectors of "
-        "steps in global memory; this kernel has neither to predict.";
+    note = Message("predict.nothing");
     return predicted;
   }
-  note = "Predicted by the simulator from its own run of this setting (" +
-         std::string(variant->sharedTree
-                         ? "bank conflicts: the words each warp's combines read and wrote"
-                         : "sectors and requests: the addresses each lane touched") +
-         ").";
+  note = Message(variant->sharedTree ? "predict.banks" : "predict.sectors");
   return predicted;
 }
 
-std::map<Counter, double> predictOnSimulator(const Params& p, std::string& note) {
+std::map<Counter, double> predictOnSimulator(const Params& p, Message& note) {
   const LessonInfo& lesson = lessonOrThrow(p.lesson);
   const Resolved resolved = resolve(p);
   const VariantInfo& variant = *lesson.findVariant(resolved.params.variant);
@@ -114,13 +106,11 @@ std::map<Counter, double> predictOnSimulator(const Params& p, std::string& note)
   simulated.timed = false;
   simulated.memory = variant.globalMemorySteps;
   if ((variant.sharedTree || variant.globalMemorySteps) && simulated.n > lesson.traceLimit) {
-    note = "The simulator predicts these counters from the steps it records, up to n = " +
-           std::to_string(lesson.traceLimit) + ".";
+    note = Message("predict.counters-from-steps", {{"n", lesson.traceLimit}});
     return {};
   }
   if (variant.globalMemorySteps && simulated.n > kMemoryTraceLimit) {
-    note = "The simulator counts sectors from the addresses it sees, up to n = " +
-           std::to_string(kMemoryTraceLimit) + ".";
+    note = Message("predict.sectors-up-to", {{"n", kMemoryTraceLimit}});
     return {};
   }
   if (!variant.sharedTree && !variant.globalMemorySteps) {

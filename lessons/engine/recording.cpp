@@ -195,7 +195,9 @@ RecordingJson profileJson(const ProfileReport& report) {
       {"launches", report.total.launches},
       {"counters", counters(report.total.counters)},
       {"predicted", counters(report.predicted)},
-      {"prediction_note", report.predictionNote},
+      {"prediction_note", english(report.predictionNote)},
+      // The same sentence as data, so that a recording shows it in the reader's language.
+      {"prediction_note_message", encodeMessage(report.predictionNote)},
       {"stalls", stalls(report.total.stalls)},
       {"kernels", kernels},
       {"unknown_metrics", report.unknownMetrics},
@@ -245,7 +247,13 @@ ProfileReport profileFromJson(const RecordingJson& j) {
   report.total.counters = counters(j.value("counters", RecordingJson::object()));
   report.total.stalls = stalls(j.value("stalls", RecordingJson::array()));
   report.predicted = counters(j.value("predicted", RecordingJson::object()));
-  report.predictionNote = j.value("prediction_note", "");
+  // The sentence as data where the file has it; older files hold only its English words,
+  // shown as they are.
+  const std::string noteWords = j.value("prediction_note", "");
+  report.predictionNote = j.contains("prediction_note_message")
+                              ? decodeMessage(j.value("prediction_note_message", ""))
+                          : noteWords.empty() ? Message()
+                                              : verbatim(noteWords);
   if (j.contains("kernels") && j["kernels"].is_array())
     for (const auto& k : j["kernels"]) {
       ProfiledKernel kernel;
