@@ -13,6 +13,7 @@
 #include "app/cli/views.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/race.hpp"
+#include "lessons/engine/recording.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 #include "lessons/engine/timeline.hpp"
@@ -315,4 +316,31 @@ TEST_CASE("sentences: a learner's kernel checked, its failures and its run, in j
       for (const std::string& words : englishIn(out.str())) FAIL_CHECK("English: " << words);
     }
   }
+}
+
+TEST_CASE("sentences: the simulator's prediction beside every recorded profile, in ja and zh") {
+  // What the Profile tab and rlab profile say under the counters: for every run a recording
+  // profiles, from the simulator now and from every recording built in.
+  std::vector<Message> notes;
+  for (Params p : recordedProfileRuns()) {
+    if (p.n > 4096) continue;  // the simulator's answer is only that the steps stop at n
+    Message note;
+    predictOnSimulator(p, note);
+    notes.push_back(note);
+  }
+  notes.push_back(Message("predict.banks-from-steps", {{"n", 65536}}));
+  for (const Recording& r : recordings())
+    for (Params p : recordedProfileRuns()) {
+      ProfileReport found;
+      bool exact = false;
+      if (recordedProfile(r, p, found, exact)) notes.push_back(found.predictionNote);
+    }
+  REQUIRE(notes.size() > 10);
+  for (Language language : {Language::Ja, Language::Zh})
+    for (const Message& note : notes) {
+      const std::string said = render(note, language);
+      CAPTURE(said);
+      CHECK_FALSE(note.empty());
+      for (const std::string& words : englishIn(said)) FAIL_CHECK("English: " << words);
+    }
 }
