@@ -220,7 +220,7 @@ TEST_CASE(
   click(app, "profile-run");
   app.waitForWork();
   frames(app);
-  INFO(app.ui.profile.error);
+  INFO(english(app.ui.profile.error));
   REQUIRE(app.ui.profile.report);
   const rlab::ProfileReport& r = *app.ui.profile.report;
   REQUIRE(r.total.counters.count(rlab::Counter::SharedBankConflicts));

@@ -40,7 +40,7 @@ ProfileReport profiled(const std::string& lesson, const std::string& variant, in
   p.n = n;
   p.block = block;
   ProfileReport r = runProfile(p, options);
-  REQUIRE_MESSAGE(r.runError.empty(), lesson << " " << variant << ": " << r.runError);
+  REQUIRE_MESSAGE(r.runError.empty(), lesson << " " << variant << ": " << english(r.runError));
   CHECK(r.correct);
   for (const std::string& metric : r.unknownMetrics) MESSAGE("ncu lacks " << metric);
   return r;

@@ -170,7 +170,7 @@ TEST_CASE("parseNcuOutput: no permission for the counters, a metric this ncu doe
   const NcuOutput base = parseNcuOutput(
       "==ERROR== Failed to find metric regex:^sm__cycles_active\\.(sum|min|max|avg)$\n");
   CHECK(base.unknownMetrics == std::vector<std::string>{"sm__cycles_active"});
-  CHECK(counterPermissionSentence().find("NVreg_RestrictProfilingToAdminUsers=0") !=
+  CHECK(english(counterPermissionSentence()).find("NVreg_RestrictProfilingToAdminUsers=0") !=
         std::string::npos);
 }
 
@@ -316,7 +316,8 @@ TEST_CASE("runProfile: a metric ncu lacks is left out, said, and the profile mad
   CHECK(second[6].find("threads_uniform") == std::string::npos);
   CHECK(fake.arguments(0)[6].find("threads_uniform") != std::string::npos);
   REQUIRE_FALSE(r.notes.empty());
-  CHECK(r.notes.front().find("left out") != std::string::npos);
+  CHECK(r.notes.front().id == "profile.metrics-missing");
+  CHECK(english(r.notes.front()).find("left out") != std::string::npos);
 }
 
 TEST_CASE("runProfile: without permission for the counters, one sentence on how to grant it") {
@@ -346,7 +347,7 @@ TEST_CASE("runProfile: cancelled, refused settings, and nothing found to profile
   CHECK_THROWS_AS(runProfile(run("barrier", "global", 8), options), GpuUnavailable);
   // ncu that printed nothing: the sentence says so.
   const ProfileReport empty = runProfile(run("barrier", "global", 8), fake.options());
-  CHECK(empty.runError.find("counted no kernel") != std::string::npos);
+  CHECK(empty.runError.id == "profile.no-kernel");
 }
 
 TEST_CASE("rlab profile and rlab run --no-steps: bad input is one sentence, exit 2") {

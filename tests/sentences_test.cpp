@@ -24,15 +24,17 @@ using namespace rlab;
 namespace {
 
 // Words that stay English in every language: the names the texts, try links and messages use
-// (lessons, variants, operators, types, data, parameters, schedules) and rlab's own name.
+// (lessons, variants, operators, types, data, parameters, schedules), rlab's own name and the
+// tools it runs (Nsight Compute).
 const std::set<std::string>& names() {
   static const std::set<std::string> all = [] {
     std::set<std::string> words = {
-        "sum",  "max",       "min",        "product",   "subtract",  "int",     "float",  "iota",
-        "ones", "random",    "default",    "lockstep",  "stall",     "perturb", "printf", "block",
-        "data", "values",    "schedule",   "type",      "op",        "gpus",    "stride", "len",
-        "rlab", "racecheck", "memcheck",   "synccheck", "initcheck", "sim",     "gpu",    "auto",
-        "on",   "off",       "per-thread", "reduce",    "remain",    "grid",    "launch"};
+        "sum",       "max",    "min",    "product", "subtract",  "int",      "float",
+        "iota",      "ones",   "random", "default", "lockstep",  "stall",    "perturb",
+        "printf",    "block",  "data",   "values",  "schedule",  "type",     "op",
+        "gpus",      "stride", "len",    "rlab",    "racecheck", "memcheck", "synccheck",
+        "initcheck", "sim",    "gpu",    "auto",    "on",        "off",      "per-thread",
+        "reduce",    "remain", "grid",   "launch",  "Nsight",    "Compute"};
     for (const LessonInfo& l : lessons()) {
       words.insert(l.id);
       for (const VariantInfo& v : l.variants) words.insert(v.id);
@@ -318,7 +320,7 @@ TEST_CASE("sentences: a learner's kernel checked, its failures and its run, in j
   }
 }
 
-TEST_CASE("sentences: the simulator's prediction beside every recorded profile, in ja and zh") {
+TEST_CASE("sentences: a profile's prediction note and failures, recorded or not, in ja and zh") {
   // What the Profile tab and rlab profile say under the counters: for every run a recording
   // profiles, from the simulator now and from every recording built in.
   std::vector<Message> notes;
@@ -329,6 +331,10 @@ TEST_CASE("sentences: the simulator's prediction beside every recorded profile, 
     notes.push_back(note);
   }
   notes.push_back(Message("predict.banks-from-steps", {{"n", 65536}}));
+  // And why a profile could not be made.
+  notes.insert(notes.end(), {counterPermissionSentence(), Message("profile.cancelled"),
+                             Message("profile.no-kernel", {{"code", 1}}),
+                             Message("profile.metrics-missing", {{"metrics", "sm__x.sum"}})});
   for (const Recording& r : recordings())
     for (Params p : recordedProfileRuns()) {
       ProfileReport found;

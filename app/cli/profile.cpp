@@ -18,7 +18,7 @@ int profileCommand(const Command& c, std::ostream& out, std::ostream& err, bool)
   const ProfileReport report = runProfile(c.params, options);
   err << std::string(60, ' ') << "\r" << std::flush;
   // Without the counters there is nothing to show: one sentence, as for a missing GPU.
-  if (report.permissionDenied) throw GpuUnavailable(verbatim(report.runError));
+  if (report.permissionDenied) throw GpuUnavailable(report.runError);
   if (c.format == Format::Json)
     out << profileJson(report).dump() << "\n";
   else

@@ -60,8 +60,8 @@ void printProfileText(const ProfileReport& report, Language language, std::ostre
                                         : "as they are (--clock-control none)")
       << "; the kernels ran once, without the trace buffer.\n";
   if (!report.runError.empty()) {
-    out << report.runError << "\n";
-    for (const auto& note : report.notes) out << "note: " << note << "\n";
+    out << render(report.runError, language) << "\n";
+    for (const auto& note : report.notes) out << "note: " << render(note, language) << "\n";
     return;
   }
   out << "result " << formatValue(report.result, p.type)
@@ -101,7 +101,7 @@ void printProfileText(const ProfileReport& report, Language language, std::ostre
   out << "\n* proves the lesson's point:\n";
   for (Counter c : proof) printWrapped(std::string(info(c).label) + ": " + info(c).meaning, out);
   if (!report.predictionNote.empty()) out << render(report.predictionNote, language) << "\n";
-  for (const auto& note : report.notes) out << "note: " << note << "\n";
+  for (const auto& note : report.notes) out << "note: " << render(note, language) << "\n";
 }
 
 void printRecordText(const RecordingJson& recording, const std::string& file, std::ostream& out) {

@@ -27,12 +27,11 @@ void App::startProfile() {
       ProfileReport report = runProfile(params, options);
       if (report.cancelled) return [](UiState&) {};  // what was shown stays
       return [report = std::move(report)](UiState& ui) {
-        ui.profile.error = report.permissionDenied ? report.runError : "";
+        ui.profile.error = report.permissionDenied ? report.runError : Message();
         ui.profile.report = report;
       };
     } catch (const std::exception& e) {  // no ncu, no GPU, no rlab, a setting refused
-      const std::string why = e.what();
-      return [why](UiState& ui) { ui.profile.error = why; };
+      return [why = messageOf(e)](UiState& ui) { ui.profile.error = why; };
     }
   });
 }

@@ -214,7 +214,7 @@ void drawCounters(App& app, const ProfileReport& report) {
     if (!k.lessonKernel)
       ImGui::TextDisabled(tr("Also ran: %s, %d launches"), k.function.c_str(), k.launches);
   if (!report.predictionNote.empty()) wrappedText(say(report.predictionNote), true);
-  for (const std::string& note : report.notes) wrappedText(note, true);
+  for (const Message& note : report.notes) wrappedText(say(note), true);
 }
 
 // Why this machine cannot profile the run on screen, in one sentence; empty where it can.
@@ -268,7 +268,7 @@ void drawProfilePanel(App& app) {
     noteWidget(ui, "profile-why");
   }
   if (!ui.profile.error.empty()) {
-    wrappedText(ui.profile.error, pal.wrong);
+    wrappedText(say(ui.profile.error), pal.wrong);
     noteWidget(ui, "profile-error");
   }
   ImGui::Separator();

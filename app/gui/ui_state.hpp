@@ -64,7 +64,7 @@ struct BenchOutcome {
 // not be made; recordings are looked up as it draws.
 struct ProfileOutcome {
   std::optional<ProfileReport> report;
-  std::string error;  // one sentence: no ncu, no permission, the run failed
+  Message error;  // one sentence: no ncu, no permission, the run failed
 };
 
 // The exercise open in the editor: the learner's text, the file it lives in, and the last

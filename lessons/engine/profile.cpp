@@ -501,11 +501,11 @@ std::vector<Counter> shownCounters(const ProfileReport& report) {
 // [SECTION] Running ncu
 // ============================================================================================
 
-std::string counterPermissionSentence() {
-  return "Nsight Compute may not read this GPU's performance counters (ERR_NVGPUCTRPERM): run "
-         "rlab as root (sudo), or let every user read them: add the line `options nvidia "
-         "NVreg_RestrictProfilingToAdminUsers=0` to a file in /etc/modprobe.d/, then reboot "
-         "(https://developer.nvidia.com/ERR_NVGPUCTRPERM).";
+Message counterPermissionSentence() {
+  return Message("profile.no-permission",
+                 {{"line", "options nvidia NVreg_RestrictProfilingToAdminUsers=0"},
+                  {"folder", "/etc/modprobe.d/"},
+                  {"link", "https://developer.nvidia.com/ERR_NVGPUCTRPERM"}});
 }
 
 namespace {
@@ -522,7 +522,7 @@ void readRun(const std::string& output, ProfileReport& report) {
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
     if (startsWith(line, "rlab: ") && report.runError.empty()) {
-      report.runError = line.substr(6);
+      report.runError = verbatim(line.substr(6));  // said as the profiled rlab said it
       continue;
     }
     if (!startsWith(line, "{")) continue;
@@ -613,24 +613,24 @@ ProfileReport runProfile(const Params& params, const ProfileOptions& options) {
   report.exitCode = done.exitCode;
   readRun(done.output, report);
   if (!report.unknownMetrics.empty())
-    report.notes.push_back("This ncu or GPU has no metric " + joined(report.unknownMetrics, ", ") +
-                           ": the counters that need it are left out.");
-  for (const std::string& warning : ncuOutput.warnings) report.notes.push_back(warning);
+    report.notes.push_back(
+        Message("profile.metrics-missing", {{"metrics", joined(report.unknownMetrics, ", ")}}));
+  for (const std::string& warning : ncuOutput.warnings) report.notes.push_back(verbatim(warning));
   if (done.cancelled) {
     report.cancelled = true;
-    report.runError = "Profiling was cancelled.";
+    report.runError = Message("profile.cancelled");
   } else if (ncuOutput.permissionDenied) {
     report.permissionDenied = true;
     report.runError = counterPermissionSentence();
   } else if (ncuOutput.launches.empty() && report.runError.empty()) {
-    report.runError = !ncuOutput.errors.empty()
-                          ? "Nsight Compute failed: " + joined(ncuOutput.errors, " ")
-                          : "Nsight Compute counted no kernel (exit code " +
-                                std::to_string(done.exitCode) +
-                                "): the run made no launch it could profile.";
+    report.runError =
+        !ncuOutput.errors.empty()
+            ? Message("profile.ncu-failed", {{"errors", verbatim(joined(ncuOutput.errors, " "))}})
+            : Message("profile.no-kernel", {{"code", done.exitCode}});
   }
+  const std::string failure = english(report.runError);
   for (const std::string& error : ncuOutput.errors)
-    if (report.runError.find(error) == std::string::npos) report.notes.push_back(error);
+    if (failure.find(error) == std::string::npos) report.notes.push_back(verbatim(error));
   summarizeLaunches(ncuOutput.launches, report.params, report);
   if (options.predict && report.runError.empty()) {
     try {

@@ -93,8 +93,8 @@ struct ProfileReport {
   bool permissionDenied = false;  // ERR_NVGPUCTRPERM: `runError` says how to grant it
   bool cancelled = false;         // keepGoing said stop
   std::vector<std::string> unknownMetrics;
-  std::string runError;  // the profile could not be made: one sentence
-  std::vector<std::string> notes;
+  Message runError;            // the profile could not be made: one sentence
+  std::vector<Message> notes;  // what ncu warned of, counters left out
   int exitCode = -1;
 };
 
@@ -121,7 +121,7 @@ std::map<Counter, double> simulatorPredictions(const Trace& simulated, Message& 
 std::map<Counter, double> predictOnSimulator(const Params& p, Message& note);
 
 // How to let ncu read the counters, in one sentence (ERR_NVGPUCTRPERM).
-std::string counterPermissionSentence();
+Message counterPermissionSentence();
 
 struct ProfileOptions {
   std::string ncu, rlab;              // empty: find them (findCudaTool, findRlabExecutable)

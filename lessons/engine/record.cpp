@@ -148,7 +148,7 @@ void recordProfiles(const RecordRequest& request, const RecordProgress& progress
     const std::string key = runKey(p.lesson, p.variant);
     if (progress && !progress("profile " + key + ", n = " + std::to_string(p.n))) break;
     const ProfileReport report = runProfile(p, request.profile);
-    if (report.permissionDenied) throw GpuUnavailable(verbatim(report.runError));
+    if (report.permissionDenied) throw GpuUnavailable(report.runError);
     profiles[key][sizeKey(report.params.n > 0 ? report.params.n : p.n)] = profileJson(report);
   }
   into["profile"] = profiles;

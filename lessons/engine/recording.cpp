@@ -201,9 +201,10 @@ RecordingJson profileJson(const ProfileReport& report) {
       {"stalls", stalls(report.total.stalls)},
       {"kernels", kernels},
       {"unknown_metrics", report.unknownMetrics},
-      {"notes", report.notes},
+      {"notes", english(report.notes)},
       {"permission_denied", report.permissionDenied},
-      {"error", report.runError.empty() ? RecordingJson(nullptr) : RecordingJson(report.runError)}};
+      {"error",
+       report.runError.empty() ? RecordingJson(nullptr) : RecordingJson(english(report.runError))}};
   return j;
 }
 
@@ -272,9 +273,13 @@ ProfileReport profileFromJson(const RecordingJson& j) {
     }
   if (j.contains("unknown_metrics"))
     report.unknownMetrics = j["unknown_metrics"].get<std::vector<std::string>>();
-  if (j.contains("notes")) report.notes = j["notes"].get<std::vector<std::string>>();
+  // Notes and the error are kept as English words (most are Nsight Compute's own), shown so.
+  if (j.contains("notes"))
+    for (const std::string& note : j["notes"].get<std::vector<std::string>>())
+      report.notes.push_back(verbatim(note));
   report.permissionDenied = j.value("permission_denied", false);
-  if (j.contains("error") && j["error"].is_string()) report.runError = j["error"];
+  if (j.contains("error") && j["error"].is_string())
+    report.runError = verbatim(j["error"].get<std::string>());
   return report;
 }
 
