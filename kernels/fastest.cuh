@@ -26,7 +26,7 @@ constexpr unsigned kWarpSize = 32;
 // against 344 microseconds on an H100 80GB HBM3, 229 against 236 on an H200; at 2^24, run again
 // and again over one array, 19.5 against 25.3 (H100), since the loads no longer push out of the
 // caches what the next run finds still in L2. A third hint, L2::256B (fetch the whole 256-byte
-// stretch around the address into L2), gained nothing on the H100 at 2^26 and 2^28, lost 4% at
+// stretch around the address into L2), gained nothing on the H100 at 2^26 and 2^28, lost 3% at
 // 2^24, and on the H200 made the kernel 11% slower at 2^28 (255 against 229 microseconds): it
 // is not used. (The simulator has no caches: a plain load there. Cards before sm_80 take the
 // read-only load alone.)
