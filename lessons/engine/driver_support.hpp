@@ -63,28 +63,22 @@ class ValueHistory {
   std::vector<std::vector<Write>> writes_;
 };
 
-// Steps come after those the trace holds (the input first); the steps in their reads, counted
-// from the launch's input, become the trace's.
-inline void appendSteps(Trace& out, std::vector<StepSnapshot> steps) {
-  const int offset = int(out.steps.size()) - 1;
-  for (StepSnapshot& s : steps) {
-    for (CombineRead& c : s.combines)
-      for (ValueRead* r : {&c.target, &c.source}) {
-        if (r->writtenAt >= 0) r->writtenAt += offset;
-        if (r->stale) r->missedStep += offset;
-      }
-    out.steps.push_back(std::move(s));
-  }
-}
-
-// A launch's steps after `by` steps were put before them: the steps their reads name move on.
-inline void shiftReadSteps(std::vector<StepSnapshot>& steps, int by) {
+// The steps that reads name (a value written at a step, a write missed at one), from step
+// `from` on, move `by` steps later: the steps they count were put after others.
+inline void shiftReadSteps(std::vector<StepSnapshot>& steps, int by, int from) {
   for (StepSnapshot& s : steps)
     for (CombineRead& c : s.combines)
       for (ValueRead* r : {&c.target, &c.source}) {
-        if (r->writtenAt > 0) r->writtenAt += by;
-        if (r->stale && r->missedStep > 0) r->missedStep += by;
+        if (r->writtenAt >= from) r->writtenAt += by;
+        if (r->stale && r->missedStep >= from) r->missedStep += by;
       }
+}
+
+// Steps come after those the trace holds (the input first); the steps in their reads, counted
+// from the launch's input, become the trace's.
+inline void appendSteps(Trace& out, std::vector<StepSnapshot> steps) {
+  shiftReadSteps(steps, int(out.steps.size()) - 1, 0);
+  for (StepSnapshot& s : steps) out.steps.push_back(std::move(s));
 }
 
 inline long long blocksFor(long long threads, int block) {

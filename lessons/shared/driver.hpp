@@ -72,7 +72,7 @@ void runOneLaunch(B& b, const Params& p, typename B::template Buffer<T>& input, 
                                         "step.shared.gather-up-to"),
                             downloadAsDoubles<B, T>(b, input, size_t(p.n)),
                             std::move(steps.front().memory)));
-    shiftReadSteps(steps, 1);
+    shiftReadSteps(steps, 1, 1);  // the input stays step 0
   }
   appendSteps(out, std::move(steps));
   if (trace) out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
