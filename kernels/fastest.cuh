@@ -94,10 +94,11 @@ __device__ __forceinline__ T blockReduce(T v, T* warpTotals, unsigned lane, unsi
 //    own "written" bit in one 64-bit store, so nobody waits at a fence, and the adding block
 //    reads every slot at once, again only while some are still on their way.
 // The input pointer must be 16-byte aligned (cudaMalloc's always are).
-template <class T, class Op>
+// Recorder: StepRecorder<T> for the run the picture draws, NoRecorder<T> for runs only timed.
+template <class T, class Op, class Recorder>
 __global__ void fastestReduce(const T* __restrict__ in, long long n, T* result,
                               unsigned long long* blockTotals, unsigned* blocksStarted,
-                              StepRecorder<T> trace) {
+                              Recorder trace) {
   using Vec = typename Vector4<T>::type;
   const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   const T identity = Op::template identity<T>();
