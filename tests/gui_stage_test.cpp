@@ -220,33 +220,43 @@ TEST_CASE("gui: at n = 1000 the array shows a window of readable cells and an ov
 }
 
 TEST_CASE("stage: coarsening's reads, a column per thread from the run's record, at 1280x800") {
-  for (const long long n : {8ll, 1000ll, 65536ll}) {
-    CAPTURE(n);
-    HeadlessImGui imgui(ImVec2(1280, 800));
-    App app;
-    app.ui.view.presenter = true;
-    app.ui.params.lesson = "shared";
-    app.ui.params.variant = "coarsened";
-    app.ui.params.n = n;
-    settle(app);
-    app.stepTo(1);
-    frame(app);
-    REQUIRE(app.ui.trace);
-    const auto& gathers = app.ui.trace->steps.at(1).gathers;
-    REQUIRE_FALSE(gathers.empty());
-    std::set<std::string> drawn;
-    for (const auto& label : rlab::gui::labelsThisFrame()) drawn.insert(label.text);
-    CHECK(drawn.count("t0"));
-    CHECK(drawn.count("k=0"));
-    // Every read thread 0 made has its row, or the line that says which are not drawn.
-    const int reads = int(gathers[0].elements.size());
-    CHECK((drawn.count("k=" + std::to_string(reads - 1)) ||
-           std::any_of(drawn.begin(), drawn.end(), [](const std::string& text) {
-             return text.find("are not drawn") != std::string::npos;
-           })));
-    if (n > 8) CHECK(app.ui.widgetRects.count("array page forward"));
-    checkLabels("shared coarsened gather at n = " + std::to_string(n));
-  }
+  // 480 high: a window where 8 rows of reads do not fit, so that their pager is needed.
+  for (const float height : {800.f, 480.f})
+    for (const long long n : {8ll, 1000ll, 65536ll}) {
+      CAPTURE(n);
+      CAPTURE(height);
+      HeadlessImGui imgui(ImVec2(1280, height));
+      App app;
+      app.ui.view.presenter = true;
+      app.ui.params.lesson = "shared";
+      app.ui.params.variant = "coarsened";
+      app.ui.params.n = n;
+      settle(app);
+      app.stepTo(1);
+      frame(app);
+      REQUIRE(app.ui.trace);
+      const auto& gathers = app.ui.trace->steps.at(1).gathers;
+      REQUIRE_FALSE(gathers.empty());
+      std::set<std::string> drawn;
+      for (const auto& label : rlab::gui::labelsThisFrame()) drawn.insert(label.text);
+      CHECK(drawn.count("t0"));
+      CHECK(drawn.count("k=0"));
+      // Every read thread 0 made has its row: drawn, or reached with the rows' pager.
+      const int reads = int(gathers[0].elements.size());
+      const std::string last = "k=" + std::to_string(reads - 1);
+      for (int page = 0; page < reads && !drawn.count(last); ++page) {
+        REQUIRE(app.ui.widgetRects.count("gather rows down"));
+        click(app, "gather rows down");
+        frame(app);
+        drawn.clear();
+        for (const auto& label : rlab::gui::labelsThisFrame()) drawn.insert(label.text);
+        checkLabels("shared coarsened gather at n = " + std::to_string(n) + ", rows paged");
+      }
+      CHECK(drawn.count(last));
+      if (n == 65536 && height < 500) CHECK(app.ui.arrayWindow.firstRow > 0);
+      if (n > 8) CHECK(app.ui.widgetRects.count("array page forward"));
+      checkLabels("shared coarsened gather at n = " + std::to_string(n));
+    }
 }
 
 TEST_CASE("stage: no two labels overlap and none is cut off, for every lesson at three sizes") {

@@ -4,7 +4,8 @@
 // each read; the threads' names over the columns, warp and block boundaries between them. A
 // row is one turn of the kernel's loop (k), so a warp's neighbouring reads sit side by side.
 // More threads than fit are paged with the array panel's pager, its overview strip showing how
-// many elements each thread read. The threads' sums are the step after.
+// many elements each thread read; more rows than fit (a projector's screen, many elements a
+// thread) with a pager of their own under them. The threads' sums are the step after.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -32,11 +33,15 @@ const char* caption() {
       "element's index over its value. A row is one turn of the loop (k); grey: past n, not read.");
 }
 
-// Rows: the threads' names, then under the cells the boundaries' names, the line on reads not
-// drawn, and the overview strip (paged).
+// Rows: the threads' names, then under the cells the boundaries' names, the rows' pager (when
+// not all rows fit), and the overview strip (paged).
+float rowPagerHeight() {
+  return ImGui::GetFrameHeightWithSpacing();
+}
 float frameAround(const GatherLayout& l, bool moreRows) {
   const float font = ImGui::GetFontSize();
-  return (l.paged ? font * 1.2f : 0) + font * 1.3f + font * 1.4f + (moreRows ? font * 1.3f : 0);
+  return (l.paged ? font * 1.2f : 0) + font * 1.3f + font * 1.4f +
+         (moreRows ? rowPagerHeight() : 0);
 }
 
 GatherLayout layoutGather(const StepSnapshot& s, ElementType type, float width, float height) {
@@ -65,7 +70,7 @@ GatherLayout layoutGather(const StepSnapshot& s, ElementType type, float width, 
   l.textScale = std::clamp(room / (float(std::max(l.rows, 1)) * fullCell), 0.7f, 1.f);
   l.cellHeight = fullCell * l.textScale;
   l.rowsShown = std::clamp(int(room / l.cellHeight), 1, std::max(1, l.rows));
-  if (l.rowsShown < l.rows)  // a line says which reads are not drawn
+  if (l.rowsShown < l.rows)  // the rows' pager takes a line
     l.rowsShown = std::max(1, int((height - frameAround(l, true)) / l.cellHeight));
   return l;
 }
@@ -74,21 +79,22 @@ GatherLayout layoutGather(const StepSnapshot& s, ElementType type, float width, 
 // the threads.
 long long placeThreads(UiState& ui, const Trace& t, const GatherLayout& l) {
   ArrayWindow& w = ui.arrayWindow;
-  if (w.placedFor != &t) w.movedByHand = false, w.first = 0;
+  if (w.placedFor != &t) w.movedByHand = false, w.first = 0, w.firstRow = 0;
   w.placedFor = &t;
   w.placedAtStep = ui.step;
   w.first = std::clamp(w.first, 0ll, std::max(0ll, l.threads - l.shown));
   return w.first;
 }
 
+// Rows firstRow to firstRow + rowsShown - 1 of the threads first to first + shown - 1.
 void drawColumns(const StepSnapshot& s, const Trace& t, const GatherLayout& l, long long first,
-                 ImVec2 origin, const Palette& pal) {
+                 int firstRow, ImVec2 origin, const Palette& pal) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const float font = ImGui::GetFontSize();
   const float x0 = origin.x + l.gutter, top = origin.y + font * 1.3f;
   const float bottom = top + float(l.rowsShown) * l.cellHeight;
   for (int k = 0; k < l.rowsShown; ++k) {
-    const std::string row = "k=" + std::to_string(k);
+    const std::string row = "k=" + std::to_string(firstRow + k);
     placeLabel(draw,
                {ImVec2(origin.x, top + float(k) * l.cellHeight + l.cellHeight / 2 - font / 2)},
                pal.muted, row);
@@ -102,13 +108,14 @@ void drawColumns(const StepSnapshot& s, const Trace& t, const GatherLayout& l, l
     for (int k = 0; k < l.rowsShown; ++k) {
       const ImVec2 p0(left + 1, top + float(k) * l.cellHeight + 1),
           p1(left + l.column - 1, top + float(k + 1) * l.cellHeight - 1);
-      const bool read = size_t(k) < g.elements.size();
+      const size_t r = size_t(firstRow + k);
+      const bool read = r < g.elements.size();
       draw->AddRectFilled(p0, p1, read ? pal.cell : pal.padding, 3);
       draw->AddRect(p0, p1, read ? pal.worked : pal.cellBorder, 3, 0, read ? pal.line * 1.5f : 1);
       if (!read) continue;
       // Inside the cell, which is as wide as the widest of them: not labels that could move.
-      const std::string index = std::to_string(g.elements[size_t(k)]);
-      const std::string value = formatValue(g.values[size_t(k)], t.params.type);
+      const std::string index = std::to_string(g.elements[r]);
+      const std::string value = formatValue(g.values[r], t.params.type);
       const float small = kIndexScale * l.textScale;
       const float indexWidth = ImGui::CalcTextSize(index.c_str()).x * small;
       const float valueWidth = ImGui::CalcTextSize(value.c_str()).x * l.textScale;
@@ -131,10 +138,24 @@ void drawColumns(const StepSnapshot& s, const Trace& t, const GatherLayout& l, l
                                         : printed(tr("warp %lld"), thread % block / 32);
     placeLabel(draw, {ImVec2(x + 3, bottom + 2)}, blockStart ? pal.accent : pal.muted, name);
   }
-  if (l.rowsShown < l.rows)
-    placeLabel(draw, {ImVec2(origin.x, bottom + font * 1.4f)}, pal.muted,
-               printed(tr("reads k=%d to k=%d are not drawn: rlab run --json lists every read"),
-                       l.rowsShown, l.rows - 1));
+}
+
+// Up and down a page of rows, and which rows are shown.
+void drawRowsPager(UiState& ui, const GatherLayout& l, ImVec2 at) {
+  int& firstRow = ui.arrayWindow.firstRow;
+  ImGui::SetCursorScreenPos(at);
+  if (ImGui::ArrowButton("##rows up", ImGuiDir_Up)) firstRow = std::max(0, firstRow - l.rowsShown);
+  noteWidget(ui, "gather rows up");
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##rows down", ImGuiDir_Down))
+    firstRow = std::min(l.rows - l.rowsShown, firstRow + l.rowsShown);
+  noteWidget(ui, "gather rows down");
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(printed(tr("reads k=%d to k=%d of k=0 to k=%d"), firstRow,
+                                 firstRow + l.rowsShown - 1, l.rows - 1)
+                             .c_str());
+  noteLabel(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), "gather rows");
 }
 
 }  // namespace
@@ -168,9 +189,12 @@ void drawGatherPicture(App& app, const StepSnapshot& s) {
   wrappedText(caption(), pal.accent);
   l = layoutGather(s, t.params.type, width, ImGui::GetContentRegionAvail().y - font * 0.5f);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  drawColumns(s, t, l, first, origin, pal);
-  const float used = font * 1.3f + float(l.rowsShown) * l.cellHeight + font * 1.4f +
-                     (l.rowsShown < l.rows ? font * 1.3f : 0);
+  int& firstRow = ui.arrayWindow.firstRow;
+  firstRow = std::clamp(firstRow, 0, std::max(0, l.rows - l.rowsShown));
+  drawColumns(s, t, l, first, firstRow, origin, pal);
+  const float cells = font * 1.3f + float(l.rowsShown) * l.cellHeight + font * 1.4f;
+  if (l.rowsShown < l.rows) drawRowsPager(ui, l, ImVec2(origin.x, origin.y + cells));
+  const float used = cells + (l.rowsShown < l.rows ? rowPagerHeight() : 0);
   if (l.paged) {
     std::vector<double> reads;  // the strip: how many elements each thread read
     for (const ThreadGather& g : s.gathers) reads.push_back(double(g.elements.size()));
