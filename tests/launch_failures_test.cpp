@@ -133,10 +133,19 @@ TEST_CASE("launch failures: a stuck block names each site it waits at, as a sent
   REQUIRE(sites);
   REQUIRE(sites->sentences.size() == 2);
   CHECK(sites->sentences[1].id == "sim.waiting-at-warp-op");
-  CHECK(rlab::render(one.message, Language::Ja).find("バリアで待つスレッド 0-7、") !=
+  CHECK(rlab::render(one.message, Language::Ja).find("バリアで待つスレッド 0-7（8 個）、") !=
         std::string::npos);
-  CHECK(rlab::render(one.message, Language::Zh).find("的屏障处等待的线程 0-7、在 ") !=
+  CHECK(rlab::render(one.message, Language::Zh).find("的屏障处等待的线程 0-7（8 个）、在 ") !=
         std::string::npos);
+  // One thread is "thread 0", and it waits.
+  const Stopped alone = stopped(1, 32, [] {
+    if (threadIdx.x == 0)
+      __syncthreads();
+    else
+      (void)__shfl_sync(0xffffffffu, 1, 0);
+  });
+  CHECK(alone.what.find("thread 0 waits at the barrier at ") != std::string::npos);
+  CHECK(alone.what.find("threads 1-31 wait at the warp operation at ") != std::string::npos);
 
   // Lanes that name each other in different masks: two warp operations, in block 2 of three.
   const Stopped blocks = stopped(3, 32, [] {

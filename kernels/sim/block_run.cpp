@@ -38,6 +38,14 @@ std::string ranges(const std::vector<unsigned>& ids) {
   return out;
 }
 
+// "thread 5" or "threads 0-31", and the verb to match: English has a singular.
+std::string threadsNamed(const std::vector<unsigned>& ids) {
+  return (ids.size() == 1 ? "thread " : "threads ") + ranges(ids);
+}
+const char* waitFor(const std::vector<unsigned>& ids) {
+  return ids.size() == 1 ? "waits" : "wait";
+}
+
 }  // namespace
 
 std::string stopped(const std::string& english) {
@@ -190,14 +198,16 @@ void BlockRun::barrierMismatch() {
     (same ? here : there).push_back(i);
     if (!same && !other) other = &w;
   }
-  fail("threads " + ranges(here) + blockName() + " wait at the barrier at " +
-           where(a.file, a.line) + ", threads " + ranges(there) + " at another barrier (" +
+  fail(threadsNamed(here) + blockName() + " " + waitFor(here) + " at the barrier at " +
+           where(a.file, a.line) + ", " + threadsNamed(there) + " at another barrier (" +
            where(other->file, other->line) +
            "); every thread of a block must reach the same __syncthreads().",
        failure("sim.barrier-mismatch", "sim.barrier-mismatch-in-block",
                {{"threads", ranges(here)},
+                {"count", std::to_string(here.size())},
                 {"site", where(a.file, a.line)},
                 {"others", ranges(there)},
+                {"otherCount", std::to_string(there.size())},
                 {"otherSite", where(other->file, other->line)}}));
 }
 
@@ -225,9 +235,13 @@ void BlockRun::stuck() {
   std::vector<LaunchFailure> sites;
   auto waitAt = [&](const char* id, const char* what, const std::vector<unsigned>& threads,
                     const char* file, int line) {
-    english += (english.empty() ? "threads " : ", threads ") + ranges(threads) + " wait at the " +
-               what + " at " + where(file, line);
-    sites.push_back({id, {{"threads", ranges(threads)}, {"site", where(file, line)}}, {}});
+    english += (english.empty() ? "" : ", ") + threadsNamed(threads) + " " + waitFor(threads) +
+               " at the " + what + " at " + where(file, line);
+    sites.push_back({id,
+                     {{"threads", ranges(threads)},
+                      {"count", std::to_string(threads.size())},
+                      {"site", where(file, line)}},
+                     {}});
   };
   if (barrierThread)
     waitAt("sim.waiting-at-barrier", "barrier", atBarrier, barrierThread->file,
