@@ -76,8 +76,19 @@ TEST_CASE("chapter: a broken try link is refused with its line and the reason") 
   const auto problems = rlab::checkChapter(rlab::readChapterFile(file), "broken.md");
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].line == 4);
-  CHECK(problems[0].reason.find("the try link [the same run, barrier on]") == 0);
-  CHECK(problems[0].reason.find("n") != std::string::npos);
+  const std::string why = rlab::english(problems[0].reason);
+  CHECK(why.find("the try link [the same run, barrier on]") == 0);
+  CHECK(why.find("n") != std::string::npos);
+  // In the reader's language, the refusal of n too.
+  const std::string japanese = rlab::render(problems[0].reason, rlab::Language::Ja);
+  CHECK(japanese.find("try リンク [the same run, barrier on]") == 0);
+  for (const rlab::MessageArg& arg : problems[0].reason.args)
+    if (arg.name == "why") {
+      REQUIRE(arg.sentences.size() == 1);
+      const std::string refusal = rlab::render(arg.sentences[0], rlab::Language::Ja);
+      CHECK(refusal != rlab::english(arg.sentences[0]));
+      CHECK(japanese.find(refusal) != std::string::npos);
+    }
   const Outcome refused = rlabWith({"lesson", file});
   CHECK(refused.code == 1);
   CHECK(refused.out == "");
@@ -99,13 +110,13 @@ TEST_CASE("chapter: a link that names no lesson, a short narration and a bad pre
       rlab::checkChapter(rlab::readChapterFile(write(folder, "c.md", text)), "c.md");
   REQUIRE(problems.size() == 3);
   CHECK(problems[0].line == 3);
-  CHECK(problems[0].reason.find("must name its lesson") != std::string::npos);
+  CHECK(rlab::english(problems[0].reason).find("must name its lesson") != std::string::npos);
   CHECK(problems[1].line == 6);
-  CHECK(problems[1].reason ==
+  CHECK(rlab::english(problems[1].reason) ==
         "the narration of rlab run barrier --n 8 --no-barrier --schedule stall:4:2:1 has 3 "
         "items, but that run has 4 steps (step 0 is the input): one item a step.");
   CHECK(problems[2].line == 11);
-  CHECK(problems[2].reason.find("the prediction's run") == 0);
+  CHECK(rlab::english(problems[2].reason).find("the prediction's run") == 0);
 }
 
 TEST_CASE("chapter: files that are no chapter are refused in one sentence") {

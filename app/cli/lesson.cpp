@@ -22,25 +22,28 @@ void count(const std::vector<text::Block>& blocks, Counts& counts) {
   }
 }
 
-// Prints the problems on err; true where there were none.
+// Prints the problems on err, in `language`; true where there were none.
 bool checked(const text::Document& doc, const std::string& chapter, const std::string& file,
-             std::ostream& out, std::ostream& err, bool report) {
+             std::ostream& out, std::ostream& err, bool report, Language language) {
   const auto problems = checkChapter(doc, chapter);
-  for (const text::Problem& p : problems) err << problemLine(file, p) << "\n";
+  for (const text::Problem& p : problems) err << problemLine(file, p, language) << "\n";
   if (!problems.empty()) {
-    err << "rlab: " << file << ": " << problems.size()
-        << (problems.size() == 1 ? " problem" : " problems")
-        << "; the chapter is refused until it has none.\n";
+    err << "rlab: "
+        << render(Message("chapter.refused", {{"path", file}, {"count", problems.size()}}),
+                  language)
+        << "\n";
     return false;
   }
   if (report) {
     Counts counts;
     count(doc.blocks, counts);
     counts.links = int(text::tryLinks(doc).size());
-    out << file << ": " << counts.links << " try links, " << counts.predictions
-        << " predictions and " << counts.narrations
-        << " narrations: every link and prediction runs, and every narration has one item for "
-           "each step of its run.\n";
+    out << render(Message("chapter.checked", {{"path", file},
+                                              {"links", counts.links},
+                                              {"predictions", counts.predictions},
+                                              {"narrations", counts.narrations}}),
+                  language)
+        << "\n";
   }
   return true;
 }
@@ -56,7 +59,8 @@ int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool) 
   if (c.chapterIsFile) {
     // A teacher's chapter: its links name their lesson; the file's name stands for the chapter.
     const text::Document doc = readChapterFile(c.chapter);
-    if (!checked(doc, fileName(c.chapter), c.chapter, out, err, c.checkChapter)) return 1;
+    if (!checked(doc, fileName(c.chapter), c.chapter, out, err, c.checkChapter, c.language))
+      return 1;
     if (!c.checkChapter)
       printChapterText(doc, fileName(c.chapter), out, c.language, c.terminal.width);
     return 0;
@@ -66,7 +70,7 @@ int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool) 
     for (Language language : kLanguages)
       if (const text::Document* doc = text::chapter(c.chapter, language))
         clean &= checked(*doc, c.chapter, "lessons/" + c.chapter + "/" + code(language) + ".md",
-                         out, err, true);
+                         out, err, true, c.language);
     return clean ? 0 : 1;
   }
   const text::Document* doc = text::chapter(c.chapter, c.language);

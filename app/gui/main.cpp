@@ -51,16 +51,19 @@ int main(int argc, char** argv) {
   std::optional<rlab::text::Document> chapter;
   if (!o.chapter.empty()) {
     try {
+      const rlab::Language language =
+          o.language.empty() ? rlab::languageFromEnvironment() : rlab::parseLanguage(o.language);
       chapter = rlab::readChapterFile(o.chapter);
       const auto problems =
           rlab::checkChapter(*chapter, std::filesystem::path(o.chapter).filename().string());
       for (const auto& problem : problems)
-        std::cerr << rlab::problemLine(o.chapter, problem) << "\n";
+        std::cerr << rlab::problemLine(o.chapter, problem, language) << "\n";
       if (!problems.empty()) {
-        std::cerr << "reduction-lab: " << o.chapter << ": " << problems.size()
-                  << (problems.size() == 1 ? " problem" : " problems")
-                  << "; the chapter is refused until it has none (rlab lesson --check " << o.chapter
-                  << " checks it again).\n";
+        std::cerr << "reduction-lab: "
+                  << rlab::render(rlab::Message("chapter.refused-check-again",
+                                                {{"path", o.chapter}, {"count", problems.size()}}),
+                                  language)
+                  << "\n";
         return 2;
       }
     } catch (const rlab::ParamError& e) {

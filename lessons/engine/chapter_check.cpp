@@ -42,14 +42,15 @@ int firstBadUtf8Line(const std::string& text) {
 std::vector<text::Problem> checkChapter(const text::Document& doc, const std::string& chapter,
                                         const std::function<bool()>& keepGoing) {
   std::vector<text::Problem> problems = doc.problems;
-  if (doc.title.empty())
-    problems.push_back({1, "A chapter starts with '# ' and its title on the first line."});
+  if (doc.title.empty()) problems.push_back({1, Message("chapter.no-title")});
   for (const text::Link& link : text::tryLinks(doc)) {
     try {
       paramsFromQuery(chapter, link.query);
     } catch (const ParamError& e) {
-      problems.push_back({link.line, "the try link [" + link.label + "](try:" + link.query +
-                                         ") cannot run: " + e.what()});
+      problems.push_back(
+          {link.line,
+           Message("chapter.try-link-cannot-run",
+                   {{"label", link.label}, {"query", link.query}, {"why", e.message()}})});
     }
   }
   bool stopped = false;
@@ -59,8 +60,8 @@ std::vector<text::Problem> checkChapter(const text::Document& doc, const std::st
       try {
         predictionRuns(chapter, b);
       } catch (const ParamError& e) {
-        problems.push_back(
-            {b.line, "the prediction's run (" + b.query + ") cannot run: " + e.what()});
+        problems.push_back({b.line, Message("chapter.prediction-cannot-run",
+                                            {{"query", b.query}, {"why", e.message()}})});
       }
     }
     if (b.kind != text::Block::Kind::Steps) return;
@@ -73,14 +74,16 @@ std::vector<text::Problem> checkChapter(const text::Document& doc, const std::st
       run.backend = BackendChoice::Sim;
       const size_t steps = runLesson(run).steps.size();
       if (steps != b.items.size())
-        problems.push_back({b.line, "the narration of " + commandLineFor(chapter, b.query) +
-                                        " has " + std::to_string(b.items.size()) +
-                                        " items, but that run has " + std::to_string(steps) +
-                                        " steps (step 0 is the input): one item a step."});
+        problems.push_back({b.line, Message("chapter.narration-items",
+                                            {{"command", commandLineFor(chapter, b.query)},
+                                             {"items", b.items.size()},
+                                             {"steps", steps}})});
     } catch (const ParamError& e) {
-      problems.push_back({b.line, "the narration's run (" + b.query + ") cannot run: " + e.what()});
+      problems.push_back({b.line, Message("chapter.narration-cannot-run",
+                                          {{"query", b.query}, {"why", e.message()}})});
     } catch (const std::exception& e) {
-      problems.push_back({b.line, "the narration's run (" + b.query + ") failed: " + e.what()});
+      problems.push_back({b.line, Message("chapter.narration-failed",
+                                          {{"query", b.query}, {"why", messageOf(e)}})});
     }
   });
   std::stable_sort(problems.begin(), problems.end(),
@@ -90,23 +93,22 @@ std::vector<text::Problem> checkChapter(const text::Document& doc, const std::st
 
 text::Document readChapterFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ParamError(path + " cannot be read; give a Markdown file (a chapter).");
+  if (!in) throw ParamError(Message("chapter.unreadable", {{"path", path}}));
   std::ostringstream all;
   all << in.rdbuf();
   const std::string text = all.str();
   if (text.size() > (size_t(1) << 20))
-    throw ParamError(path + " is larger than 1 MiB; a chapter is a Markdown text.");
+    throw ParamError(Message("chapter.too-large", {{"path", path}}));
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    throw ParamError(path + " is empty; a chapter starts with '# ' and its title.");
+    throw ParamError(Message("chapter.empty", {{"path", path}}));
   if (const int line = firstBadUtf8Line(text))
-    throw ParamError(path + ":" + std::to_string(line) +
-                     ": this line is not UTF-8; save the chapter as UTF-8.");
+    throw ParamError(Message("chapter.not-utf8", {{"path", path}, {"line", line}}));
   return text::parse(text);
 }
 
-std::string problemLine(const std::string& file, const text::Problem& problem) {
+std::string problemLine(const std::string& file, const text::Problem& problem, Language language) {
   return file + (problem.line > 0 ? ":" + std::to_string(problem.line) : "") + ": " +
-         problem.reason;
+         render(problem.reason, language);
 }
 
 }  // namespace rlab

@@ -25,7 +25,9 @@ std::vector<text::Problem> checkChapter(const text::Document& doc, const std::st
 // line).
 text::Document readChapterFile(const std::string& path);
 
-// "FILE:LINE: reason" (or "FILE: reason" for the whole file), as compilers write them.
-std::string problemLine(const std::string& file, const text::Problem& problem);
+// "FILE:LINE: reason" (or "FILE: reason" for the whole file), as compilers write them, the reason
+// in `language`.
+std::string problemLine(const std::string& file, const text::Problem& problem,
+                        Language language = Language::En);
 
 }  // namespace rlab

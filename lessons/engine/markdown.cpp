@@ -280,8 +280,7 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<Problem>& prob
     const auto [name, argument] = marker(b);
     if (name == "steps") {
       if (i + 1 >= in.size() || in[i + 1].kind != Kind::List) {
-        problems.push_back(
-            {b.line, "<!-- steps: " + argument + " --> must be followed by a list."});
+        problems.push_back({b.line, Message("chapter.steps-need-list", {{"argument", argument}})});
         continue;
       }
       Block steps;
@@ -299,12 +298,10 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<Problem>& prob
       predict.line = b.line;
       if (predict.predictKind != "result" && predict.predictKind != "faster" &&
           predict.predictKind != "idle")
-        problems.push_back({b.line, "<!-- predict: " + argument +
-                                        " --> names no kind of prediction; use result, faster "
-                                        "or idle."});
+        problems.push_back({b.line, Message("chapter.predict-kind", {{"argument", argument}})});
       if (i + 1 >= in.size() || in[i + 1].kind != Kind::Paragraph) {
         problems.push_back(
-            {b.line, "<!-- predict: " + argument + " --> must be followed by a paragraph."});
+            {b.line, Message("chapter.predict-needs-paragraph", {{"argument", argument}})});
         continue;
       }
       predict.spans = std::move(in[++i].spans);
@@ -315,8 +312,7 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<Problem>& prob
       details.line = b.line;
       const size_t open = html.find("<summary>"), close = html.find("</summary>");
       if (open == std::string::npos || close == std::string::npos || close < open) {
-        problems.push_back(
-            {b.line, "A <details> block needs <summary>...</summary> on its first line."});
+        problems.push_back({b.line, Message("chapter.details-summary")});
         continue;
       }
       const Document summary = parse(html.substr(open + 9, close - open - 9));
@@ -327,7 +323,7 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<Problem>& prob
         if (isHtml(in[j]) && trim(in[j].code) == "</details>") break;
         folded.push_back(std::move(in[j]));
       }
-      if (j == in.size()) problems.push_back({b.line, "A <details> block has no </details>."});
+      if (j == in.size()) problems.push_back({b.line, Message("chapter.details-unclosed")});
       details.children = readMarkers(std::move(folded), problems);
       i = j;
       // A predict's reason is the folded block right after its question.
@@ -336,8 +332,7 @@ std::vector<Block> readMarkers(std::vector<Block> in, std::vector<Problem>& prob
       else
         out.push_back(std::move(details));
     } else {
-      problems.push_back(
-          {b.line, "Raw HTML is not part of the lesson format: " + html.substr(0, 60)});
+      problems.push_back({b.line, Message("chapter.raw-html", {{"html", html.substr(0, 60)}})});
     }
   }
   return out;
@@ -367,7 +362,7 @@ Document parse(const std::string& markdown) {
   };
   Document doc;
   if (md_parse(markdown.data(), MD_SIZE(markdown.size()), &parser, &builder) != 0) {
-    doc.problems.push_back({0, "The Markdown could not be parsed."});
+    doc.problems.push_back({0, Message("chapter.unparsable")});
     return doc;
   }
   doc.blocks = readMarkers(builder.finish(), doc.problems);

@@ -35,8 +35,7 @@ const Document* chapter(const std::string& id, Language language) {
       std::vector<std::string> unfilled;
       doc = std::make_unique<Document>(parse(fillRecordingLinks(*markdown, &unfilled)));
       for (const std::string& link : unfilled)
-        doc->problems.push_back(
-            {0, "A figure's recording link names nothing recorded: " + link + "."});
+        doc->problems.push_back({0, Message("chapter.recording-link", {{"link", link}})});
     }
     found = parsed.emplace(path, std::move(doc)).first;
   }

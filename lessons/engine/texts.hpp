@@ -56,7 +56,7 @@ struct Block {
 // Something wrong with a chapter: its line in the Markdown (0: the whole file) and why.
 struct Problem {
   int line = 0;
-  std::string reason;
+  Message reason;  // in the reader's language where it is shown
 };
 
 struct Document {
