@@ -245,8 +245,8 @@ TEST_CASE("stage: coarsening's reads, a column per thread from the run's record,
       const int reads = int(gathers[0].elements.size());
       const std::string last = "k=" + std::to_string(reads - 1);
       for (int page = 0; page < reads && !drawn.count(last); ++page) {
-        REQUIRE(app.ui.widgetRects.count("gather rows down"));
-        click(app, "gather rows down");
+        REQUIRE(app.ui.widgetRects.count("gather rows forward"));
+        click(app, "gather rows forward");
         frame(app);
         drawn.clear();
         for (const auto& label : rlab::gui::labelsThisFrame()) drawn.insert(label.text);

@@ -319,23 +319,27 @@ void drawRowOverview(UiState& ui, const std::vector<double>& values,
   }
 }
 
-void drawRowPager(UiState& ui, long long count, long long shown, const std::string& showing) {
-  ArrayWindow& w = ui.arrayWindow;
-  if (ImGui::ArrowButton("##page back", ImGuiDir_Left)) {
-    w.first = std::max(0ll, w.first - shown);
-    w.movedByHand = true;
-  }
-  noteWidget(ui, "array page back");
+bool drawPager(UiState& ui, long long& first, long long count, long long shown,
+               const std::string& showing, const std::string& name, bool upAndDown) {
+  const long long before = first;
+  const std::string back = name + " back", forward = name + " forward";
+  if (ImGui::ArrowButton(("##" + back).c_str(), upAndDown ? ImGuiDir_Up : ImGuiDir_Left))
+    first = std::max(0ll, first - shown);
+  noteWidget(ui, back);
   ImGui::SameLine();
-  if (ImGui::ArrowButton("##page forward", ImGuiDir_Right)) {
-    w.first = std::min(count - shown, w.first + shown);
-    w.movedByHand = true;
-  }
-  noteWidget(ui, "array page forward");
+  if (ImGui::ArrowButton(("##" + forward).c_str(), upAndDown ? ImGuiDir_Down : ImGuiDir_Right))
+    first = std::max(0ll, std::min(count - shown, first + shown));
+  noteWidget(ui, forward);
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(showing.c_str());
-  noteLabel(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), "showing");
+  noteLabel(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), name);
+  return first != before;
+}
+
+void drawRowPager(UiState& ui, long long count, long long shown, const std::string& showing) {
+  if (drawPager(ui, ui.arrayWindow.first, count, shown, showing, "array page"))
+    ui.arrayWindow.movedByHand = true;
 }
 
 namespace {

@@ -142,20 +142,12 @@ void drawColumns(const StepSnapshot& s, const Trace& t, const GatherLayout& l, l
 
 // Up and down a page of rows, and which rows are shown.
 void drawRowsPager(UiState& ui, const GatherLayout& l, ImVec2 at) {
-  int& firstRow = ui.arrayWindow.firstRow;
+  long long& firstRow = ui.arrayWindow.firstRow;
   ImGui::SetCursorScreenPos(at);
-  if (ImGui::ArrowButton("##rows up", ImGuiDir_Up)) firstRow = std::max(0, firstRow - l.rowsShown);
-  noteWidget(ui, "gather rows up");
-  ImGui::SameLine();
-  if (ImGui::ArrowButton("##rows down", ImGuiDir_Down))
-    firstRow = std::min(l.rows - l.rowsShown, firstRow + l.rowsShown);
-  noteWidget(ui, "gather rows down");
-  ImGui::SameLine();
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(printed(tr("reads k=%d to k=%d of k=0 to k=%d"), firstRow,
-                                 firstRow + l.rowsShown - 1, l.rows - 1)
-                             .c_str());
-  noteLabel(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), "gather rows");
+  drawPager(ui, firstRow, l.rows, l.rowsShown,
+            printed(tr("reads k=%d to k=%d of k=0 to k=%d"), int(firstRow),
+                    int(firstRow) + l.rowsShown - 1, l.rows - 1),
+            "gather rows", true);
 }
 
 }  // namespace
@@ -189,9 +181,9 @@ void drawGatherPicture(App& app, const StepSnapshot& s) {
   wrappedText(caption(), pal.accent);
   l = layoutGather(s, t.params.type, width, ImGui::GetContentRegionAvail().y - font * 0.5f);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  int& firstRow = ui.arrayWindow.firstRow;
-  firstRow = std::clamp(firstRow, 0, std::max(0, l.rows - l.rowsShown));
-  drawColumns(s, t, l, first, firstRow, origin, pal);
+  long long& firstRow = ui.arrayWindow.firstRow;
+  firstRow = std::clamp(firstRow, 0ll, (long long)std::max(0, l.rows - l.rowsShown));
+  drawColumns(s, t, l, first, int(firstRow), origin, pal);
   const float cells = font * 1.3f + float(l.rowsShown) * l.cellHeight + font * 1.4f;
   if (l.rowsShown < l.rows) drawRowsPager(ui, l, ImVec2(origin.x, origin.y + cells));
   const float used = cells + (l.rowsShown < l.rows ? rowPagerHeight() : 0);

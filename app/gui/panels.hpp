@@ -23,8 +23,13 @@ void drawControlsPanel(App& app);                     // parameters, backend, Ru
 void drawPlayerPanel(App& app);                       // scrubber, play/pause, step buttons, speed
 void drawArrayPanel(App& app);                        // the array after this step
 float arrayPanelHeight(const App& app, float width);  // ... the height it needs for this step
+// Back and forward a page of `shown` of `count` (up and down for rows), and `showing` beside the
+// buttons, on the line it is called on; the buttons are the widgets "NAME back" and "NAME
+// forward". True when a button moved `first`.
+bool drawPager(UiState& ui, long long& first, long long count, long long shown,
+               const std::string& showing, const std::string& name, bool upAndDown = false);
 // The array panel's pager and overview strip over another row (the gather step's threads): the
-// pager on the line it is called on; the strip of `values`' magnitudes with the window framed.
+// pager (ui.arrayWindow's); the strip of `values`' magnitudes with the window framed.
 void drawRowPager(UiState& ui, long long count, long long shown, const std::string& showing);
 void drawRowOverview(UiState& ui, const std::vector<double>& values,
                      const std::vector<long long>& hot, ImVec2 origin, float width, float height,

@@ -119,8 +119,8 @@ struct ViewOptions {
 
 // Which part of a long array the array view shows: a screenful of cells with their values.
 struct ArrayWindow {
-  long long first = 0;  // the first element shown
-  int firstRow = 0;     // the gather step: the first turn of its loop (row k) shown
+  long long first = 0;     // the first element shown
+  long long firstRow = 0;  // the gather step: the first turn of its loop (row k) shown
   // The run and step it was last placed for: a new step moves it to where that step works,
   // unless the learner moved it by hand since.
   const Trace* placedFor = nullptr;
