@@ -38,14 +38,14 @@ void driveFastest(B& b, const Params& p, typename B::template Buffer<T>& input, 
   auto blockTotals = bufferHolding<B, unsigned long long>(b, size_t(blocks), 0ull);
   auto blocksStarted = bufferHolding<B, unsigned>(b, 1, 0u);
   Recording<B, T> rec(b, trace, 3, threads, 0);
-  if (trace)
-    b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), fastestReduce<T, Op, StepRecorder<T>>,
-             (const T*)input.get(), (long long)p.n, result.get(), blockTotals.get(),
-             blocksStarted.get(), rec.recorder());
+  auto launch = [&](auto kernel, auto recorder) {
+    b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), kernel, (const T*)input.get(),
+             (long long)p.n, result.get(), blockTotals.get(), blocksStarted.get(), recorder);
+  };
+  if (trace)  // the run the picture draws
+    launch(fastestReduce<T, Op, StepRecorder<T>>, rec.recorder());
   else
-    b.launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), fastestReduce<T, Op, NoRecorder<T>>,
-             (const T*)input.get(), (long long)p.n, result.get(), blockTotals.get(),
-             blocksStarted.get(), NoRecorder<T>{});
+    launch(fastestReduce<T, Op, NoRecorder<T>>, NoRecorder<T>{});
   auto steps = rec.snapshots({Message("step.fastest.threads"), Message("step.fastest.warps"),
                               std::is_integral<T>::value ? Message("step.fastest.blocks")
                                                          : Message("step.fastest.blocks-last")},
