@@ -88,6 +88,13 @@ TEST_CASE("recording: the profile of the run on screen, or of the same variant a
   CHECK(found.predicted.at(Counter::SharedBankConflicts) == 15);
   CHECK(found.total.function == "strided");
   CHECK(found.total.stalls.front().reason == "barrier");
+  // A stall reason is a sentence in the reader's language; one this build does not know keeps
+  // the recording's English words.
+  const Message& stall = found.total.stalls.front().label;
+  CHECK(english(stall) == "barrier: waiting at __syncthreads for the rest of the block");
+  CHECK(render(stall, Language::Ja).find("__syncthreads でブロックの残りを待っている") !=
+        std::string::npos);
+  CHECK(render(stallLabel("future_reason", "future: words"), Language::Zh) == "future: words");
   p.n = 1 << 20;
   p.block = 0;
   REQUIRE(recordedProfile(r, p, found, exact));

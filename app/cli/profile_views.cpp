@@ -19,13 +19,13 @@ std::string padded(const std::string& text, size_t width) {
   return text + std::string(width > shown ? width - shown : 1, ' ');
 }
 
-void printStalls(const std::vector<StallReason>& stalls, std::ostream& out) {
+void printStalls(const std::vector<StallReason>& stalls, Language language, std::ostream& out) {
   if (stalls.empty()) return;
   out << "  top warp stall reasons (cycles an issued instruction waited, on average):\n";
   for (size_t k = 0; k < stalls.size() && k < 3; ++k) {
     char cycles[32];
     std::snprintf(cycles, sizeof cycles, "%.2f", stalls[k].cyclesPerInstruction);
-    out << "    " << padded(cycles, 7) << stalls[k].label << "\n";
+    out << "    " << padded(cycles, 7) << render(stalls[k].label, language) << "\n";
   }
 }
 
@@ -87,7 +87,7 @@ void printProfileText(const ProfileReport& report, Language language, std::ostre
                 : gpu)
         << "\n";
   }
-  printStalls(total.stalls, out);
+  printStalls(total.stalls, language, out);
   for (const ProfiledKernel& k : report.kernels) {
     if (k.lessonKernel) continue;
     const auto duration = k.counters.find(Counter::DurationUs);

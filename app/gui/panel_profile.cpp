@@ -17,35 +17,6 @@ namespace rlab::gui {
 
 namespace {
 
-// A warp stall reason in the UI's language (the core's label is English), by ncu's name.
-const char* stallLabel(const StallReason& stall) {
-  if (stall.reason == "long_scoreboard")
-    return tr("long scoreboard: waiting for global or local memory");
-  if (stall.reason == "short_scoreboard")
-    return tr("short scoreboard: waiting for shared memory or a special function");
-  if (stall.reason == "barrier")
-    return tr("barrier: waiting at __syncthreads for the rest of the block");
-  if (stall.reason == "membar") return tr("memory barrier: waiting for a fence");
-  if (stall.reason == "lg_throttle")
-    return tr("LG throttle: the global and local memory queue was full");
-  if (stall.reason == "mio_throttle")
-    return tr("MIO throttle: the shared memory and special instruction queue was full");
-  if (stall.reason == "wait") return tr("wait: a fixed-latency dependency");
-  if (stall.reason == "math_pipe_throttle")
-    return tr("math pipe throttle: the arithmetic unit was busy");
-  if (stall.reason == "not_selected") return tr("not selected: another warp issued");
-  if (stall.reason == "dispatch_stall") return tr("dispatch stall");
-  if (stall.reason == "branch_resolving")
-    return tr("branch resolving: waiting for a branch's target");
-  if (stall.reason == "no_instruction") return tr("no instruction: the instruction cache missed");
-  if (stall.reason == "drain") return tr("drain: stores leaving at the kernel's end");
-  if (stall.reason == "sleeping") return tr("sleeping: __nanosleep");
-  if (stall.reason == "imc_miss") return tr("immediate constant cache miss");
-  if (stall.reason == "tex_throttle") return tr("texture throttle");
-  if (stall.reason == "misc") return tr("miscellaneous");
-  return stall.label.c_str();
-}
-
 // The counters' names and meanings in the UI's language (the core's words are English).
 const char* label(Counter c) {
   switch (c) {
@@ -208,7 +179,7 @@ void drawCounters(App& app, const ProfileReport& report) {
     ImGui::TextUnformatted(tr("Top warp stall reasons (cycles an issued instruction waited):"));
     for (size_t k = 0; k < report.total.stalls.size() && k < 3; ++k)
       ImGui::BulletText("%.2f  %s", report.total.stalls[k].cyclesPerInstruction,
-                        stallLabel(report.total.stalls[k]));
+                        say(report.total.stalls[k].label).c_str());
   }
   for (const ProfiledKernel& k : report.kernels)
     if (!k.lessonKernel)

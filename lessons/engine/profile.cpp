@@ -33,31 +33,37 @@ constexpr const char kStallSuffix[] = "_per_issue_active.ratio";
 // (sm_70 and later); "selected" (it issued) is no stall and is not asked for.
 struct StallInfo {
   const char* reason;
-  const char* label;
+  const char* message;  // its sentence: the message's id
 };
 constexpr StallInfo kStalls[] = {
-    {"long_scoreboard", "long scoreboard: waiting for global or local memory"},
-    {"short_scoreboard", "short scoreboard: waiting for shared memory or a special function"},
-    {"barrier", "barrier: waiting at __syncthreads for the rest of the block"},
-    {"membar", "memory barrier: waiting for a fence"},
-    {"lg_throttle", "LG throttle: the global and local memory queue was full"},
-    {"mio_throttle", "MIO throttle: the shared memory and special instruction queue was full"},
-    {"wait", "wait: a fixed-latency dependency"},
-    {"math_pipe_throttle", "math pipe throttle: the arithmetic unit was busy"},
-    {"not_selected", "not selected: another warp issued"},
-    {"dispatch_stall", "dispatch stall"},
-    {"branch_resolving", "branch resolving: waiting for a branch's target"},
-    {"no_instruction", "no instruction: the instruction cache missed"},
-    {"drain", "drain: stores leaving at the kernel's end"},
-    {"sleeping", "sleeping: __nanosleep"},
-    {"imc_miss", "immediate constant cache miss"},
-    {"tex_throttle", "texture throttle"},
-    {"misc", "miscellaneous"},
+    {"long_scoreboard", "stall.long-scoreboard"},
+    {"short_scoreboard", "stall.short-scoreboard"},
+    {"barrier", "stall.barrier"},
+    {"membar", "stall.membar"},
+    {"lg_throttle", "stall.lg-throttle"},
+    {"mio_throttle", "stall.mio-throttle"},
+    {"wait", "stall.wait"},
+    {"math_pipe_throttle", "stall.math-pipe-throttle"},
+    {"not_selected", "stall.not-selected"},
+    {"dispatch_stall", "stall.dispatch-stall"},
+    {"branch_resolving", "stall.branch-resolving"},
+    {"no_instruction", "stall.no-instruction"},
+    {"drain", "stall.drain"},
+    {"sleeping", "stall.sleeping"},
+    {"imc_miss", "stall.imc-miss"},
+    {"tex_throttle", "stall.tex-throttle"},
+    {"misc", "stall.misc"},
 };
 
 constexpr const char kDuration[] = "gpu__time_duration.sum";
 
 }  // namespace
+
+Message stallLabel(const std::string& reason, const std::string& english) {
+  for (const StallInfo& s : kStalls)
+    if (reason == s.reason) return Message(s.message);
+  return verbatim(english);
+}
 
 const std::vector<std::string>& profileMetrics() {
   static const std::vector<std::string> metrics = [] {
@@ -423,7 +429,8 @@ std::vector<StallReason> stallsOf(const std::map<std::string, double>& m) {
   std::vector<StallReason> stalls;
   for (const StallInfo& s : kStalls) {
     const auto found = m.find(std::string(kStallPrefix) + s.reason + kStallSuffix);
-    if (found != m.end() && found->second > 0) stalls.push_back({s.reason, s.label, found->second});
+    if (found != m.end() && found->second > 0)
+      stalls.push_back({s.reason, Message(s.message), found->second});
   }
   std::stable_sort(stalls.begin(), stalls.end(), [](const StallReason& a, const StallReason& b) {
     return a.cyclesPerInstruction > b.cyclesPerInstruction;

@@ -60,9 +60,12 @@ std::string kernelFunction(const std::string& kernel);
 // cycles an issued instruction waited, on average, for that reason.
 struct StallReason {
   std::string reason;  // "long_scoreboard"
-  std::string label;   // "long scoreboard: waiting for global or local memory"
+  Message label;       // "long scoreboard: waiting for global or local memory"
   double cyclesPerInstruction = 0;
 };
+// A stall reason's sentence by ncu's name for it; where this build does not know the name (a
+// recording from a newer one), its English words as the recording keeps them.
+Message stallLabel(const std::string& reason, const std::string& english);
 
 // One kernel function of the run, its launches together: sums added, percentages and ratios
 // weighted by each launch's duration, and the counters computed from those.

@@ -165,7 +165,7 @@ RecordingJson profileJson(const ProfileReport& report) {
     RecordingJson j = RecordingJson::array();
     for (const StallReason& s : reasons)
       j.push_back({{"reason", s.reason},
-                   {"label", s.label},
+                   {"label", english(s.label)},
                    {"cycles_per_instruction", s.cyclesPerInstruction}});
     return j;
   };
@@ -222,8 +222,8 @@ ProfileReport profileFromJson(const RecordingJson& j) {
     std::vector<StallReason> out;
     if (!list.is_array()) return out;
     for (const auto& s : list)
-      out.push_back(
-          {s.value("reason", ""), s.value("label", ""), s.value("cycles_per_instruction", 0.0)});
+      out.push_back({s.value("reason", ""), stallLabel(s.value("reason", ""), s.value("label", "")),
+                     s.value("cycles_per_instruction", 0.0)});
     return out;
   };
   if (j.contains("params")) {
