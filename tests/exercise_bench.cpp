@@ -12,7 +12,8 @@
 #include "lessons/engine/exercise/check.hpp"
 
 int main(int argc, char** argv) {
-  const rlab::Exercise& e = rlab::exerciseOrThrow(argc > 1 ? argv[1] : "fold-any-length");
+  const std::string eId = argc > 1 ? argv[1] : "fold-any-length";
+  const rlab::Exercise& e = rlab::exerciseOrThrow(eId);
   const auto file = std::filesystem::temp_directory_path() / ("rlab-bench-" + e.id + ".cu");
   std::ofstream(file) << rlab::solutionFile(e);
   rlab::ExerciseRequest request;

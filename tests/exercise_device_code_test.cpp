@@ -274,7 +274,15 @@ TEST_CASE("the box: a socket is stopped") {
 }
 
 TEST_CASE("the box: fork is stopped") {
-  CHECK(has(runHostile("fork").report.problem, "tried to start a process (clone)"));
+  const Boxed b = runHostile("fork");
+  CHECK_FALSE(b.leftOutside);
+  // glibc up to 2.40 (Debian 12) calls clone with signals open, so the box's handler names the
+  // call; glibc 2.41 (Debian 13) blocks every signal around it, as posix_spawn does, and the
+  // box ends the process (the check then says so without a line).
+  if (b.report.signal == SIGSYS)
+    MESSAGE("fork blocked every signal around clone: the box ended the process");
+  else
+    CHECK(has(b.report.problem, "tried to start a process (clone)"));
 }
 
 TEST_CASE("the box: another process is not reached") {

@@ -530,7 +530,8 @@ TEST_CASE("a check can be cancelled while it runs") {
 }
 
 TEST_CASE("the compiler's output is read into the learner's lines") {
-  const Exercise& e = exerciseOrThrow("shuffle-butterfly");
+  const std::string eId = "shuffle-butterfly";
+  const Exercise& e = exerciseOrThrow(eId);
   const std::string output =
       "In file included from /s/entry.cpp:2:\n"
       "/k/mine.cu: In function 'void allReduce(const int*, long long int, int*)':\n"

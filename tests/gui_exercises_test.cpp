@@ -75,7 +75,8 @@ TEST_CASE("gui: an exercise opens in the editor with its starting file, and pass
   App& app = t.app;
   settle(app);
   click(app, "exercise:fold-any-length");
-  const rlab::Exercise& e = rlab::exerciseOrThrow("fold-any-length");
+  const std::string eId = "fold-any-length";
+  const rlab::Exercise& e = rlab::exerciseOrThrow(eId);
   REQUIRE(app.ui.exercise.id == e.id);
   CHECK(app.ui.exercise.text == rlab::startFile(e));
   CHECK(std::filesystem::exists(t.folder / "fold-any-length.cu"));

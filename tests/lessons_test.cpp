@@ -42,7 +42,8 @@ bool registerVerified(const char* lesson, const char* variant) {
 }
 
 void verifyOnSimulator(const char* lessonId, const char* variantId) {
-  const LessonInfo& lesson = lessonOrThrow(lessonId);
+  const std::string lessonName = lessonId;  // g++ 14: no temporary string in the call
+  const LessonInfo& lesson = lessonOrThrow(lessonName);
   const VariantInfo* variant = lesson.findVariant(variantId);
   REQUIRE(variant != nullptr);
   const auto cases = verificationCases(lesson, *variant, VerifyScope::Simulator);

@@ -289,7 +289,8 @@ TEST_CASE("sentences: a learner's kernel checked, its failures and its run, in j
       {"put-the-barrier-back", "asserts_even.cu", false, "sim.assertion"}};
   for (const Checked& c : checks) {
     CAPTURE(c.file);
-    const Exercise& e = exerciseOrThrow(c.exercise);
+    const std::string id = c.exercise;  // g++ 14: no temporary string in the call
+    const Exercise& e = exerciseOrThrow(id);
     ExerciseRequest request;
     request.file = fixtures + c.file;
     request.caseSeconds = 1;

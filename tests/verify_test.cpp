@@ -76,7 +76,8 @@ RLAB_TREE_FIXTURE(TreeInShared, treeInShared)
 
 // The verification cases of the lesson variant a fixture imitates.
 std::vector<VerifyCase> casesOf(const char* lessonId, const char* variantId) {
-  const LessonInfo& lesson = lessonOrThrow(lessonId);
+  const std::string lessonName = lessonId;  // g++ 14: no temporary string in the call
+  const LessonInfo& lesson = lessonOrThrow(lessonName);
   return verificationCases(lesson, *lesson.findVariant(variantId), VerifyScope::Simulator);
 }
 
@@ -235,7 +236,8 @@ TEST_CASE("verification cases: valid, fixed, and covering what they promise") {
 }
 
 TEST_CASE("adversarial data: the extreme at index 0 and at the end, one element off the identity") {
-  const LessonInfo& lesson = lessonOrThrow("fastest");
+  const std::string lessonId = "fastest";
+  const LessonInfo& lesson = lessonOrThrow(lessonId);
   int first = 0, last = 0, single = 0;
   for (const VerifyCase& c :
        verificationCases(lesson, lesson.variants.front(), VerifyScope::Simulator)) {
@@ -312,7 +314,8 @@ TEST_CASE("a float case passes within the reference's tolerance and fails outsid
 }
 
 TEST_CASE("verifyAll stops after the failures asked for and says how many ran") {
-  const LessonInfo& lesson = lessonOrThrow("folding");
+  const std::string lessonId = "folding";
+  const LessonInfo& lesson = lessonOrThrow(lessonId);
   const auto cases = verificationCases(lesson, lesson.variants.front(), VerifyScope::Simulator);
   const VerifyReport report = verifyAll(
       cases, [](const Params&) { return 12345.0; }, 2);

@@ -116,6 +116,16 @@ std::string quotedForInclude(const std::string& path) {
   return out + "\"";
 }
 
+// The learner's file as the compiler reads it: the same lines, named by a #line as the learner's
+// own path (the compiler's messages and the debug lines name it), with each __noinline__ written
+// as kernel_file.hpp's name of the same length, so that no header the file includes meets a
+// macro of CUDA's name.
+std::string learnerCopy(const std::string& source, const std::string& text) {
+  static const std::regex noinline(R"(\b__noinline__\b)");
+  return "#line 1 " + quotedForInclude(source) + "\n" +
+         std::regex_replace(text, noinline, "__rlab_noinl");
+}
+
 // The file the compiler is given: the shim, the learner's file, the entry that hands the
 // runner the exercise's kernel, and what the link points the C library's device functions and
 // the extern __shared__ arrays at. Assigning the kernel to a pointer of the exercise's type
@@ -208,7 +218,9 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
     writeFile(folder + "/include/" + std::string(path), *text);
   }
   const std::string entry = folder + "/entry.cpp", object = folder + "/kernel.o";
-  writeFile(entry, entryText(e, source));
+  const std::string copy = folder + "/learner/" + fs::path(source).filename().string();
+  writeFile(copy, learnerCopy(source, readText(source)));
+  writeFile(entry, entryText(e, copy));
   result.library = folder + "/kernel.so";
 
   if (std::getenv("RLAB_CXX") == nullptr && !isExecutableFile(systemCompiler())) {
@@ -216,7 +228,9 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
     return finish();
   }
   std::vector<std::string> argv = compilerArguments(folder);
-  argv.insert(argv.end(), {"-c", entry, "-o", object});
+  // The learner's own #include "..." finds what sits beside the file.
+  argv.insert(argv.end(), {"-iquote", fs::path(source).parent_path().string(), "-c", entry, "-o",
+                           object});
   const ChildResult compiled = runCompiler(argv, keepGoing);
   result.output = compiled.output;
   result.diagnostics = parseCompilerOutput(compiled.output, source, entry, e);
