@@ -170,6 +170,15 @@ __device__ __forceinline__ bool readPublished(unsigned long long* slot, T& value
 // gather() records a thread's k-th read of its own elements before a tree (coarsening): which
 // element it read and the value it got, so a view shows the elements each thread really took.
 
+// The recording is the lesson's instrument, not its kernel: on the simulator the race detector
+// does not look at its loads and stores (no hooks in these functions, which are then not
+// inlined into the kernel that has them).
+#ifdef RLAB_SIM
+#define RLAB_RECORDING __attribute__((no_sanitize_thread, noinline))
+#else
+#define RLAB_RECORDING
+#endif
+
 template <class T>
 struct StepRecorder {
   T* values = nullptr;
@@ -188,19 +197,19 @@ struct StepRecorder {
   long long threads = 0;            // threads per step (combine)
   int steps = 0;
 
-  __device__ void value(int step, long long element, T v) const {
+  RLAB_RECORDING __device__ void value(int step, long long element, T v) const {
     if (values && step < steps && element < width) values[step * width + element] = v;
   }
-  __device__ void gather(long long thread, int k, long long element, T v) const {
+  RLAB_RECORDING __device__ void gather(long long thread, int k, long long element, T v) const {
     if (gathered && k < gatherReads && thread < threads) {
       gathered[thread * gatherReads + k] = int(element);
       gatheredValues[thread * gatherReads + k] = v;
     }
   }
-  __device__ long long now() const { return readClock ? (long long)clock64() : -1; }
-  __device__ void combine(int step, long long thread, long long target, long long source,
-                          T targetValue, T sourceValue, T result, long long readAt = -1,
-                          int line = __builtin_LINE()) const {
+  RLAB_RECORDING __device__ long long now() const { return readClock ? (long long)clock64() : -1; }
+  RLAB_RECORDING __device__ void combine(int step, long long thread, long long target,
+                                         long long source, T targetValue, T sourceValue, T result,
+                                         long long readAt = -1, int line = __builtin_LINE()) const {
     if (writes && step < steps && thread < threads) {
 #ifdef RLAB_SIM
       // The simulator files this thread's global loads and stores so far under this step.
@@ -222,7 +231,7 @@ struct StepRecorder {
   // A thread that only moves an element (foldInto's odd middle one) combines nothing, but its
   // loads and stores belong to this step as a combine's would: in the warp's requests of this
   // step, where the GPU counts them.
-  __device__ void moved(int step) const {
+  RLAB_RECORDING __device__ void moved(int step) const {
 #ifdef RLAB_SIM
     if (writes && step < steps && ::rlab::sim::detail::g_recordingMemory)
       ::rlab::sim::detail::noteStep(step);

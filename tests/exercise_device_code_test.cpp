@@ -162,13 +162,10 @@ TEST_CASE("this_grid().sync() without a cooperative launch stops the launch with
   CHECK(has(english(r.failures.front()), "at grid_sync.cu:8"));
 }
 
-TEST_CASE("a warp reduce that names a lane that has exited stops the launch with the line") {
+TEST_CASE("a warp reduce whose mask names lanes that have exited waits only for the others") {
+  // The PTX ISA: the operation waits for "all non-exited threads named in membermask".
   const ExerciseReport r = check("warp-shuffle-reduce", kFixtures + "reduce_lane_exited.cu");
-  REQUIRE(r.verdict == ExerciseVerdict::Failed);
-  REQUIRE_FALSE(r.failures.empty());
-  CHECK(has(english(r.failures.front()), "the warp operation at reduce_lane_exited.cu:5"));
-  CHECK(has(english(r.failures.front()),
-            "which has already exited; every lane in the mask must reach it"));
+  CHECK_MESSAGE(r.verdict == ExerciseVerdict::Passed, english(r.summary()));
 }
 
 TEST_CASE("a write past the launch's dynamic shared memory is named when the block ends") {

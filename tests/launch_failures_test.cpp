@@ -163,6 +163,55 @@ TEST_CASE("launch failures: a stuck block names each site it waits at, as a sent
   CHECK(blocks.failure.sites[0].id == "sim.waiting-at-warp-op");
   CHECK(blocks.failure.sites[0].arg("threads") == "0-15");
   CHECK(blocks.failure.sites[1].arg("threads") == "16-31");
+
+  // Threads at two barriers and others at a warp operation: each barrier is a site of its own.
+  const Stopped twoBarriers = stopped(1, 64, [] {
+    if (threadIdx.x < 8)
+      __syncthreads();
+    else if (threadIdx.x < 16)
+      __syncthreads();
+    else
+      (void)__shfl_sync(0xffffffffu, 1, 0);
+  });
+  CHECK(twoBarriers.failure.id == "sim.stuck");
+  REQUIRE(twoBarriers.failure.sites.size() == 3);
+  CHECK(twoBarriers.failure.sites[0].arg("threads") == "0-7");
+  CHECK(twoBarriers.failure.sites[1].id == "sim.waiting-at-barrier");
+  CHECK(twoBarriers.failure.sites[1].arg("threads") == "8-15");
+  CHECK(twoBarriers.failure.sites[0].arg("site") != twoBarriers.failure.sites[1].arg("site"));
+  CHECK(twoBarriers.failure.sites[2].arg("threads") == "16-31");
+}
+
+TEST_CASE("launch failures: a barrier that threads wait at after others have exited") {
+  const Stopped early = stopped(1, 8, [] {
+    if (threadIdx.x >= 6) return;
+    __syncthreads();
+  });
+  CHECK(early.failure.id == "sim.barrier-after-exit");
+  CHECK(early.failure.arg("threads") == "0-5");
+  CHECK(early.failure.arg("others") == "6-7");
+  CHECK(inThisFile(early.failure.arg("site")));
+  CHECK(early.what.find("CUDA allows __syncthreads() in conditional code only where the "
+                        "condition is the same for the whole block") != std::string::npos);
+
+  const Stopped inIf = stopped(3, 4, [] {
+    if (threadIdx.x == 0) __syncthreads();
+  });
+  CHECK(inIf.failure.id == "sim.barrier-after-exit-in-block");
+  CHECK(inIf.failure.arg("block") == "0");
+  CHECK(inIf.failure.arg("threads") == "0");
+  CHECK(inIf.failure.arg("others") == "1-3");
+}
+
+TEST_CASE("warp operations wait only for the lanes of their mask that have not exited") {
+  std::vector<unsigned> ballots(64);
+  rlab::sim::launch(dim3(1), dim3(64), {}, [&] {
+    if (threadIdx.x % 32 >= 20) return;
+    __syncwarp();
+    ballots[threadIdx.x] = __ballot_sync(0xffffffffu, 1);
+  });
+  CHECK(ballots[0] == 0xfffffu);
+  CHECK(ballots[51] == 0xfffffu);
 }
 
 TEST_CASE("launch failures: warp operations with a lane left out, exited or elsewhere") {
@@ -172,14 +221,25 @@ TEST_CASE("launch failures: warp operations with a lane left out, exited or else
   CHECK(ownLane.failure.arg("lane") == "1");
   CHECK(inThisFile(ownLane.failure.arg("site")));
 
+  // A lane that has exited is not waited for; a value read from it is undefined.
   const Stopped exited = stopped(2, 64, [] {
     if (threadIdx.x == 37) return;
-    (void)__shfl_sync(0xffffffffu, 1, 0);
+    (void)__shfl_sync(0xffffffffu, 1, 5);
   });
-  CHECK(exited.failure.id == "sim.lane-exited-in-block");
+  CHECK(exited.failure.id == "sim.read-exited-lane-in-block");
   CHECK(exited.failure.arg("block") == "0");
+  CHECK(exited.failure.arg("thread") == "32");
   CHECK(exited.failure.arg("lane") == "5");
-  CHECK(exited.failure.arg("thread") == "37");
+  CHECK(exited.failure.arg("source") == "37");
+
+  // Each half of the warp names only itself, and reads a lane of the other half.
+  const Stopped outside = stopped(1, 32, [] {
+    const unsigned half = threadIdx.x < 16 ? 0x0000ffffu : 0xffff0000u;
+    (void)__shfl_sync(half, 1, int(threadIdx.x ^ 16));
+  });
+  CHECK(outside.failure.id == "sim.read-lane-outside-mask");
+  CHECK(outside.failure.arg("thread") == "0");
+  CHECK(outside.failure.arg("lane") == "16");
 
   const Stopped different = stopped(1, 64, [] {
     if (threadIdx.x < 48)

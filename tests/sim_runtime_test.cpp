@@ -194,9 +194,10 @@ TEST_CASE("a barrier reached by only part of the block stops the launch with a d
 }
 
 TEST_CASE("a warp operation with lanes missing stops the launch") {
+  // Lane 5 has exited: the others do not wait for it, but the value read from it is undefined.
   auto missing = [] {
     if (threadIdx.x == 5) return;
-    (void)__shfl_sync(0xffffffffu, 1, 0);
+    (void)__shfl_sync(0xffffffffu, 1, 5);
   };
   try {
     rlab::sim::launch(1, 32, {}, missing);
@@ -281,6 +282,9 @@ TEST_CASE("warp shuffles and votes match a host reference, full and partial mask
   auto valueOf = [](int t) { return t * 7 + 3; };
   for (int width : {32, 16, 8, 4}) {
     for (unsigned mask : {0xffffffffu, 0x0000ffffu, 0xff00ff00u}) {
+      // A shuffle that reads a lane outside its mask is refused (the value is undefined): the
+      // partial masks, whole bytes of lanes, only with segments of at most 8 lanes.
+      if (mask != 0xffffffffu && width > 8) continue;
       CAPTURE(width);
       CAPTURE(mask);
       std::vector<int> shfl(threads, -1), up(threads, -1), down(threads, -1), xr(threads, -1);

@@ -93,6 +93,9 @@ void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Langu
                                          {"runs", race.runs},
                                          {"expected", formatValue(race.expected, p.type)}}))
       << "\n";
+  if (race.raced >= 0)
+    printWrapped(say(Message("view.race-raced", {{"raced", race.raced}, {"runs", race.runs}})), "",
+                 "  ", width, out);
   int widest = 1;
   for (const auto& entry : race.histogram) widest = std::max(widest, entry.second);
   // The bars: 40 columns at most, less where the value, the count and "(right)" need the room.

@@ -311,6 +311,7 @@ json raceJson(const RaceResult& race) {
             {"schedules", race.schedules},
             {"runs", race.runs},
             {"wrong", race.wrong},
+            {"raced", race.raced},
             {"expected", jsonValue(race.expected, type)},
             {"results", results}};
   if (!race.wrongRuns.empty()) j["first_wrong"] = traceJson(*race.wrongRuns.front());

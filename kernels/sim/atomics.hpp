@@ -89,6 +89,7 @@ concept RlabSixteenByteAtomic = sizeof(T) == 16 &&
                                 alignof(T) >= 16 && std::is_trivially_copyable_v<T>;
 template <RlabSixteenByteAtomic T>
 T atomicCAS(T* address, T compare, T value) {
+  const ::rlab::sim::detail::AtomicSpan span(address, 16);
   const T old = *address;
   uint64_t a[2], b[2];
   std::memcpy(a, &old, 16);
@@ -98,6 +99,7 @@ T atomicCAS(T* address, T compare, T value) {
 }
 template <RlabSixteenByteAtomic T>
 T atomicExch(T* address, T value) {
+  const ::rlab::sim::detail::AtomicSpan span(address, 16);
   const T old = *address;
   *address = value;
   return old;

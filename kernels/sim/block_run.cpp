@@ -11,6 +11,7 @@
 #include <exception>
 
 #include "kernels/sim/detail/launch_state.hpp"
+#include "kernels/sim/detail/race_detector.hpp"
 
 namespace rlab::sim::detail {
 
@@ -150,6 +151,7 @@ bool BlockRun::releaseWaiters() {
   if (count(State::Runnable) > 0 || count(State::AtWarpOp) > 0 || count(State::AtBarrier) == 0)
     return released;
   if (barrierSplit_) barrierMismatch();
+  if (count(State::Done) > 0) barrierAfterExit();
   if (options_.onBarrier) {
     std::vector<SharedSpan> spans;
     if (shared_)
@@ -157,6 +159,7 @@ bool BlockRun::releaseWaiters() {
         spans.push_back({r.begin, size_t(r.end - r.begin), r.name});
     options_.onBarrier(blockLinear_, spans);
   }
+  if (t_raceDetector) t_raceDetector->barrierOpened();
   barrierArrived_ = count(State::AtBarrier);
   barrierTrue_ = pendingTrue_;
   pendingTrue_ = 0;
@@ -211,16 +214,51 @@ void BlockRun::barrierMismatch() {
                 {"otherSite", where(other->file, other->line)}}));
 }
 
+// CUDA's rule (Programming Guide, "Synchronization Functions"): __syncthreads() is allowed in
+// conditional code only if the conditional evaluates identically across the entire block.
+// Threads that exit, or skip the barrier by a branch and run to their end, break it. A GPU from
+// Volta on lets the waiting threads go once the others have exited, so the kernel may well
+// give the right result there; the simulator holds the kernel to the rule and names the line.
+void BlockRun::barrierAfterExit() {
+  std::vector<unsigned> waiting, exited;
+  const Site* site = nullptr;
+  for (unsigned i = 0; i < total_; ++i) {
+    if (state_[i] == State::AtBarrier) {
+      waiting.push_back(i);
+      if (!site) site = &barrierSite_[i];
+    } else if (state_[i] == State::Done) {
+      exited.push_back(i);
+    }
+  }
+  fail(threadsNamed(waiting) + blockName() + " " + waitFor(waiting) + " at the barrier at " +
+           where(site->file, site->line) + ", but " + threadsNamed(exited) +
+           (exited.size() == 1 ? " has" : " have") +
+           " already exited without reaching it; CUDA allows __syncthreads() in conditional "
+           "code only where the condition is the same for the whole block (a GPU from Volta on "
+           "lets the waiting threads go when the others exit, so the result may still come out "
+           "right there).",
+       failure("sim.barrier-after-exit", "sim.barrier-after-exit-in-block",
+               {{"threads", ranges(waiting)},
+                {"count", std::to_string(waiting.size())},
+                {"site", where(site->file, site->line)},
+                {"others", ranges(exited)},
+                {"otherCount", std::to_string(exited.size())}}));
+}
+
 void BlockRun::stuck() {
-  std::vector<unsigned> atBarrier;
-  const Site* barrierThread = nullptr;
-  // The warp operations threads wait at, each site with its threads (lanes of one warp that
+  // The barriers threads wait at, each site with its threads (threads at two different
+  // __syncthreads() are two sites), and likewise the warp operations (lanes of one warp that
   // name each other in different masks wait at two sites).
+  std::vector<std::pair<const Site*, std::vector<unsigned>>> atBarrier;
   std::vector<std::pair<const WarpRequest*, std::vector<unsigned>>> atWarp;
   for (unsigned i = 0; i < total_; ++i) {
     if (state_[i] == State::AtBarrier) {
-      atBarrier.push_back(i);
-      barrierThread = &barrierSite_[i];
+      const Site& b = barrierSite_[i];
+      auto site = std::find_if(atBarrier.begin(), atBarrier.end(), [&](const auto& s) {
+        return sameSite(s.first->file, s.first->line, b.file, b.line);
+      });
+      if (site == atBarrier.end()) site = atBarrier.insert(atBarrier.end(), {&b, {}});
+      site->second.push_back(i);
     } else if (state_[i] == State::AtWarpOp) {
       const WarpRequest& r = waiting_[i].warp;
       auto site = std::find_if(atWarp.begin(), atWarp.end(), [&](const auto& s) {
@@ -230,7 +268,7 @@ void BlockRun::stuck() {
       site->second.push_back(i);
     }
   }
-  // One sentence a site: the barrier's, then up to four warp operations'.
+  // One sentence a site: the barriers', then up to four warp operations'.
   std::string english;
   std::vector<LaunchFailure> sites;
   auto waitAt = [&](const char* id, const char* what, const std::vector<unsigned>& threads,
@@ -243,9 +281,8 @@ void BlockRun::stuck() {
                       {"site", where(file, line)}},
                      {}});
   };
-  if (barrierThread)
-    waitAt("sim.waiting-at-barrier", "barrier", atBarrier, barrierThread->file,
-           barrierThread->line);
+  for (const auto& [site, threads] : atBarrier)
+    waitAt("sim.waiting-at-barrier", "barrier", threads, site->file, site->line);
   for (size_t k = 0; k < atWarp.size() && k < 4; ++k)
     waitAt("sim.waiting-at-warp-op", "warp operation", atWarp[k].second, atWarp[k].first->file,
            atWarp[k].first->line);

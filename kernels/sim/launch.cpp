@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -15,6 +16,7 @@
 #include "kernels/sim/detail/fibers.hpp"
 #include "kernels/sim/detail/launch_state.hpp"
 #include "kernels/sim/detail/memory_watch.hpp"
+#include "kernels/sim/detail/race_detector.hpp"
 #include "kernels/sim/detail/shared_memory.hpp"
 #include "kernels/sim/runtime.hpp"
 
@@ -222,10 +224,14 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
     detail::g_launch = {&run, options.recordAtomics ? &stats.atomics : nullptr,
                         options.capturePrintf ? &stats : nullptr,
                         options.watch.empty() ? nullptr : &stats.memory};
+    std::optional<detail::RaceDetector> races;
+    if (options.detectRaces) races.emplace(stats, shared);
+    detail::t_raceDetector = races ? &*races : nullptr;
     struct EndLaunch {  // on the way out, thrown or not
       ~EndLaunch() {
         detail::g_launch = {};
         detail::g_recordAtomics = false;
+        detail::t_raceDetector = nullptr;
       }
     } end;
     detail::MemoryWatch watch(options.watch);  // before the blocks, after: off
@@ -237,9 +243,15 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
             std::memset(r.begin, kSharedPoisonByte, r.end - r.begin);
           dynamic.startBlock();
           detail::g_blockIdx = {x, y, z};
+          if (races) races->startBlock(run, unsigned(threadsPerBlock), linear);
           run.run(linear);  // a failed block has unwound its fibers before it throws
           dynamic.endBlock(linear, uint64_t(grid.x) * grid.y * grid.z > 1);
         }
+    if (races && (!stats.races.empty() || !stats.uninitialisedReads.empty())) {
+      const bool severalBlocks = uint64_t(grid.x) * grid.y * grid.z > 1;
+      if (options.failOnRace) detail::failOnRace(stats, options, severalBlocks);
+      if (options.onRace) options.onRace(raceError(stats, options, severalBlocks));
+    }
   });
   return stats;
 }

@@ -112,6 +112,46 @@ struct MemoryAccess {
 // Whether this machine can watch memory (LaunchOptions::watch): x86-64 Linux.
 bool canWatchMemory();
 
+// One side of a race (LaunchOptions::detectRaces): a load, store or atomic by one thread.
+struct RaceAccess {
+  unsigned block = 0;   // linear block index
+  unsigned thread = 0;  // linear thread index in the block
+  bool write = false;
+  bool atomic = false;
+  unsigned epoch = 0;         // barriers its block had passed: the level of a tree, say
+  uintptr_t instruction = 0;  // where the load or store is in the code (its caller's lines)
+  unsigned bytes = 0;
+  uint64_t value = 0;  // a read: the bits it got; a write: the bits it replaced
+};
+
+// Two accesses to the same bytes of shared or global memory by different threads, at least
+// one a write, not both atomic, with nothing CUDA honours ordering them: no barrier of their
+// block between them, no __syncwarp of their warp, no fence and atomic that one block's thread
+// released and the other acquired. `earlier` ran first on the simulator; on a GPU either may.
+struct Race {
+  RaceAccess earlier, later;
+  uintptr_t address = 0;  // of the bytes both touched
+  bool shared = false;    // in a __shared__ variable of the block (else global memory)
+  std::string variable;   // shared: the variable's name ("s"), where the symbols say
+  size_t offset = 0;      // shared: bytes from the variable's start
+};
+
+// A read of __shared__ bytes no thread of the block has written (LaunchOptions::detectRaces):
+// on a GPU it reads whatever the last block left there.
+struct UninitialisedRead {
+  RaceAccess read;
+  uintptr_t address = 0;
+  std::string variable;
+  size_t offset = 0;
+};
+
+// Whether this build's lesson kernels carry the race detector's hooks: the compiler places
+// them (g++'s -fsanitize=thread, answered by the simulator), which a build under
+// AddressSanitizer cannot also have.
+bool lessonKernelsDetectRaces();
+
+class LaunchError;
+
 struct LaunchOptions {
   Schedule schedule;
   // Bytes of dynamic shared memory each block gets, the third value of <<<grid, block, bytes>>>:
@@ -122,6 +162,20 @@ struct LaunchOptions {
   // schedule ran them, instead of to stdout.
   bool capturePrintf = false;
   std::vector<WatchedMemory> watch;  // record every access to these (empty: nothing, no cost)
+  // Look for races and reads of unwritten shared memory (LaunchStats::races): in code the
+  // compiler built with the detector's hooks (lessonKernelsDetectRaces; the exercise compiler's
+  // kernels always), each load and store then costs a look-up.
+  bool detectRaces = false;
+  // With detectRaces: a launch that raced, or read shared memory no thread had written, ends
+  // with a LaunchError naming the first such access (after its blocks have all run), with the
+  // element and the lines as these two name them ("a[4]", "kernel.cu:5"); where they are
+  // unset or give "", the variable's name and index, and the instruction's address.
+  bool failOnRace = false;
+  // With detectRaces and without failOnRace: called after a launch that raced, with the error
+  // failOnRace would have ended it with (a replay of one run shows its result and its race).
+  std::function<void(const LaunchError&)> onRace;
+  std::function<std::string(uintptr_t address)> nameAddress;
+  std::function<std::string(uintptr_t instruction)> nameInstruction;
   // Called on the worker each time a block's barrier opens (every thread has arrived, none has
   // gone on), with the linear block index and the kernel's __shared__ variables as they are
   // then: what a step of the kernel left, without any trace call in it.
@@ -140,7 +194,14 @@ struct LaunchStats {
   std::string printed;      // capturePrintf: the kernel's printf output, at most kPrintedBytes
   bool printedCut = false;  // more was printed than kPrintedBytes: the rest was dropped
   std::vector<MemoryAccess> memory;  // in the order they ran, step marks among them
+  // detectRaces: the first races found, one a pair of instructions, in the order they ran
+  // (at most kRacesKept), and how many racing accesses there were in all.
+  std::vector<Race> races;
+  uint64_t racingAccesses = 0;
+  std::vector<UninitialisedRead> uninitialisedReads;  // the first, one an instruction
 };
+
+inline constexpr size_t kRacesKept = 8;
 
 // What a launch keeps of its printf output: CUDA's default printf buffer is 1 MiB too.
 inline constexpr size_t kPrintedBytes = size_t(1) << 20;
@@ -177,6 +238,11 @@ class LaunchError : public std::runtime_error {
  private:
   LaunchFailure failure_;
 };
+
+// The first race of `stats`, or else its first read of unwritten shared memory, as the error a
+// launch with failOnRace ends with, named as `options` name addresses and instructions.
+// `stats` must hold one.
+LaunchError raceError(const LaunchStats& stats, const LaunchOptions& options, bool severalBlocks);
 
 // Runs `body` once per thread of the grid, with threadIdx/blockIdx/blockDim/gridDim set.
 // Blocks run one after another on the simulator's worker thread; the caller waits.

@@ -120,11 +120,16 @@ inline void __syncwarp(unsigned mask = 0xffffffffu, const char* file = __builtin
   ::rlab::sim::detail::warpCollective(::rlab::sim::detail::WarpOp::Sync, mask, 0, 0, 32, file,
                                       line);
 }
-// Differs: nothing to do; one thread runs at a time on the simulator, so memory is always
-// consistent.
-inline void __threadfence() {}
+// Differs: memory is always consistent on the simulator (one thread runs at a time); a fence
+// matters to the race detector only, which honours a fence before an atomic as the release of
+// what the thread wrote (the last-block ticket of CUDA's threadFenceReduction sample).
+inline void __threadfence() {
+  ::rlab::sim::detail::raceFence();
+}
 inline void __threadfence_block() {}
-inline void __threadfence_system() {}
+inline void __threadfence_system() {
+  ::rlab::sim::detail::raceFence();
+}
 // Differs: no time passes; a pause lets other threads run, exactly what makes a missing barrier
 // visible.
 inline void __nanosleep(unsigned, const char* file = __builtin_FILE(),

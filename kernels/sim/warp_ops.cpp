@@ -1,7 +1,9 @@
 // Warp operations (__syncwarp, the shuffles, vote, match and reduce): each lane that calls one
-// waits at it; when every lane its mask names waits at the same operation, the warp meets, every
-// lane gets its result at once, and they go on. A lane named in the mask that has exited, or
-// waits at another operation, stops the launch with the line. A new warp operation is a WarpOp
+// waits at it; when every lane its mask names that has not exited waits at the same operation
+// (the PTX ISA's "all non-exited threads named in membermask"), the warp meets, every lane gets
+// its result at once, and they go on. A lane named in the mask that waits at another operation,
+// or a shuffle that reads a lane that has exited or that the mask leaves out, stops the launch
+// with the line. A new warp operation is a WarpOp
 // (detail/hooks.hpp), its function in shim.hpp, and a case in computeWarpResult.
 //
 // __activemask (and cooperative groups' coalesced_threads) names no mask: its lanes wait until
@@ -10,6 +12,7 @@
 // lanes that happen to run together at that moment, which may be fewer.
 
 #include "kernels/sim/detail/block_run.hpp"
+#include "kernels/sim/detail/race_detector.hpp"
 
 #include <algorithm>
 #include <string>
@@ -74,6 +77,51 @@ uint64_t BlockRun::computeWarpResult(const WarpLanes& lanes, unsigned laneIndex,
       break;  // released by releaseActiveMasks
   }
   return 0;
+}
+
+// The lane a shuffle reads for `lane`, or -1 where it reads its own value (a source outside
+// its segment of `width` lanes: CUDA's defined result).
+namespace {
+int shuffleSource(const WarpRequest& r, int lane) {
+  const int width = r.width, segment = lane & ~(width - 1);
+  switch (r.op) {
+    case WarpOp::Shfl:
+      return segment + (r.arg & (width - 1));
+    case WarpOp::ShflUp:
+      return (lane - segment) < r.arg ? -1 : lane - r.arg;
+    case WarpOp::ShflDown:
+      return (lane - segment) + r.arg >= width ? -1 : lane + r.arg;
+    case WarpOp::ShflXor: {
+      const int src = lane ^ r.arg;
+      return (src & ~(width - 1)) != segment ? -1 : src;
+    }
+    default:
+      return -1;
+  }
+}
+}  // namespace
+
+// The PTX ISA leaves undefined the value a shuffle reads from a lane that has exited or is not
+// in the mask: the simulator stops the kernel there rather than make a value up. A lane past
+// the block's last thread (a block that is not a whole number of warps) reads its own value,
+// as before.
+void BlockRun::refuseReadFromAbsentLane(const WarpLanes& lanes, unsigned warpStart, unsigned lane,
+                                        unsigned group, unsigned exited) const {
+  const WarpRequest& r = lanes[lane]->warp;
+  const int src = shuffleSource(r, int(lane));
+  if (src < 0 || src > 31 || (group >> src & 1u) || !lanes[src]) return;
+  const bool gone = exited >> src & 1u;
+  const std::string site = where(r.file, r.line), reader = std::to_string(warpStart + lane),
+                    source = std::to_string(warpStart + src);
+  fail(
+      "thread " + reader + blockName() + " reads lane " + std::to_string(src) + " (thread " +
+          source + ") in the shuffle at " + site + ", " +
+          (gone ? "which has already exited" : "which its mask leaves out") +
+          "; the value a shuffle reads from such a lane is undefined in CUDA.",
+      failure(
+          gone ? "sim.read-exited-lane" : "sim.read-lane-outside-mask",
+          gone ? "sim.read-exited-lane-in-block" : "sim.read-lane-outside-mask-in-block",
+          {{"thread", reader}, {"site", site}, {"lane", std::to_string(src)}, {"source", source}}));
 }
 
 // __reduce_*_sync: 32-bit values, the sum wrapping around as the GPU's does.
@@ -157,7 +205,7 @@ bool BlockRun::releaseWarps() {
     for (unsigned l = 0; l < lanesHere; ++l) {
       if (state[l] != State::AtWarpOp || lanes[l]->warp.op == WarpOp::ActiveMask) continue;
       const WarpRequest& request = lanes[l]->warp;
-      const unsigned group = request.mask & existing;
+      unsigned group = request.mask & existing;
       const std::string site = where(request.file, request.line);
       if (!(group >> l & 1u))
         fail("thread " + std::to_string(warpStart + l) + blockName() +
@@ -167,18 +215,15 @@ bool BlockRun::releaseWarps() {
                      {{"thread", std::to_string(warpStart + l)},
                       {"site", site},
                       {"lane", std::to_string(l)}}));
+      // The PTX ISA waits for "all non-exited threads named in membermask": a lane that has
+      // exited is not waited for; only a value read from it is undefined (readsFromAbsentLane).
+      unsigned exited = 0;
+      for (unsigned m = 0; m < lanesHere; ++m)
+        if (state[m] == State::Done) exited |= 1u << m;
+      group &= ~exited;
       bool complete = true;
       for (unsigned m = 0; m < lanesHere; ++m) {
         if (!(group >> m & 1u)) continue;
-        if (state[m] == State::Done) {
-          fail("the warp operation at " + site + blockName() + " waits for lane " +
-                   std::to_string(m) + " (thread " + std::to_string(warpStart + m) +
-                   "), which has already exited; every lane in the mask must reach it.",
-               failure("sim.lane-exited", "sim.lane-exited-in-block",
-                       {{"site", site},
-                        {"lane", std::to_string(m)},
-                        {"thread", std::to_string(warpStart + m)}}));
-        }
         // A lane still running, waiting at __activemask (which lets it go on), or at an
         // operation of another group of lanes (a smaller tile before this one): not yet here.
         const WarpRequest& other = lanes[m]->warp;
@@ -199,7 +244,13 @@ bool BlockRun::releaseWarps() {
       }
       if (!complete) continue;
       for (unsigned m = 0; m < lanesHere; ++m)
+        if (group >> m & 1u) refuseReadFromAbsentLane(lanes, warpStart, m, group, exited);
+      for (unsigned m = 0; m < lanesHere; ++m)
         if (group >> m & 1u) lanes[m]->warpResult = computeWarpResult(lanes, m, group);
+      // __syncwarp orders memory among its lanes (the Programming Guide); a shuffle or a vote
+      // only exchanges values.
+      if (request.op == WarpOp::Sync && t_raceDetector)
+        t_raceDetector->warpSynced(warpStart, group);
       for (unsigned m = 0; m < lanesHere; ++m)
         if (group >> m & 1u) moveTo(warpStart + m, State::Runnable);
       released = true;

@@ -82,6 +82,9 @@ struct Params {
   // simulator, traced runs, variants whose steps work in global memory.
   bool memory = false;
   bool timed = true;  // GPU: measure timings after the run
+  // The simulator looks for races in this run even where it is not traced (rlab race counts
+  // the runs that had one); a traced run always looks.
+  bool detectRaces = false;
 };
 
 struct Resolved {

@@ -1,5 +1,7 @@
 #include "lessons/engine/race.hpp"
 
+#include <algorithm>
+
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 
@@ -21,8 +23,10 @@ RaceResult runRace(const Params& params, int runs, size_t keepWrong,
     if (vary) p.schedule = kind + std::to_string(k);  // the simulator's only; a GPU ignores it
     p.trace = race.wrongRuns.size() < keepWrong;
     p.timed = false;
+    p.detectRaces = true;
     auto t = std::make_shared<const Trace>(runLesson(p));
     ++race.runs;
+    if (t->racesLooked) race.raced = std::max(race.raced, 0) + (t->racingAccesses > 0 ? 1 : 0);
     ++race.histogram[t->result];
     race.params = t->params;
     race.backend = t->backend;

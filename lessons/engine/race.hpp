@@ -28,6 +28,9 @@ struct RaceResult {
   Message schedules;  // how the runs were scheduled, in one sentence
   int runs = 0;       // fewer than asked when cancelled
   int wrong = 0;
+  // Runs in which the simulator's race detector found a race, whatever their sum (-1: it did
+  // not look: a GPU, or a build whose lesson kernels lack its hooks).
+  int raced = -1;
   double expected = 0;
   double tolerance = 0;  // a result this close to `expected` is right (floats; 0 for ints)
   std::map<double, int, ResultOrder> histogram;         // result -> how many runs gave it

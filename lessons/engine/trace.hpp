@@ -197,6 +197,11 @@ struct Trace {
   Message fallback;      // --backend auto found no usable GPU: why (the simulator ran instead)
   std::string exercise;  // the learner's kernel of this exercise ran, not the lesson's
   bool traced = false;   // false: steps were not recorded (n too large)
+  // The simulator's race detector looked at this run (traced runs, Params::detectRaces, a
+  // build whose lesson kernels carry its hooks), and how many racing accesses it found; the
+  // first race is a note.
+  bool racesLooked = false;
+  uint64_t racingAccesses = 0;
   // The simulator recorded each step's global loads and stores (StepSnapshot::memory).
   bool memoryRecorded = false;
   std::vector<StepSnapshot> steps;  // steps[0] is the input

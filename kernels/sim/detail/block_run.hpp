@@ -88,6 +88,7 @@ class BlockRun {
   void runThread();                              // on fiber current(): the thread's whole life
   unsigned current() const { return current_; }  // kNoThread between threads
   unsigned blockLinear() const { return blockLinear_; }
+  const Stack& stack(unsigned thread) const { return stacks_[thread]; }
 
   // In the header: every thread of every block calls it at every barrier.
   void arriveAtBarrier(const char* file, int line, bool predicate = false) {
@@ -195,6 +196,7 @@ class BlockRun {
   bool releaseWaiters();
   bool releaseWarps();  // warp_ops.cpp
   [[noreturn]] void barrierMismatch();
+  [[noreturn]] void barrierAfterExit();  // threads wait at a barrier that others exited past
   [[noreturn]] void stuck();
   // Stops the launch: "kernel stopped: " and `english`, with the same sentence as data.
   [[noreturn]] void fail(const std::string& english, LaunchFailure failure) const;
@@ -204,6 +206,8 @@ class BlockRun {
                         std::vector<std::pair<std::string, std::string>> args) const;
   using WarpLanes = std::array<Waiting*, 32>;
   static uint64_t computeWarpResult(const WarpLanes& lanes, unsigned lane, unsigned groupMask);
+  void refuseReadFromAbsentLane(const WarpLanes& lanes, unsigned warpStart, unsigned lane,
+                                unsigned group, unsigned exited) const;
   static uint64_t reduceLanes(const WarpLanes& lanes, WarpOp op, bool isSigned, unsigned groupMask);
   bool releaseActiveMasks(unsigned warpStart, unsigned lanesHere);
 

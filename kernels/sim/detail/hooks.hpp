@@ -64,6 +64,17 @@ uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int wi
                         const char* file, int line);
 void noteAtomic(const void* address, double old, double operand, double after);
 void noteStep(int step);  // the running thread's accesses so far belong to `step`
+// The race detector's (race_detector.cpp): __threadfence(), and an atomic's span, whose own
+// load and store are one atomic access rather than a plain read and write.
+void raceFence();
+void raceAtomicBegin(const void* address, unsigned bytes);
+void raceAtomicEnd();
+struct AtomicSpan {
+  AtomicSpan(const void* address, unsigned bytes) { raceAtomicBegin(address, bytes); }
+  ~AtomicSpan() { raceAtomicEnd(); }
+  AtomicSpan(const AtomicSpan&) = delete;
+  AtomicSpan& operator=(const AtomicSpan&) = delete;
+};
 [[noreturn]] void failAssertion(const char* expression, const char* file, int line);
 // Ends the launch: the running thread did what it cannot go on from, at file:line (line 0: no
 // line). `id` and `idInBlock` name the sentence for a launch of one block and of several (the
@@ -103,6 +114,7 @@ T warpValue(WarpOp op, unsigned mask, T value, int arg, int width, const char* f
 // numbers are recorded; those on vectors (atomicAdd on a float4) are not.
 template <class T>
 T readModifyWrite(T* address, T operand, T (*combine)(T, T)) {
+  const AtomicSpan span(address, sizeof(T));
   T old = *address;
   *address = combine(old, operand);
   if constexpr (std::is_arithmetic_v<T>)
@@ -115,6 +127,7 @@ T readModifyWrite(T* address, T operand, T (*combine)(T, T)) {
 // atomicCAS: the operand recorded is the value it would store.
 template <class T>
 T compareAndSwap(T* address, T compare, T value) {
+  const AtomicSpan span(address, sizeof(T));
   const T old = *address;
   if (old == compare) *address = value;
   if (g_recordAtomics)

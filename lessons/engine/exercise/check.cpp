@@ -243,6 +243,20 @@ std::string runnerFaultText(const std::string& reportLine, const std::string& li
 
 namespace {
 
+// The runner names an instruction of the learner's library "@pc:OFFSET" (a race's two accesses,
+// say): here each becomes the learner's file and line, or the file alone where the instruction
+// is in a header the simulator offers.
+Message withLearnerLines(Message m, const std::string& library, const std::string& file) {
+  for (MessageArg& a : m.args) {
+    for (Message& s : a.sentences) s = withLearnerLines(std::move(s), library, file);
+    if (a.text.rfind("@pc:", 0) != 0) continue;
+    const std::string source = fs::absolute(file).lexically_normal().string();
+    const std::string where = learnerLine(library, source, a.text.substr(4));
+    a.text = where.empty() ? fs::path(file).filename().string() : where;
+  }
+  return m;
+}
+
 // A crash or hang report as the sentence of the case it ended, with the learner's line.
 Message faultSentence(const std::vector<std::string>& f, const VerifyCase* c,
                       const std::string& library, const std::string& file) {
@@ -283,6 +297,7 @@ struct RunnerEvents {
   bool hasOutcome = false, outcomePassed = false;
   double result = 0, expected = 0;
   std::vector<StepSnapshot> steps;
+  Message race;  // the one run's first race (--one: a race does not end the run there)
   long long stepsLeft = 0;
   double simSeconds = 0;  // the run itself, in the runner
 };
@@ -319,6 +334,7 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     step.values = parseValues(f[2]);  // the runner's ints, as --values spells them
     ev.steps.push_back(std::move(step));
   }
+  if (tag == "@race" && f.size() > 1) ev.race = decodeMessage(f[1]);
   if (tag == "@steps-left" && f.size() > 1) ev.stepsLeft = std::atoll(f[1].c_str());
   if (tag == "@seconds" && f.size() > 1) ev.simSeconds = std::atof(f[1].c_str());
 }
@@ -341,6 +357,8 @@ std::shared_ptr<const Trace> learnerTrace(const Exercise& e, const Params& param
   if (ev.stepsLeft > 0)
     t->notes.push_back(
         Message("check.steps-kept", {{"kept", t->steps.size()}, {"left", ev.stepsLeft}}));
+  if (!ev.race.empty())
+    t->notes.push_back(Message(t->correct ? "note.race-right" : "note.race", {{"race", ev.race}}));
   return t;
 }
 
@@ -387,8 +405,9 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
     compiled.ok = true;
     compiled.library = fs::absolute(request.file).lexically_normal().string();
   } else {
-    compiled = compileForSimulator(e, request.file, scratch.path(),
-                                   [&] { return progress("compiling", 0, 0); });
+    compiled = compileForSimulator(
+        e, request.file, scratch.path(), [&] { return progress("compiling", 0, 0); },
+        request.raceDetector);
   }
   report.compileSeconds = compiled.seconds;
   report.diagnostics = compiled.diagnostics;
@@ -419,6 +438,7 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
   if (onGpu) argv.push_back("--gpu");
   if (request.oneRun) appendOneRun(argv, cases.front().params);
   if (request.oneRun && !onGpu) argv.push_back("--steps");
+  if (!request.raceDetector) argv.push_back("--no-race-detector");
   RunnerEvents ev;
   ChildOptions options;
   // The runner stops a case itself after caseSeconds and says where; this is for a runner
@@ -451,7 +471,8 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
     }
   }
 
-  for (const auto& [index, sentence] : ev.failures) report.failures.push_back(sentence);
+  for (const auto& [index, sentence] : ev.failures)
+    report.failures.push_back(withLearnerLines(sentence, compiled.library, request.file));
   if (!ev.rule.empty()) report.failures.push_back(ev.rule);
   if (done.outputExceeded) {
     const VerifyCase* c =
@@ -497,6 +518,13 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
     report.hasResult = true;
     report.result = ev.result;
     report.expected = ev.expected;
+  }
+  if (!ev.race.empty()) {
+    ev.race = withLearnerLines(ev.race, compiled.library, request.file);
+    if (request.oneRun && ev.steps.empty())  // no steps to show it beside: the report's note
+      report.notes.push_back(
+          Message(ev.hasOutcome && ev.outcomePassed ? "note.race-right" : "note.race",
+                  {{"race", ev.race}}));
   }
   if (request.oneRun && !ev.steps.empty()) report.trace = learnerTrace(e, cases.front().params, ev);
   for (const auto& [met, sentence] : ev.speed)

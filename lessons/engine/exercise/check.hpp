@@ -28,6 +28,10 @@ struct ExerciseRequest {
   // check (not oneRun) then runs the simulator's check on the same file too, and passes only
   // where both do: the GPU picks one order of its threads, which may hide a race.
   BackendChoice backend = BackendChoice::Sim;
+  // The simulator's race detector looks at every run (kernels/sim/race_detector.cpp), and a
+  // race fails the case even where its sum was right. Only a benchmark turns it off, to measure
+  // what it costs.
+  bool raceDetector = true;
   // Called as the work goes: stage "compiling" or "checking", cases done of total (0 of 0
   // while compiling). Returning false stops it (Cancel).
   std::function<bool(const std::string& stage, int done, int total)> progress;

@@ -148,7 +148,7 @@ std::string entryText(const Exercise& e, const std::string& source) {
          deviceLibraryDefinitions();
 }
 
-std::vector<std::string> compilerArguments(const std::string& folder) {
+std::vector<std::string> compilerArguments(const std::string& folder, bool raceHooks) {
   const std::string compiler = systemCompiler();
   // DWARF 4: Debian 12's addr2line gives lines of GCC 12's DWARF 5 the wrong file. No TLS
   // wrapper calls for extern __shared__ arrays: the link makes them one buffer.
@@ -163,11 +163,17 @@ std::vector<std::string> compilerArguments(const std::string& folder) {
   const bool clang = compiler.find("clang") != std::string::npos ||
                      (std::getenv("RLAB_CXX") == nullptr &&
                       std::string(RLAB_CXX_COMPILER_ID).find("Clang") != std::string::npos);
+  // The race detector's hooks before every load and store (kernels/sim/race_detector.cpp
+  // answers them; no ThreadSanitizer runtime is linked).
+  if (raceHooks) args.push_back("-fsanitize=thread");
   if (clang) {
     args.insert(args.end(),
                 {"-fno-color-diagnostics", "-fno-caret-diagnostics", "-ferror-limit=30"});
   } else {
     args.insert(args.end(), {"-fdiagnostics-plain-output", "-fmax-errors=30"});
+    if (raceHooks)
+      args.insert(args.end(), {"--param=tsan-instrument-func-entry-exit=0",
+                               "--param=tsan-distinguish-volatile=1"});
   }
   return args;
 }
@@ -193,8 +199,8 @@ Message stopped(const ChildResult& done, bool linker) {
 }  // namespace
 
 CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGiven,
-                                  const std::string& folder,
-                                  const std::function<bool()>& keepGoing) {
+                                  const std::string& folder, const std::function<bool()>& keepGoing,
+                                  bool raceHooks) {
   CompileResult result;
   std::error_code error;
   const std::string source = fs::absolute(sourceGiven, error).lexically_normal().string();
@@ -227,7 +233,7 @@ CompileResult compileForSimulator(const Exercise& e, const std::string& sourceGi
     result.failure = Message("compile.no-compiler", {{"compiler", systemCompiler()}});
     return finish();
   }
-  std::vector<std::string> argv = compilerArguments(folder);
+  std::vector<std::string> argv = compilerArguments(folder, raceHooks);
   // The learner's own #include "..." finds what sits beside the file.
   argv.insert(argv.end(), {"-iquote", fs::path(source).parent_path().string(), "-c", entry, "-o",
                            object});

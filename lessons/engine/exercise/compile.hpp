@@ -52,9 +52,11 @@ class ScratchFolder {
 // Compiles `source` (a path) for exercise `e` into `folder`. The shim headers are written
 // there from the copies embedded in this build, so the library matches the runner that loads
 // it. `keepGoing` false stops the compiler (Cancel).
+// `raceHooks`: the race detector's hooks before every load and store (-fsanitize=thread).
 CompileResult compileForSimulator(const Exercise& e, const std::string& source,
                                   const std::string& folder,
-                                  const std::function<bool()>& keepGoing = {});
+                                  const std::function<bool()>& keepGoing = {},
+                                  bool raceHooks = true);
 
 // The compiler's output read into diagnostics at the learner's lines (pure, for tests).
 // `source` and `entry` are the paths the compiler was given for the learner's file and for

@@ -383,6 +383,10 @@ int StepRecorder::nextBarrier(unsigned block) {
   return ++barriers_[block];
 }
 
+std::function<std::string(uintptr_t)> g_instructionName;
+bool g_detectRaces = true;
+std::function<void(const sim::LaunchError&)> g_onRace;
+
 double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
                          StepRecorder* steps) {
   const std::vector<double> input = makeInput(resolve(p));
@@ -393,6 +397,16 @@ double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
   sim::LaunchOptions options;
   options.schedule = sim::Schedule::parse(p.schedule);
   options.dynamicSharedBytes = size_t(e.dynamicSharedPerThread) * size_t(p.block);
+  // Every run looks for races: a kernel whose sums came out right can still have one.
+  options.detectRaces = g_detectRaces;
+  options.failOnRace = !g_onRace;
+  options.onRace = g_onRace;
+  options.nameAddress = [](uintptr_t address) -> std::string {
+    const FenceHit hit = findFence(address);
+    if (!hit.found || hit.index < 0 || size_t(hit.index) >= hit.count) return "";
+    return std::string(hit.name) + "[" + std::to_string(hit.index) + "]";
+  };
+  options.nameInstruction = g_instructionName;
   switch (e.shape) {
     case ExerciseShape::AtomicResult:
       return runAtomicResult(e, kernel, p, input, options, steps);

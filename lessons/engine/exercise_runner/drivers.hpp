@@ -5,11 +5,13 @@
 // runner only.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "kernels/sim/runtime.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/exercise/probe.hpp"
 #include "lessons/engine/trace.hpp"
@@ -44,6 +46,16 @@ class StepRecorder {
   long long left_ = 0;
   std::map<unsigned, int> barriers_;
 };
+
+// How a race's sentence names an instruction of the learner's kernel ("@pc:OFFSET", which the
+// core turns into the learner's line): runner.cpp sets it once the library is loaded.
+extern std::function<std::string(uintptr_t instruction)> g_instructionName;
+// Whether each run looks for races (the runner's --no-race-detector turns it off, for the
+// benchmark that measures what the detector costs).
+extern bool g_detectRaces;
+// Set: a race does not end the run but is handed here (the runner's --one, which shows the
+// run's result and its race); unset: a race fails the case.
+extern std::function<void(const sim::LaunchError&)> g_onRace;
 
 // Runs `kernel` (a function of e.pointerType()) on the case's input and launch and returns the
 // result. Throws with one sentence when the run cannot finish (sim::LaunchError) or breaks one

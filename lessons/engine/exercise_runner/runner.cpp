@@ -10,12 +10,13 @@
 //   @crash ... | @hang ...           the kernel crashed or ran past the time limit (see below)
 //   @error <TAB> sentence            the library could not be loaded
 //   @step <TAB> label <TAB> values   (--one --steps: a step of the run)
+//   @race <TAB> sentence             (--one: the run's first race, which did not end it)
 //   @done
 // A sentence or label is a message of the core on one line (encodeMessage), so that the
 // learner reads it in their language.
 // Whatever the kernel prints goes to stdout as usual.
 //
-//   rlab-exercise-runner EXERCISE LIBRARY REPLAY-COMMAND CASE-SECONDS
+//   rlab-exercise-runner EXERCISE LIBRARY REPLAY-COMMAND CASE-SECONDS [--no-race-detector]
 //       [--one [--n N] [--block B] [--data D] [--values V] [--schedule S]]
 //   rlab-exercise-runner EXERCISE SOURCE REPLAY-COMMAND CASE-SECONDS --gpu [--one ...]
 // With --gpu the learner's source itself is given: NVRTC compiles it for the device
@@ -334,6 +335,10 @@ int runnerMain(int argc, char** argv) {
   for (int k = 5; k < argc; ++k) {
     const std::string flag = argv[k];
     const std::string value = k + 1 < argc ? argv[k + 1] : "";
+    if (flag == "--no-race-detector") {
+      g_detectRaces = false;
+      continue;
+    }
     if (flag == "--one" || flag == "--gpu" || flag == "--steps" || flag == "--compile-only") {
       (flag == "--one"     ? one
        : flag == "--gpu"   ? gpu
@@ -382,6 +387,13 @@ int runnerMain(int argc, char** argv) {
   }
   const void* kernel = entry();
   rememberLibrary(kernel);
+  g_instructionName = [](uintptr_t instruction) -> std::string {
+    if (instruction <= g_libraryLow || instruction > g_libraryHigh) return "";
+    char text[32];  // a return address: the call is the byte before
+    std::snprintf(text, sizeof text, "@pc:0x%llx",
+                  (unsigned long long)(instruction - 1 - g_libraryBase));
+    return text;
+  };
   const KernelRunner runKernel = [&](const Params& p) { return runExerciseKernel(*e, kernel, p); };
 
   try {
@@ -409,6 +421,11 @@ int runnerMain(int argc, char** argv) {
         report("@step\t" + clean(step.label) + "\t" + values);
       });
       steps = steps && resolve(c.params).params.n <= kExerciseStepLimit;
+      // The replay shows the result and the race both: the first race is told after the run.
+      Message race;
+      g_onRace = [&race](const sim::LaunchError& e) {
+        if (race.empty()) race = messageOf(e);
+      };
       startCaseTimer(0);
       const auto start = std::chrono::steady_clock::now();
       const VerifyOutcome o = verify(c, [&](const Params& p) {
@@ -419,6 +436,7 @@ int runnerMain(int argc, char** argv) {
              std::to_string(
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
       if (recorder.left() > 0) report("@steps-left\t" + std::to_string(recorder.left()));
+      if (!race.empty()) report("@race\t" + clean(race));
       char numbers[80];
       std::snprintf(numbers, sizeof numbers, "%.17g\t%.17g", o.result, o.expected);
       report("@outcome\t" + std::string(o.passed ? "1" : "0") + "\t" + numbers + "\t" +

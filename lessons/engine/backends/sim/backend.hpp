@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -61,6 +62,7 @@ class GuardedBlock {
   ~GuardedBlock() { ::operator delete(bytes_, alignment_); }
   size_t allocatedBytes() const { return allocated_; }
   size_t elementSize() const { return elementSize_; }
+  const char* elementName() const { return elementName_; }
   bool ownsPages() const { return alignment_ == kPage; }
   bool holds(const void* p) const {
     const auto* b = static_cast<const unsigned char*>(p);
@@ -177,7 +179,7 @@ class SimBackend {
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
     launches.launched(grid.x, block.x);
     if (!recordMemory_) {
-      keep(sim::launch(grid, block, options_, kernel, args...));
+      keep(sim::launch(grid, block, options_, kernel, args...), grid);
       checkGuards(grid, block);
       return;
     }
@@ -186,7 +188,7 @@ class SimBackend {
     (watchArgument(options.watch, args, position++), ...);
     sim::LaunchStats stats = sim::launch(grid, block, options, kernel, args...);
     memory_ = std::move(stats.memory);
-    keep(stats);
+    keep(stats, grid);
     checkGuards(grid, block);
   }
 
@@ -218,7 +220,7 @@ class SimBackend {
     options.recordAtomics = true;
     launches.launched(grid.x, block.x);
     const sim::LaunchStats stats = sim::launch(grid, block, options, kernel, args...);
-    keep(stats);
+    keep(stats, grid);
     checkGuards(grid, block);
     std::map<long long, size_t> last;  // thread -> its last atomic on the address
     for (size_t k = 0; k < stats.atomics.size(); ++k)
@@ -260,6 +262,21 @@ class SimBackend {
 
   // Scheduling rounds of every launch so far, summed over blocks (round-based schedules).
   uint64_t rounds() const { return rounds_; }
+  // The first race (or read of unwritten shared memory) of the launches so far, with
+  // LaunchOptions::detectRaces, and how many racing accesses they had in all.
+  // The sentence for it names lines as `nameInstruction` does (LaunchOptions).
+  std::optional<sim::LaunchError> race(
+      const std::function<std::string(uintptr_t)>& nameInstruction) const {
+    if (!raced_) return std::nullopt;
+    sim::LaunchOptions naming;
+    naming.nameInstruction = nameInstruction;
+    const std::string element = raceElement_;
+    naming.nameAddress = [element](uintptr_t) { return element; };
+    return sim::raceError(raceStats_, naming, raceInSeveralBlocks_);
+  }
+  // The instructions the first race's launch raced at, for looking their lines up at once.
+  const std::vector<uintptr_t>& raceInstructions() const { return raceInstructions_; }
+  uint64_t racingAccesses() const { return racingAccesses_; }
   // The most warp steps one thread took in any launch so far, and one past the highest thread
   // of a block that took one (sim::LaunchStats).
   uint64_t warpSteps() const { return warpSteps_; }
@@ -282,12 +299,40 @@ class SimBackend {
                               " runs past the end of a buffer of " + std::to_string(size) + ".");
   }
 
-  void keep(const sim::LaunchStats& stats) {
+  void keep(const sim::LaunchStats& stats, dim3 grid) {
+    if (!raced_ && (!stats.races.empty() || !stats.uninitialisedReads.empty())) {
+      raced_ = true;
+      raceStats_.races = stats.races;
+      raceStats_.uninitialisedReads = stats.uninitialisedReads;
+      raceInSeveralBlocks_ = grid.x * grid.y * grid.z > 1;
+      for (const sim::Race& r : stats.races) {
+        raceInstructions_.push_back(r.earlier.instruction);
+        raceInstructions_.push_back(r.later.instruction);
+      }
+      for (const sim::UninitialisedRead& u : stats.uninitialisedReads)
+        raceInstructions_.push_back(u.read.instruction);
+      // Named now, while the buffers live; the lines (slow to look up) when asked for.
+      raceElement_ = raceStats_.races.empty() ? "" : elementAt(raceStats_.races.front().address);
+    }
+    racingAccesses_ += stats.racingAccesses;
     rounds_ += stats.rounds;
     warpSteps_ = std::max(warpSteps_, stats.warpSteps);
     warpStepThreads_ = std::max(warpStepThreads_, stats.warpStepThreads);
     printed_ += stats.printed;
     printedCut_ = printedCut_ || stats.printedCut;
+  }
+
+  // "int[4]": a global element by its buffer's type (the lessons' buffers have no names here).
+  std::string elementAt(uintptr_t address) {
+    std::erase_if(live_, [](const auto& weak) { return weak.expired(); });
+    for (const auto& weak : live_)
+      if (auto buffer = weak.lock();
+          buffer && buffer->holds(reinterpret_cast<const void*>(address)))
+        return std::string(buffer->elementName()) + "[" +
+               std::to_string((address - reinterpret_cast<uintptr_t>(buffer->bytes())) /
+                              buffer->elementSize()) +
+               "]";
+    return "";
   }
 
   void checkGuards(dim3 grid, dim3 block) {
@@ -315,6 +360,12 @@ class SimBackend {
   bool recordMemory_ = false;
   std::vector<sim::MemoryAccess> memory_;  // the last launch's
   uint64_t rounds_ = 0;
+  bool raced_ = false;
+  sim::LaunchStats raceStats_;  // the first launch that raced: its races
+  bool raceInSeveralBlocks_ = false;
+  std::string raceElement_;
+  std::vector<uintptr_t> raceInstructions_;
+  uint64_t racingAccesses_ = 0;
   uint64_t warpSteps_ = 0;
   unsigned warpStepThreads_ = 0;
   std::string printed_;

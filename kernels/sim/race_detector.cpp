@@ -1,0 +1,504 @@
+// The race detector (detail/race_detector.hpp says what orders two accesses) and the hooks the
+// compiler calls: g++'s -fsanitize=thread turns every load and store of the code it builds into
+// a call of __tsan_readN / __tsan_writeN (N bytes) before it, atomics of the C++ kind into
+// __tsan_atomicN_*, and asks for __tsan_init at start. The simulator answers them here, so no
+// ThreadSanitizer runtime is linked: outside a launch that detects races a hook returns at once.
+//
+// [SECTION] The detector
+// [SECTION] The compiler's hooks
+
+#include "kernels/sim/detail/race_detector.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "kernels/sim/detail/block_run.hpp"
+#include "kernels/sim/detail/launch_state.hpp"
+
+namespace rlab::sim {
+
+bool lessonKernelsDetectRaces() {
+#if defined(RLAB_LESSON_RACE_HOOKS)
+  return true;
+#else
+  return false;
+#endif
+}
+
+namespace detail {
+
+thread_local RaceDetector* t_raceDetector = nullptr;
+
+// ============================================================================================
+// [SECTION] The detector
+// ============================================================================================
+
+uint32_t RaceDetector::Knowledge::of(uint32_t block) const {
+  for (const auto& [b, e] : upTo)
+    if (b == block) return e;
+  return 0;
+}
+
+void RaceDetector::Knowledge::raise(uint32_t block, uint32_t epochs) {
+  for (auto& [b, e] : upTo)
+    if (b == block) {
+      e = std::max(e, epochs);
+      return;
+    }
+  upTo.emplace_back(block, epochs);
+}
+
+void RaceDetector::Knowledge::join(const Knowledge& other) {
+  for (const auto& [b, e] : other.upTo) raise(b, e);
+}
+
+RaceDetector::RaceDetector(LaunchStats& stats, const std::vector<ByteRange>& shared)
+    : stats_(stats), shared_(shared) {
+  for (const ByteRange& r : shared_) {
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(r.begin),
+                    end = reinterpret_cast<uintptr_t>(r.end);
+    if (sharedLow_ == sharedHigh_ || begin < sharedLow_) sharedLow_ = begin;
+    sharedHigh_ = std::max(sharedHigh_, end);
+  }
+}
+
+void RaceDetector::startBlock(const BlockRun& block, unsigned threads, unsigned blockLinear) {
+  block_ = &block;
+  blockLinear_ = blockLinear;
+  epoch_ = 0;
+  threads_ = threads;
+  clocks_.assign(size_t(threads) * 32, 0);
+  for (unsigned t = 0; t < threads; ++t) clocks_[size_t(t) * 32 + t % 32] = 1;
+  knows_.assign(threads, {});
+  fenced_.assign(threads, 0);
+}
+
+void RaceDetector::barrierOpened() {
+  ++epoch_;
+  // What any thread of the block acquired, every thread knows after the barrier.
+  Knowledge all;
+  for (const Knowledge& k : knows_) all.join(k);
+  if (!all.upTo.empty()) std::fill(knows_.begin(), knows_.end(), all);
+}
+
+void RaceDetector::warpSynced(unsigned warpStart, unsigned group) {
+  uint32_t joined[32] = {};
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(group >> l & 1u) || warpStart + l >= threads_) continue;
+    const uint32_t* lane = &clocks_[size_t(warpStart + l) * 32];
+    for (unsigned k = 0; k < 32; ++k) joined[k] = std::max(joined[k], lane[k]);
+  }
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(group >> l & 1u) || warpStart + l >= threads_) continue;
+    uint32_t* lane = &clocks_[size_t(warpStart + l) * 32];
+    std::memcpy(lane, joined, sizeof joined);
+    ++lane[l];
+  }
+}
+
+void RaceDetector::fence() {
+  const unsigned thread = block_ ? block_->current() : kNoThread;
+  if (thread != kNoThread) fenced_[thread] = 1;
+}
+
+bool RaceDetector::ordered(const Stamp& earlier, unsigned thread) const {
+  if (earlier.block == blockLinear_) {
+    if (earlier.thread == thread || earlier.epoch < epoch_) return true;
+    return earlier.thread / 32 == thread / 32 &&
+           clocks_[size_t(thread) * 32 + earlier.thread % 32] >= earlier.clock;
+  }
+  return knows_[thread].of(earlier.block) > earlier.epoch;
+}
+
+const ByteRange* RaceDetector::sharedVariableAt(uintptr_t address) const {
+  for (const ByteRange& r : shared_)
+    if (address >= reinterpret_cast<uintptr_t>(r.begin) &&
+        address < reinterpret_cast<uintptr_t>(r.end))
+      return &r;
+  return nullptr;
+}
+
+RaceAccess RaceDetector::accessOf(const Stamp& s, unsigned bytes) const {
+  RaceAccess a;
+  a.block = s.block;
+  a.thread = s.thread;
+  a.write = s.write;
+  a.atomic = s.atomic;
+  a.epoch = s.epoch;
+  a.instruction = s.instruction;
+  a.bytes = bytes;
+  a.value = s.value;
+  return a;
+}
+
+void RaceDetector::report(const Stamp& earlier, const Stamp& later, uintptr_t address,
+                          unsigned bytes, bool shared) {
+  ++stats_.racingAccesses;
+  const uint64_t pair = (uint64_t(earlier.instruction) * 0x9e3779b97f4a7c15ull) ^
+                        (uint64_t(later.instruction) + (earlier.write ? 1 : 0));
+  if (stats_.races.size() >= kRacesKept || !reportedPairs_.insert(pair).second) return;
+  Race race;
+  race.earlier = accessOf(earlier, bytes);
+  race.later = accessOf(later, bytes);
+  race.address = address;
+  race.shared = shared;
+  if (const ByteRange* v = shared ? sharedVariableAt(address) : nullptr) {
+    race.variable = v->name;
+    race.offset = address - reinterpret_cast<uintptr_t>(v->begin);
+  }
+  stats_.races.push_back(std::move(race));
+}
+
+void RaceDetector::check(Cell& cell, const Stamp& now, uintptr_t address, unsigned bytes) {
+  const unsigned thread = now.thread;
+  if (cell.shared && cell.write.valid() && cell.write.block != now.block) {
+    cell = Cell{};  // shared memory: another block's, whose life has ended
+    cell.shared = true;
+  }
+  if (cell.shared)
+    for (Stamp& r : cell.reads)
+      if (r.valid() && r.block != now.block) r = {};
+  auto races = [&](const Stamp& before) {
+    return before.valid() && (before.write || now.write) && !(before.atomic && now.atomic) &&
+           !ordered(before, thread);
+  };
+  if (races(cell.write)) report(cell.write, now, address, bytes, cell.shared);
+  if (now.write) {
+    for (const Stamp& r : cell.reads)
+      if (races(r)) {
+        report(r, now, address, bytes, cell.shared);
+        break;
+      }
+    cell.write = now;
+    for (Stamp& r : cell.reads) r = {};
+    cell.nextRead = 0;
+    return;
+  }
+  if (cell.shared && !cell.write.valid()) {
+    // A read of shared memory no thread of this block has written.
+    if (stats_.uninitialisedReads.size() < kRacesKept &&
+        reportedUninitialised_.insert(now.instruction).second) {
+      UninitialisedRead u;
+      u.read = accessOf(now, bytes);
+      u.address = address;
+      if (const ByteRange* v = sharedVariableAt(address)) {
+        u.variable = v->name;
+        u.offset = address - reinterpret_cast<uintptr_t>(v->begin);
+      }
+      stats_.uninitialisedReads.push_back(std::move(u));
+    }
+  }
+  for (Stamp& r : cell.reads)
+    if (r.valid() && r.thread == thread && r.block == now.block) {
+      r = now;
+      return;
+    }
+  cell.reads[cell.nextRead] = now;
+  cell.nextRead = uint8_t((cell.nextRead + 1) % kReadsKept);
+}
+
+// The simulator's own variables that the shim's inline functions read and write in kernel code
+// (threadIdx, clock64()'s logical clock ...): no memory of the kernel's.
+static bool simulatorOwn(uintptr_t address) {
+  static const std::pair<const void*, size_t> own[] = {
+      {&g_threadIdx, sizeof g_threadIdx},
+      {&g_blockIdx, sizeof g_blockIdx},
+      {&g_blockDim, sizeof g_blockDim},
+      {&g_gridDim, sizeof g_gridDim},
+      {&g_recordAtomics, sizeof g_recordAtomics},
+      {&g_logicalClock, sizeof g_logicalClock},
+      {&g_recordingMemory, sizeof g_recordingMemory}};
+  for (const auto& [begin, bytes] : own)
+    if (address - reinterpret_cast<uintptr_t>(begin) < bytes) return true;
+  return false;
+}
+
+void RaceDetector::access(uintptr_t address, unsigned bytes, bool write, bool atomic,
+                          uintptr_t instruction) {
+  const unsigned thread = block_ ? block_->current() : kNoThread;
+  if (thread == kNoThread || simulatorOwn(address)) return;
+  const Stack& stack = block_->stack(thread);
+  if (address - reinterpret_cast<uintptr_t>(stack.bottom) < stack.size) return;  // its own
+  const bool shared = address >= sharedLow_ && address < sharedHigh_;
+  Stamp now;
+  now.block = blockLinear_;
+  now.epoch = epoch_;
+  now.clock = clocks_[size_t(thread) * 32 + thread % 32];
+  now.thread = uint16_t(thread);
+  now.write = write;
+  now.atomic = atomic;
+  now.instruction = instruction;
+  // The value, for the sentence; not where the launch watches memory (LaunchOptions::watch),
+  // whose pages a read of ours would fault on and count as the kernel's access.
+  if (!g_recordingMemory)
+    std::memcpy(&now.value, reinterpret_cast<const void*>(address), std::min(bytes, 8u));
+  // Four bytes a cell; a narrower access a cell of its own byte (a char array's neighbours
+  // belong to different threads without racing).
+  if (bytes < 4) {
+    Cell& cell = cells_[address | (uintptr_t(1) << 63)];
+    cell.shared = shared;
+    check(cell, now, address, bytes);
+  } else {
+    for (uintptr_t a = address & ~uintptr_t(3); a < address + bytes; a += 4) {
+      Cell& cell = cells_[a];
+      cell.shared = shared;
+      check(cell, now, address, bytes);
+    }
+  }
+  if (!atomic) return;
+  // An atomic acquires what earlier fenced atomics on its address released, and releases what
+  // its thread knows (its own block up to now) where the thread has fenced.
+  Knowledge& carried = released_[address];
+  knows_[thread].join(carried);
+  if (fenced_[thread]) {
+    carried.join(knows_[thread]);
+    carried.raise(blockLinear_, epoch_ + 1);
+  }
+}
+
+namespace {
+
+std::string hex(uintptr_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", (unsigned long long)value);
+  return text;
+}
+
+std::string elementName(const LaunchOptions& options, uintptr_t address, bool shared,
+                        const std::string& variable, size_t offset, unsigned bytes) {
+  if (shared && !variable.empty())
+    return variable + "[" + std::to_string(offset / std::max(bytes, 1u)) + "]";
+  if (options.nameAddress) {
+    const std::string name = options.nameAddress(address);
+    if (!name.empty()) return name;
+  }
+  return hex(address);  // no buffer of the caller's: its address, the same in every language
+}
+
+std::string siteName(const LaunchOptions& options, uintptr_t instruction) {
+  if (options.nameInstruction) {
+    const std::string name = options.nameInstruction(instruction);
+    if (!name.empty()) return name;
+  }
+  return hex(instruction);
+}
+
+const char* verb(bool write) {
+  return write ? "wrote" : "read";
+}
+
+}  // namespace
+
+}  // namespace detail
+
+LaunchError raceError(const LaunchStats& stats, const LaunchOptions& options, bool severalBlocks) {
+  using namespace detail;
+  if (!stats.races.empty()) {
+    const Race& r = stats.races.front();
+    const RaceAccess &a = r.earlier, &b = r.later;
+    const std::string element =
+        elementName(options, r.address, r.shared, r.variable, r.offset, a.bytes);
+    const std::string firstSite = siteName(options, a.instruction),
+                      secondSite = siteName(options, b.instruction);
+    std::vector<std::pair<std::string, std::string>> args = {{"element", element},
+                                                             {"first", std::to_string(a.thread)},
+                                                             {"firstWrites", a.write ? "1" : "2"},
+                                                             {"firstSite", firstSite},
+                                                             {"second", std::to_string(b.thread)},
+                                                             {"secondWrites", b.write ? "1" : "2"},
+                                                             {"secondSite", secondSite}};
+    std::string english = "kernel raced on " + element;
+    std::string id;
+    if (a.block != b.block) {
+      id = "sim.race-across-blocks";
+      args.emplace_back("firstBlock", std::to_string(a.block));
+      args.emplace_back("secondBlock", std::to_string(b.block));
+      english += ": thread " + std::to_string(a.thread) + " of block " + std::to_string(a.block) +
+                 " " + verb(a.write) + " it at " + firstSite + ", then thread " +
+                 std::to_string(b.thread) + " of block " + std::to_string(b.block) + " " +
+                 verb(b.write) + " it at " + secondSite +
+                 "; nothing orders two blocks of one launch but atomics (and a __threadfence() "
+                 "before the atomic that tells the other block the data is there), so on a GPU "
+                 "either may come first.";
+    } else {
+      const bool warp = a.thread / 32 == b.thread / 32;
+      id = warp ? (severalBlocks ? "sim.race-in-warp-in-block" : "sim.race-in-warp")
+                : (severalBlocks ? "sim.race-in-block" : "sim.race");
+      if (severalBlocks) {
+        args.emplace_back("block", std::to_string(a.block));
+        english += " in block " + std::to_string(a.block);
+      }
+      english += ": thread " + std::to_string(a.thread) + " " + verb(a.write) + " it at " +
+                 firstSite + ", then thread " + std::to_string(b.thread) +
+                 (warp ? " of the same warp " : " ") + verb(b.write) + " it at " + secondSite +
+                 (warp ? ", with no __syncwarp() or __syncthreads() between them; CUDA does not "
+                         "keep a warp's lanes in step, so on a GPU either may come first."
+                       : ", with no __syncthreads() between them; CUDA does not order the two, "
+                         "so on a GPU either may come first.");
+    }
+    return LaunchError(english, {id, std::move(args), {}});
+  }
+  const UninitialisedRead& u = stats.uninitialisedReads.front();
+  const std::string element =
+      elementName(options, u.address, true, u.variable, u.offset, u.read.bytes);
+  const std::string site = siteName(options, u.read.instruction);
+  std::vector<std::pair<std::string, std::string>> args = {
+      {"element", element}, {"site", site}, {"thread", std::to_string(u.read.thread)}};
+  std::string who = "thread " + std::to_string(u.read.thread);
+  const char* id = severalBlocks ? "sim.uninitialised-shared-in-block" : "sim.uninitialised-shared";
+  if (severalBlocks) {
+    args.emplace_back("block", std::to_string(u.read.block));
+    who += " of block " + std::to_string(u.read.block);
+  }
+  return LaunchError("kernel read " + element + " at " + site + " (" + who +
+                         ") before any thread of its block wrote it; on a GPU it holds whatever "
+                         "the block before left there.",
+                     {id, std::move(args), {}});
+}
+
+namespace detail {
+void failOnRace(const LaunchStats& stats, const LaunchOptions& options, bool severalBlocks) {
+  throw raceError(stats, options, severalBlocks);
+}
+}  // namespace detail
+
+}  // namespace rlab::sim
+
+// ============================================================================================
+// [SECTION] The compiler's hooks
+// ============================================================================================
+// Their names and signatures are g++'s (and clang's) -fsanitize=thread instrumentation.
+
+using rlab::sim::detail::t_raceDetector;
+
+#define RLAB_TSAN_HOOK extern "C" __attribute__((visibility("default"), used))
+
+namespace {
+inline void plainAccess(const void* address, unsigned bytes, bool write, uintptr_t instruction) {
+  rlab::sim::detail::RaceDetector* detector = t_raceDetector;
+  if (!detector || detector->inAtomic) [[likely]]
+    return;
+  detector->access(reinterpret_cast<uintptr_t>(address), bytes, write, false, instruction);
+}
+}  // namespace
+
+#define RLAB_ACCESS_HOOKS(N)                                                            \
+  RLAB_TSAN_HOOK void __tsan_read##N(void* p) {                                         \
+    plainAccess(p, N, false, reinterpret_cast<uintptr_t>(__builtin_return_address(0))); \
+  }                                                                                     \
+  RLAB_TSAN_HOOK void __tsan_write##N(void* p) {                                        \
+    plainAccess(p, N, true, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));  \
+  }                                                                                     \
+  RLAB_TSAN_HOOK void __tsan_unaligned_read##N(void* p) {                               \
+    plainAccess(p, N, false, reinterpret_cast<uintptr_t>(__builtin_return_address(0))); \
+  }                                                                                     \
+  RLAB_TSAN_HOOK void __tsan_unaligned_write##N(void* p) {                              \
+    plainAccess(p, N, true, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));  \
+  }                                                                                     \
+  /* volatile orders nothing in CUDA's memory model: a plain access */                  \
+  RLAB_TSAN_HOOK void __tsan_volatile_read##N(void* p) {                                \
+    plainAccess(p, N, false, reinterpret_cast<uintptr_t>(__builtin_return_address(0))); \
+  }                                                                                     \
+  RLAB_TSAN_HOOK void __tsan_volatile_write##N(void* p) {                               \
+    plainAccess(p, N, true, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));  \
+  }
+
+RLAB_ACCESS_HOOKS(1)
+RLAB_ACCESS_HOOKS(2)
+RLAB_ACCESS_HOOKS(4)
+RLAB_ACCESS_HOOKS(8)
+RLAB_ACCESS_HOOKS(16)
+
+RLAB_TSAN_HOOK void __tsan_read_range(void* p, unsigned long bytes) {
+  plainAccess(p, unsigned(bytes), false, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+}
+RLAB_TSAN_HOOK void __tsan_write_range(void* p, unsigned long bytes) {
+  plainAccess(p, unsigned(bytes), true, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+}
+RLAB_TSAN_HOOK void __tsan_init() {}
+RLAB_TSAN_HOOK void __tsan_func_entry(void*) {}
+RLAB_TSAN_HOOK void __tsan_func_exit() {}
+RLAB_TSAN_HOOK void __tsan_vptr_update(void**, void*) {}
+RLAB_TSAN_HOOK void __tsan_vptr_read(void**) {}
+
+namespace rlab::sim::detail {
+
+void raceFence() {
+  if (RaceDetector* detector = t_raceDetector) detector->fence();
+}
+
+void raceAtomicBegin(const void* address, unsigned bytes) {
+  RaceDetector* detector = t_raceDetector;
+  if (!detector) return;
+  detector->access(reinterpret_cast<uintptr_t>(address), bytes, true, true,
+                   reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+  detector->inAtomic = true;
+}
+
+void raceAtomicEnd() {
+  if (RaceDetector* detector = t_raceDetector) detector->inAtomic = false;
+}
+
+}  // namespace rlab::sim::detail
+
+// C++ atomics in code built with the hooks (the host code around the lesson kernels: a
+// shared_ptr's count, say) arrive as these calls and must still be atomic: the real operation,
+// sequentially consistent, on whatever thread calls it. They are never a kernel's (CUDA's
+// atomics are the shim's own), so the detector does not look at them.
+#define RLAB_TSAN_ATOMICS(N, T)                                                                    \
+  RLAB_TSAN_HOOK T __tsan_atomic##N##_load(const volatile T* a, int) {                             \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                   \
+  }                                                                                                \
+  RLAB_TSAN_HOOK void __tsan_atomic##N##_store(volatile T* a, T v, int) {                          \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                      \
+  }                                                                                                \
+  RLAB_TSAN_HOOK T __tsan_atomic##N##_exchange(volatile T* a, T v, int) {                          \
+    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                                \
+  RLAB_TSAN_HOOK T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) {                         \
+    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  RLAB_TSAN_HOOK T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) {                         \
+    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  RLAB_TSAN_HOOK T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) {                         \
+    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  RLAB_TSAN_HOOK T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) {                          \
+    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                              \
+  }                                                                                                \
+  RLAB_TSAN_HOOK T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) {                         \
+    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  RLAB_TSAN_HOOK T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) {                        \
+    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                                \
+  RLAB_TSAN_HOOK int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* expected,        \
+                                                                T desired, int, int) {             \
+    return __atomic_compare_exchange_n(a, expected, desired, false, __ATOMIC_SEQ_CST,              \
+                                       __ATOMIC_SEQ_CST);                                          \
+  }                                                                                                \
+  RLAB_TSAN_HOOK int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* expected,          \
+                                                              T desired, int, int) {               \
+    return __atomic_compare_exchange_n(a, expected, desired, false, __ATOMIC_SEQ_CST,              \
+                                       __ATOMIC_SEQ_CST);                                          \
+  }                                                                                                \
+  RLAB_TSAN_HOOK T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T expected, T desired,   \
+                                                           int, int) {                             \
+    __atomic_compare_exchange_n(a, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    return expected;                                                                               \
+  }
+
+RLAB_TSAN_ATOMICS(8, uint8_t)
+RLAB_TSAN_ATOMICS(16, uint16_t)
+RLAB_TSAN_ATOMICS(32, uint32_t)
+RLAB_TSAN_ATOMICS(64, uint64_t)
+
+RLAB_TSAN_HOOK void __tsan_atomic_thread_fence(int) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+RLAB_TSAN_HOOK void __tsan_atomic_signal_fence(int) {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
