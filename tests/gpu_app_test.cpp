@@ -183,6 +183,7 @@ TEST_CASE("gpu app: an exercise checked on the GPU from the app: our solution pa
   App app;
   const TempFolder scratch("gpu-app-exercises");
   app.ui.exerciseFolder = (scratch / "exercises").string();
+  app.ui.progressFile = (scratch / "progress.json").string();  // not the real home's
   frames(app);
   app.openExercise("one-queue");
   app.setExerciseText(rlab::solutionFile(rlab::exerciseOrThrow("one-queue")));

@@ -14,6 +14,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/progress.hpp"
 #include "tests/app_driver.hpp"
 #include "tests/gui_screenshot.hpp"
 #include "tests/headless_imgui.hpp"
@@ -30,6 +31,7 @@ struct ExerciseApp {
   ExerciseApp() {
     std::filesystem::remove_all(folder.path);  // the app writes the folder itself
     app.ui.exerciseFolder = folder.str();
+    app.ui.progressFile = (folder / "progress.json").string();  // its own progress too
   }
   TempFolder folder{"gui-exercises"};
   HeadlessImGui imgui{ImVec2(1280, 1600)};  // tall: every hint's button in view
@@ -79,7 +81,7 @@ TEST_CASE("gui: an exercise opens in the editor with its starting file, and pass
   const rlab::Exercise& e = rlab::exerciseOrThrow(eId);
   REQUIRE(app.ui.exercise.id == e.id);
   CHECK(app.ui.exercise.text == rlab::startFile(e));
-  CHECK(std::filesystem::exists(t.folder / "fold-any-length.cu"));
+  CHECK(std::filesystem::exists(t.folder / "fold-any-length" / "fold-any-length.cu"));
   click(app, "exercise:editor");  // the editor is there and takes focus
 
   app.setExerciseText(rlab::solutionFile(e));  // as if pasted
@@ -99,6 +101,40 @@ TEST_CASE("gui: an exercise opens in the editor with its starting file, and pass
 
   click(app, "lesson:folding");  // back to the lesson
   CHECK(app.ui.exercise.id.empty());
+}
+
+TEST_CASE("gui: the lesson list marks each exercise, and a pass offers the next one") {
+  ExerciseApp t;
+  App& app = t.app;
+  settle(app);
+  const std::string eId = "fold-any-length";
+  const rlab::Exercise& e = rlab::exerciseOrThrow(eId);
+  CHECK(app.ui.widgetRects.count("mark:" + e.id));  // a mark before each exercise's row
+  CHECK(app.ui.progress.markOf(e.id) == rlab::ExerciseMark::NotStarted);
+  click(app, "exercise:" + e.id);
+  CHECK(app.ui.progress.markOf(e.id) == rlab::ExerciseMark::Tried);  // its file was started
+  app.setExerciseText(rlab::solutionFile(e));
+  click(app, "exercise:check");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  REQUIRE(app.ui.exercise.report->passed());
+  CHECK(app.ui.progress.markOf(e.id) == rlab::ExerciseMark::Done);
+  CHECK(rlab::loadProgress(app.ui.progressFile).of(e.id).backend == "sim");  // in the file too
+  const rlab::Exercise* next = rlab::nextExercise(app.ui.progress, e.id);
+  REQUIRE(next);
+  click(app, "exercise:next");
+  CHECK(app.ui.exercise.id == next->id);
+
+  // rlab passes an exercise in the same file: the app's marks follow within a second.
+  rlab::Progress p = rlab::loadProgress(app.ui.progressFile);
+  rlab::ExerciseReport passed;
+  passed.verdict = rlab::ExerciseVerdict::Passed;
+  passed.casesRun = 120;
+  rlab::recordCheck(p, *next, passed, rlab::BackendChoice::Sim, rlab::todayDate());
+  rlab::Message problem;
+  REQUIRE(rlab::saveProgress(p, app.ui.progressFile, problem));
+  for (int k = 0; k < 75; ++k) frame(app);
+  CHECK(app.ui.progress.markOf(next->id) == rlab::ExerciseMark::Done);
 }
 
 TEST_CASE("gui: a compile error comes back at its line, a crash leaves the app running") {
@@ -199,7 +235,8 @@ TEST_CASE("gui: a screenshot of an exercise after its check, not blank" * doctes
                               dir.str() + " --exercise-action check --hints 1 --size 1000x700";
   CAPTURE(command);
   REQUIRE(std::system(command.c_str()) == 0);
-  CHECK(std::filesystem::exists(dir / "fold-any-length.cu"));  // the starting file, written
+  // the starting file, written
+  CHECK(std::filesystem::exists(dir / "fold-any-length" / "fold-any-length.cu"));
   CHECK(readPicture(png.string()).colours > 40);
 }
 #endif

@@ -10,7 +10,10 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/rlab-installed-XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 "$cmake" --install "$build" --prefix "$dir/installed" >/dev/null
 mv "$dir/installed" "$dir/moved"
-unset RLAB_EXERCISE_RUNNER RLAB_EXECUTABLE
+unset RLAB_EXERCISE_RUNNER RLAB_EXECUTABLE RLAB_EXERCISE_DIR
+# The check records the learner's progress: in this folder, never the real home's.
+XDG_DATA_HOME="$dir/data"
+export XDG_DATA_HOME
 "$dir/moved/bin/rlab" exercise solution fold-any-length >"$dir/fold.cu"
 "$dir/moved/bin/rlab" exercise check fold-any-length "$dir/fold.cu" >"$dir/check.txt"
 grep -q "^PASSED" "$dir/check.txt" || { cat "$dir/check.txt"; exit 1; }

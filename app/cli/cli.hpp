@@ -59,8 +59,10 @@ struct Command {
   std::string chapter;               // lesson: which chapter to print (an id or a file)
   bool chapterIsFile = false;        // lesson: a teacher's own chapter, a Markdown file
   bool checkChapter = false;         // lesson: check it instead of printing it
-  // exercise: the action (list, show, start, check, hint, solution, run) and what it names; run
-  // takes its n, block, data or values and schedule from params
+  // exercise: the action (list, progress, show, start, check, hint, solution, run) and what it
+  // names; run takes its n, block, data or values and schedule from params. exerciseFolder
+  // (start) and exerciseFile (check) empty: the learner's own, in the folder rlab and the app
+  // share (lessons/engine/exercise/progress.hpp)
   std::string exerciseAction;
   std::string exerciseId, exerciseFile, exerciseFolder;
   int hint = 0;

@@ -1,8 +1,11 @@
-// rlab exercise: list the exercises, print one's statement, write a starting file, check a
-// learner's file (or run it once, as a failed check's replay line does), show a hint or our
-// solution. The statement and hints are in the chosen language (--lang, else the locale).
+// rlab exercise: list the exercises with the learner's marks, print one's statement, write a
+// starting file, check a learner's file (or run it once, as a failed check's replay line does),
+// show a hint or our solution. The statement and hints are in the chosen language (--lang, else
+// the locale). A start and a full check are remembered in the learner's progress
+// (lessons/engine/exercise/progress.hpp); after a pass the next exercise is offered.
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 
 #include "app/cli/subcommands.hpp"
@@ -10,6 +13,7 @@
 #include "lessons/engine/backends.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/progress.hpp"
 
 namespace rlab::cli {
 
@@ -17,9 +21,39 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int startExercise(const Exercise& e, const std::string& folder, std::ostream& out,
+// A progress file that could not be read or written: its sentence on stderr, and the command
+// goes on (a fresh start).
+void sayProgressProblem(const Progress& progress, std::ostream& err, Language language) {
+  if (!progress.problem.empty()) err << "rlab: " << render(progress.problem, language) << "\n";
+}
+
+// `folder` empty: the learner's folder, FOLDER/ID/ID.cu, which the app opens too; a file there
+// from before is the learner's work, so it is named rather than refused.
+int startExercise(const Exercise& e, const std::string& given, std::ostream& out, std::ostream& err,
                   Language language) {
   std::error_code error;
+  const bool own = given.empty();
+  std::string path;
+  if (own) {
+    const std::string exercises = learnerExerciseFolder();
+    const LearnerFile found = findLearnerFile(e, exercises);
+    if (!found.movedFrom.empty())
+      err << "rlab: "
+          << render(
+                 Message("view.exercise-moved", {{"from", found.movedFrom}, {"path", found.path}}),
+                 language)
+          << "\n";
+    if (found.found) {
+      sayProgressProblem(recordStartInFile(progressFilePath(), e.id), err, language);
+      out << render(Message("view.exercise-already-started",
+                            {{"path", found.path}, {"kernel", e.kernel}}),
+                    language)
+          << "\n  rlab exercise check " << e.id << "\n";
+      return 0;
+    }
+    path = found.path;
+  }
+  const std::string folder = own ? fs::path(path).parent_path().string() : given;
   // A folder that does not exist yet is made, with any missing parents, as mkdir -p would.
   if (!fs::is_directory(folder, error)) {
     if (fs::exists(folder, error))
@@ -29,30 +63,57 @@ int startExercise(const Exercise& e, const std::string& folder, std::ostream& ou
     if (error)
       throw UsageError(
           Message("usage.cannot-create-folder", {{"folder", folder}, {"why", error.message()}}));
-    out << render(Message("view.folder-created", {{"folder", folder}}), language) << "\n";
+    if (!own) out << render(Message("view.folder-created", {{"folder", folder}}), language) << "\n";
   }
-  const std::string path = (fs::path(folder) / (e.id + ".cu")).string();
+  if (!own) path = (fs::path(folder) / (e.id + ".cu")).string();
   if (fs::exists(path, error)) throw UsageError(Message("usage.file-exists", {{"path", path}}));
   std::ofstream file(path, std::ios::binary);
   file << startFile(e);
   if (!file) throw UsageError(Message("usage.cannot-write", {{"path", path}}));
+  file.close();
+  sayProgressProblem(recordStartInFile(progressFilePath(), e.id), err, language);
+  // In the learner's folder, rlab exercise check finds the file by itself.
   out << render(Message("view.exercise-started", {{"path", path}, {"kernel", e.kernel}}), language)
-      << "\n  rlab exercise check " << e.id << " " << path << "\n";
+      << "\n  rlab exercise check " << e.id << (own ? "" : " " + path) << "\n";
   return 0;
+}
+
+// The file `rlab exercise check ID` (no FILE) checks: the learner's, in the shared folder, or
+// where rlab and the app kept it before (findLearnerFile says which it moves and which it reads
+// in place); a UsageError where there is none.
+std::string learnersOwnFile(const Exercise& e, std::ostream& err, Language language) {
+  const std::string folder = learnerExerciseFolder();
+  const LearnerFile found = findLearnerFile(e, folder, fs::current_path().string());
+  if (!found.found)
+    throw UsageError(Message("usage.no-learner-file", {{"exercise", e.id}, {"folder", folder}}));
+  if (!found.movedFrom.empty())
+    err << "rlab: "
+        << render(Message("view.exercise-moved", {{"from", found.movedFrom}, {"path", found.path}}),
+                  language)
+        << "\n";
+  if (found.oldPlace)
+    err << "rlab: "
+        << render(Message("view.exercise-old-place", {{"path", found.path}, {"folder", folder}}),
+                  language)
+        << "\n";
+  return found.path;
 }
 
 }  // namespace
 
 int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour) {
+  if (c.exerciseAction == "progress") return exerciseProgressCommand(c, out, err, colour);
   if (c.exerciseAction == "list") {
+    const Progress progress = loadProgress(progressFilePath());
+    sayProgressProblem(progress, err, c.language);
     if (c.format == Format::Json)
-      out << exercisesJson().dump(2) << "\n";
+      out << exercisesJson(progress).dump(2) << "\n";
     else
-      printExerciseList(out, c.language);
+      printExerciseList(out, c.language, progress, colour);
     return 0;
   }
   const Exercise& e = exerciseOrThrow(c.exerciseId);
-  if (c.exerciseAction == "start") return startExercise(e, c.exerciseFolder, out, c.language);
+  if (c.exerciseAction == "start") return startExercise(e, c.exerciseFolder, out, err, c.language);
   if (c.exerciseAction == "show" || c.exerciseAction == "hint") {
     const ExerciseText text = exerciseText(e, c.language);
     if (text.language != c.language)  // every exercise has every language (a test checks)
@@ -78,7 +139,7 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
 
   // check and run: the core compiles the file and runs it in a child process.
   ExerciseRequest request;
-  request.file = c.exerciseFile;
+  request.file = c.exerciseFile.empty() ? learnersOwnFile(e, err, c.language) : c.exerciseFile;
   request.oneRun = c.exerciseAction == "run";
   request.options = c.params;
   request.caseSeconds = c.caseSeconds;
@@ -94,7 +155,7 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
   if (colour)  // a person at a terminal: say what is going on, on one line that updates
     request.progress = [&](const std::string& stage, int done, int total) {
       if (stage == "compiling")
-        err << "\rcompiling " << c.exerciseFile << " ..." << std::flush;
+        err << "\rcompiling " << request.file << " ..." << std::flush;
       else
         err << "\rchecking: " << done << " of " << total << " cases  " << std::flush;
       return true;
@@ -102,13 +163,28 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
   const ExerciseReport report = checkExercise(e, request);
   if (colour) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
   if (report.verdict == ExerciseVerdict::NotRun) throw MessageError(report.problem);
+  // A full check is the learner's progress: done where it passed, tried where it did not.
+  std::optional<Progress> progress;
+  if (!request.oneRun) {
+    progress = recordCheckInFile(progressFilePath(), e, report, request.backend);
+    sayProgressProblem(*progress, err, c.language);
+  }
+  const bool offerNext = progress && report.passed();
   if (c.format == Format::Json) {
     nlohmann::json j = exerciseReportJson(e, report);
     if (report.trace) j["run"] = traceJson(*report.trace);
+    if (offerNext) {
+      const Exercise* next = nextExercise(*progress, e.id);
+      j["next"] = next ? nlohmann::json(next->id) : nlohmann::json();
+    }
     out << j.dump() << "\n";
   } else {
     if (report.trace) printTraceText(*report.trace, out, colour, c.language, c.terminal.width);
     printExerciseReport(e, report, out, colour, c.language);
+    if (offerNext) {
+      out << "\n";
+      printNextExercise(out, *progress, e.id, c.language);
+    }
   }
   return report.passed() ? 0 : 1;
 }

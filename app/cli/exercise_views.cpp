@@ -1,4 +1,6 @@
-// The exercises in a terminal and as JSON: the list, and a check's report.
+// The exercises in a terminal and as JSON: the list with the learner's marks, their path
+// through the course (rlab exercise progress), a check's report and the next exercise.
+#include <algorithm>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -45,18 +47,108 @@ const char* verdictName(ExerciseVerdict v) {
   return "not run";
 }
 
-}  // namespace
+// "[done]" and its kin, padded to the widest of the three in `language` (a Japanese or Chinese
+// character takes two columns), coloured where `colour`: done green, not started dim.
+std::string markCell(ExerciseMark mark, Language language, bool colour) {
+  int widest = 0;
+  for (ExerciseMark m : {ExerciseMark::NotStarted, ExerciseMark::Tried, ExerciseMark::Done})
+    widest = std::max(widest, visibleColumns("[" + render(markWord(m), language) + "]"));
+  const std::string cell = "[" + render(markWord(mark), language) + "]";
+  const std::string pad(size_t(widest - visibleColumns(cell)), ' ');
+  if (!colour || mark == ExerciseMark::Tried) return cell + pad;
+  return (mark == ExerciseMark::Done ? kRight : kMuted) + cell + kReset + pad;
+}
 
-void printExerciseList(std::ostream& out, Language language) {
+// The exercises of each lesson with their marks, under the lesson's title; `numbered`: the
+// lessons numbered as the app lists them.
+void printMarkedExercises(std::ostream& out, const Progress& progress, Language language,
+                          bool colour, bool numbered, bool details) {
+  int number = 0;
   for (const LessonInfo& lesson : lessons()) {
+    ++number;
     const auto mine = exercisesOf(lesson.id);
     if (mine.empty()) continue;
     const text::Document* chapter = text::chapter(lesson.id, language);
-    out << lesson.id << " — " << (chapter ? chapter->title : lesson.title) << "\n";
-    for (const Exercise* e : mine)
-      out << "  " << e->id << " — " << exerciseText(*e, language).title << "\n";
+    out << (numbered ? std::to_string(number) + ". " : "") << lesson.id << " — "
+        << (chapter ? chapter->title : lesson.title) << "\n";
+    for (const Exercise* e : mine) {
+      const ExerciseProgress p = progress.of(e->id);
+      out << "  " << markCell(p.mark, language, colour) << "  " << e->id << " — "
+          << exerciseText(*e, language).title << "\n";
+      if (details && p.mark == ExerciseMark::Done)
+        out << "      "
+            << render(Message("progress.passed-detail",
+                              {{"date", p.date},
+                               {"backend", Message(p.backend == "gpu" ? "progress.on-gpu"
+                                                                      : "progress.on-sim")},
+                               {"cases", p.cases}}),
+                      language)
+            << "\n";
+    }
   }
+}
+
+}  // namespace
+
+void printExerciseList(std::ostream& out, Language language, const Progress& progress,
+                       bool colour) {
+  printMarkedExercises(out, progress, language, colour, false, false);
   out << "\n" << render(Message("view.exercise-commands"), language) << "\n";
+}
+
+void printNextExercise(std::ostream& out, const Progress& progress, const std::string& after,
+                       Language language) {
+  if (const Exercise* next = nextExercise(progress, after))
+    out << render(Message("view.exercise-next", {{"command", "rlab exercise start " + next->id},
+                                                 {"title", exerciseText(*next, language).title}}),
+                  language)
+        << "\n";
+  else
+    out << render(Message("view.exercise-all-done", {{"count", courseExercises().size()}}),
+                  language)
+        << "\n";
+}
+
+void printExerciseProgress(std::ostream& out, const Progress& progress, Language language,
+                           bool colour, int width) {
+  auto say = [&](const Message& m) { return render(m, language); };
+  printWrapped(say(Message("view.progress-heading",
+                           {{"done", progress.doneCount()}, {"total", courseExercises().size()}})),
+               "", "", width, out);
+  out << "\n";
+  printMarkedExercises(out, progress, language, colour, true, true);
+  out << "\n";
+  printNextExercise(out, progress, "", language);
+  // Paths whole, unwrapped: a learner copies them.
+  out << say(Message("view.progress-files", {{"folder", learnerExerciseFolder()}})) << "\n"
+      << say(Message("view.progress-file", {{"file", progressFilePath()}})) << "\n";
+}
+
+nlohmann::json exerciseProgressJson(const Progress& progress) {
+  nlohmann::json lessonsJson = nlohmann::json::array();
+  for (const LessonInfo& lesson : lessons()) {
+    const auto mine = exercisesOf(lesson.id);
+    if (mine.empty()) continue;
+    nlohmann::json list = nlohmann::json::array();
+    for (const Exercise* e : mine) {
+      const ExerciseProgress p = progress.of(e->id);
+      nlohmann::json j = {{"id", e->id}, {"title", e->title}, {"mark", markKey(p.mark)}};
+      if (p.mark != ExerciseMark::NotStarted) j["date"] = p.date;
+      if (p.mark == ExerciseMark::Done) {
+        j["backend"] = p.backend;
+        j["cases"] = p.cases;
+      }
+      list.push_back(j);
+    }
+    lessonsJson.push_back({{"lesson", lesson.id}, {"exercises", list}});
+  }
+  const Exercise* next = nextExercise(progress);
+  return {{"done", progress.doneCount()},
+          {"total", courseExercises().size()},
+          {"next", next ? nlohmann::json(next->id) : nlohmann::json()},
+          {"lessons", lessonsJson},
+          {"exerciseFolder", learnerExerciseFolder()},
+          {"progressFile", progressFilePath()}};
 }
 
 void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out,
@@ -123,7 +215,7 @@ void printExerciseReport(const Exercise& e, const ExerciseReport& r, std::ostrea
         << "\n";
 }
 
-nlohmann::json exercisesJson() {
+nlohmann::json exercisesJson(const Progress& progress) {
   nlohmann::json all = nlohmann::json::array();
   for (const Exercise& e : exercises()) {
     const ExerciseText text = exerciseText(e);
@@ -131,7 +223,8 @@ nlohmann::json exercisesJson() {
                    {"lesson", e.lesson},
                    {"title", e.title},
                    {"kernel", e.signature()},
-                   {"hints", text.hints.size()}});
+                   {"hints", text.hints.size()},
+                   {"mark", markKey(progress.markOf(e.id))}});
   }
   return {{"exercises", all}};
 }

@@ -182,10 +182,11 @@ struct LessonOptions {
 
 // rlab exercise and its actions. The exercise id is checked here; the file by the core.
 struct ExerciseOptions {
-  CLI::App *list = nullptr, *show = nullptr, *start = nullptr, *check = nullptr, *hint = nullptr,
-           *solution = nullptr, *run = nullptr;
-  std::string id, file, folder = ".", hint_ = "", format = "text", caseSeconds = "5", n, block,
-                        data, values, schedule, backend = "sim", language;
+  CLI::App *list = nullptr, *progress = nullptr, *show = nullptr, *start = nullptr,
+           *check = nullptr, *hint = nullptr, *solution = nullptr, *run = nullptr;
+  // folder and file empty: the learner's folder, shared with the app (exercise/progress.hpp)
+  std::string id, file, folder, hint_ = "", format = "text", caseSeconds = "5", n, block, data,
+                                values, schedule, backend = "sim", language;
   CLI::Option *nGiven = nullptr, *blockGiven = nullptr, *dataGiven = nullptr,
               *valuesGiven = nullptr, *scheduleGiven = nullptr;
 
@@ -194,15 +195,25 @@ struct ExerciseOptions {
     list = exercise->add_subcommand("list", "the exercises, lesson by lesson");
     list->add_option("--format", format, "text or json");
     addLanguageOption(list, language);
+    progress = exercise->add_subcommand(
+        "progress",
+        "your path through the course: each lesson's exercises, done or not, and the next");
+    progress->add_option("--format", format, "text or json");
+    addLanguageOption(progress, language);
     show = exercise->add_subcommand("show", "print the exercise's statement");
     show->add_option("id", id, idHelp)->required();
     addLanguageOption(show, language);
     start = exercise->add_subcommand("start", "write the starting file, ID.cu, into DIR");
     start->add_option("id", id, idHelp)->required();
-    start->add_option("dir", folder, "folder to write it into (default: here)");
+    start->add_option("dir", folder,
+                      "folder to write it into (default: your exercise folder, "
+                      "~/.local/share/reduction-lab/exercises/ID, shared with the app)");
+    addLanguageOption(start, language);
     check = exercise->add_subcommand("check", "compile FILE and run it through every check");
     check->add_option("id", id, idHelp)->required();
-    check->add_option("file", file, "your kernel file")->required();
+    check->add_option("file", file,
+                      "your kernel file (default: the one rlab exercise start ID and the app "
+                      "keep in your exercise folder)");
     check->add_option("--format", format, "text or json");
     check->add_option("--case-seconds", caseSeconds,
                       "a case running longer is stopped as a hang, 1 to 600 (default 5)");
@@ -233,11 +244,11 @@ struct ExerciseOptions {
 
   void fill(Command& c) const {
     c.name = "exercise";
-    for (CLI::App* action : {list, show, start, check, hint, solution, run})
+    for (CLI::App* action : {list, progress, show, start, check, hint, solution, run})
       if (action->parsed()) c.exerciseAction = action->get_name();
     c.format = parseFormat(format, false);
     c.language = languageOrLocale(language);
-    if (c.exerciseAction == "list") return;
+    if (c.exerciseAction == "list" || c.exerciseAction == "progress") return;
     const Exercise& e = exerciseOrThrow(id);
     c.exerciseId = e.id;
     c.exerciseFile = file;
@@ -398,8 +409,8 @@ Command parseOrDescribe(const std::vector<std::string>& args,
                    "prediction, and each narration against its run; a problem is FILE:LINE: "
                    "and the reason (exit status 1)");
 
-  // exercise list | show ID | start ID [DIR] | check ID FILE | hint ID K | solution ID |
-  // run ID FILE
+  // exercise list | progress | show ID | start ID [DIR] | check ID [FILE] | hint ID K |
+  // solution ID | run ID FILE
   auto* exercise =
       app.add_subcommand("exercise", "write the kernel yourself: exercises and checks");
   exercise->require_subcommand(1);

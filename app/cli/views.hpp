@@ -9,6 +9,7 @@
 
 #include "lessons/engine/bench.hpp"
 #include "lessons/engine/exercise/check.hpp"
+#include "lessons/engine/exercise/progress.hpp"
 #include "lessons/engine/profile.hpp"
 #include "lessons/engine/race.hpp"
 #include "lessons/engine/recording.hpp"
@@ -62,8 +63,17 @@ void printSanitizerText(const SanitizerReport& report, std::ostream& out, Langua
 void printProfileText(const ProfileReport& report, Language language, std::ostream& out);
 // What rlab record wrote, and where.
 void printRecordText(const RecordingJson& recording, const std::string& file, std::ostream& out);
-// The exercises lesson by lesson, their titles in `language` (English where a file is missing).
-void printExerciseList(std::ostream& out, Language language);
+// The exercises lesson by lesson, their titles in `language` (English where a file is missing),
+// each with its mark: done, tried or not started.
+void printExerciseList(std::ostream& out, Language language, const Progress& progress, bool colour);
+// rlab exercise progress: the learner's path, lesson by lesson, how many are done, the next
+// one and where their files and progress are.
+void printExerciseProgress(std::ostream& out, const Progress& progress, Language language,
+                           bool colour, int width);
+// "Next: rlab exercise start ID — TITLE" (the first not done after `after`, going round), or
+// that every exercise is done.
+void printNextExercise(std::ostream& out, const Progress& progress, const std::string& after,
+                       Language language);
 // The statement as `rlab lesson` prints a chapter, then how to start and where the hints are.
 void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out,
                             Language language);
@@ -82,7 +92,8 @@ nlohmann::json raceJson(const RaceResult& race);
 nlohmann::json witnessJson(const Witness& w);
 nlohmann::json benchJson(const BenchTable& bench);
 nlohmann::json sanitizerJson(const SanitizerReport& report);
-nlohmann::json exercisesJson();
+nlohmann::json exercisesJson(const Progress& progress);
+nlohmann::json exerciseProgressJson(const Progress& progress);
 nlohmann::json exerciseReportJson(const Exercise& e, const ExerciseReport& report);
 
 }  // namespace rlab::cli

@@ -116,8 +116,17 @@ ManualText rlabText(const std::string& version, const std::string& date) {
        ".TP\n.B RLAB_EXECUTABLE\n"
        "The rlab that rlab check runs under compute\\-sanitizer (default: this one).\n"
        ".TP\n.B RLAB_NCCL\nThe NCCL library for the allreduce lesson's nccl variant.\n"
-       ".TP\n.B TMPDIR\nWhere an exercise is compiled (a folder of its own, removed after).\n"},
+       ".TP\n.B TMPDIR\nWhere an exercise is compiled (a folder of its own, removed after).\n"
+       ".TP\n.B XDG_DATA_HOME\n"
+       "Where the learner's exercise files and progress go (default: ~/.local/share).\n"
+       ".TP\n.B RLAB_EXERCISE_DIR\nWhere the learner's exercise files live instead.\n"},
       {"FILES",
+       ".TP\n.I ~/.local/share/reduction\\-lab/exercises/ID/ID.cu\n"
+       "The learner's file of exercise ID, which rlab exercise start writes, rlab exercise check "
+       "checks when no FILE is given, and the app opens.\n"
+       ".TP\n.I ~/.local/share/reduction\\-lab/progress.json\n"
+       "Each exercise's mark (done, tried or not started), written after every start and full "
+       "check, here and in the app; rlab exercise progress prints it.\n"
        ".TP\n.I PREFIX/libexec/reduction\\-lab/rlab\\-exercise\\-runner\n"
        "Runs a learner's compiled kernel in a process of its own.\n"
        ".TP\n.I PREFIX/share/reduction\\-lab/\n"
@@ -134,10 +143,12 @@ ManualText rlabText(const std::string& version, const std::string& date) {
        "The seeds' figure: thread 4 is late, the sum of 1..8 comes out 21, 15 short.\n"
        ".TP\n.B rlab race barrier \\-\\-no\\-barrier \\-\\-witness\n"
        "The smallest schedule that makes the run wrong.\n"
-       ".TP\n.B rlab exercise start fold\\-any\\-length . && rlab exercise check "
-       "fold\\-any\\-length "
-       "fold\\-any\\-length.cu\n"
-       "Write a kernel yourself and check it.\n"
+       ".TP\n.B rlab exercise start fold\\-any\\-length && rlab exercise check "
+       "fold\\-any\\-length\n"
+       "Write a kernel yourself (in ~/.local/share/reduction\\-lab/exercises/fold\\-any\\-length/, "
+       "where the app opens it too) and check it; a pass names the next exercise.\n"
+       ".TP\n.B rlab exercise progress\n"
+       "Your path through the course: each lesson's exercises, done or not, and the next one.\n"
        ".TP\n.B rlab tour \\-\\-lang ja\nEvery lesson once, in Japanese.\n"},
       {"SEE ALSO", ".BR reduction\\-lab (1)\n"},
   };
@@ -172,15 +183,20 @@ ManualText appText(const std::string& version, const std::string& date) {
        "The language when --lang is not given: ja_* Japanese, zh_* Chinese, else English.\n"
        ".TP\n.B RLAB_EXERCISE_DIR\nWhere the learner's exercise files live.\n"
        ".TP\n.B XDG_CONFIG_HOME\\fR, \\fBXDG_DATA_HOME\n"
-       "Where the settings and the exercise files go (default: ~/.config and ~/.local/share).\n"
+       "Where the settings, the exercise files and the progress go (default: ~/.config and "
+       "~/.local/share).\n"
        ".TP\n.B RLAB_CXX\\fR, \\fBRLAB_EXERCISE_RUNNER\\fR, \\fBRLAB_EXECUTABLE\nAs for "
        ".BR rlab (1).\n"},
       {"FILES",
        ".TP\n.I ~/.config/reduction\\-lab/settings.json\n"
        "The lesson, the controls and the mode, remembered for the next class (--reset-settings "
        "forgets them).\n"
-       ".TP\n.I ~/.local/share/reduction\\-lab/exercises/\nThe learner's exercise files, one "
-       "per exercise.\n"
+       ".TP\n.I ~/.local/share/reduction\\-lab/exercises/\nThe learner's exercise files, "
+       "ID/ID.cu for exercise ID, shared with rlab (a file the app kept as ID.cu there before "
+       "is moved into ID/).\n"
+       ".TP\n.I ~/.local/share/reduction\\-lab/progress.json\n"
+       "Which exercises the learner passed and tried, shared with rlab: the lesson list marks "
+       "each one.\n"
        ".TP\n.I PREFIX/share/reduction\\-lab/fonts.txt\n"
        "The fonts the app draws with (DejaVu; Noto Sans CJK for Japanese and Chinese).\n"
        ".TP\n.I PREFIX/share/reduction\\-lab/manual/\nThe manual that Help opens.\n"},

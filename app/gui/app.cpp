@@ -46,6 +46,8 @@ void App::resetToDefaults() {
   ui.rerunWanted = true;
   ui.step = 0;
   ui.exerciseFolder = defaultExerciseFolder();
+  ui.progressFile = progressFilePath();
+  ui.progressStamp = -1;  // read on the next frame
 }
 
 // ============================================================================================
@@ -514,6 +516,7 @@ void App::frame(float seconds) {
   liveRate_.poll(ui);
   followLiveRaceRate();
   watchExerciseFile(seconds);
+  watchProgressFile(seconds);
   if (ui.rerunWanted && !runner_.busy()) {
     validate();
     // Small runs follow every control at once, on either backend; larger ones wait for Run.

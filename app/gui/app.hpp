@@ -46,8 +46,10 @@ class App {
 
   // Every control, presenter mode, text size and language back to how the app starts.
   void resetToDefaults();
-  // Exercises. Opening one loads its file from ui.exerciseFolder (written from the starting
-  // file the first time); run and check save the editor's text there first, then compile and
+  // Exercises. Opening one loads its file, ui.exerciseFolder/ID/ID.cu (written from the starting
+  // file the first time, which marks the exercise tried; a file at the app's old place,
+  // ui.exerciseFolder/ID.cu, is moved there first); run and check save the editor's text there
+  // first, then compile and
   // run it in the background (the runner is a process of its own: a crash or a hang in the
   // learner's kernel ends that process, not the app).
   void openExercise(const std::string& id);
@@ -93,6 +95,10 @@ class App {
   void startChart(const char* label, RaceTab tab, std::optional<Result> RaceOutcome::*slot,
                   Result (*measure)(const Params&, int, const std::function<bool(float)>&));
   void watchExerciseFile(float seconds);
+  // Once a second: the progress file changed (rlab checked an exercise, say): read it again.
+  void watchProgressFile(float seconds);
+  // The progress file could not be read or written: its sentence in the status line.
+  void sayProgressProblem();
   void startExerciseWork(bool oneRun);
   // After each GPU run with the barrier off, kLiveRaceRuns more runs of it in the background.
   void followLiveRaceRate();
@@ -101,8 +107,9 @@ class App {
   bool drawerShown_ = false;                  // the stage's drawer was open last frame
 };
 
-// Where the learner's exercise files live unless told: $RLAB_EXERCISE_DIR, else
-// $XDG_DATA_HOME/reduction-lab/exercises, else ~/.local/share/reduction-lab/exercises.
+// Where the learner's exercise files live unless told (--exercise-dir): the folder rlab uses
+// too, learnerExerciseFolder(): $RLAB_EXERCISE_DIR, else $XDG_DATA_HOME/reduction-lab/exercises,
+// else ~/.local/share/reduction-lab/exercises.
 std::string defaultExerciseFolder();
 
 // Runs of the live race rate beside a GPU run with the barrier off.

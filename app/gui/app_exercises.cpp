@@ -3,11 +3,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "app/gui/app.hpp"
 #include "app/gui/strings.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/progress.hpp"
 
 namespace rlab::gui {
 
@@ -33,12 +35,7 @@ bool readText(const std::string& path, std::string& text) {
 }  // namespace
 
 std::string defaultExerciseFolder() {
-  if (const char* chosen = std::getenv("RLAB_EXERCISE_DIR"); chosen && *chosen) return chosen;
-  if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data)
-    return std::string(data) + "/reduction-lab/exercises";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::string(home) + "/.local/share/reduction-lab/exercises";
-  return "reduction-lab-exercises";
+  return learnerExerciseFolder();
 }
 
 void App::openExercise(const std::string& id) {
@@ -49,11 +46,22 @@ void App::openExercise(const std::string& id) {
   if (!ex.id.empty() && ex.dirty) saveExercise();
   ex = ExerciseState{};
   ex.id = id;
-  ex.file = (fs::path(ui.exerciseFolder) / (id + ".cu")).string();
-  std::error_code error;
-  if (!fs::exists(ex.file, error)) {
-    fs::create_directories(ui.exerciseFolder, error);
+  // The file rlab exercise start writes and rlab exercise check finds too; one at the app's old
+  // place is moved here (findLearnerFile).
+  const LearnerFile found = findLearnerFile(*e, ui.exerciseFolder);
+  ex.file = found.path;
+  if (!found.movedFrom.empty()) {
+    ui.status = say(Message("view.exercise-moved", {{"from", found.movedFrom}, {"path", ex.file}}));
+    ui.statusIsError = false;
+  }
+  if (!found.found) {
+    std::error_code error;
+    fs::create_directories(fs::path(ex.file).parent_path(), error);
     std::ofstream(ex.file, std::ios::binary) << startFile(*e);
+    if (!ui.progressFile.empty()) {
+      ui.progress = recordStartInFile(ui.progressFile, id);
+      sayProgressProblem();
+    }
   }
   reloadExercise();
   ui.params.lesson = e->lesson;
@@ -61,6 +69,24 @@ void App::openExercise(const std::string& id) {
   ui.params.gpus = 0;       // exercises run on one GPU
   ui.params.perThread = 0;  // the lesson kernel's own elements per thread
   ui.params.loadAdd = true;
+}
+
+void App::sayProgressProblem() {
+  if (ui.progress.problem.empty()) return;
+  ui.status = say(ui.progress.problem);
+  ui.statusIsError = true;
+}
+
+// Once a second, as the learner's own editor is watched: rlab may have checked an exercise.
+void App::watchProgressFile(float seconds) {
+  ui.progressClock += seconds;
+  if (ui.progressFile.empty() || (ui.progressStamp >= 0 && ui.progressClock < 1.0)) return;
+  ui.progressClock = 0;
+  const long long stamp = stampOf(ui.progressFile);
+  if (stamp == ui.progressStamp) return;
+  ui.progressStamp = stamp;
+  ui.progress = loadProgress(ui.progressFile);
+  sayProgressProblem();
 }
 
 void App::closeExercise() {
@@ -142,33 +168,47 @@ void App::startExerciseWork(bool oneRun) {
       return;
     }
   }
-  exerciseWork_.start(oneRun ? "run" : "check",
-                      [e, request, oneRun, onGpu](JobThread::Job& job) mutable -> JobThread::Apply {
-                        request.progress = [&job](const std::string& stage, int done, int total) {
-                          job.stage = stage == "compiling" ? "compiling" : "checking";
-                          job.progress = total > 0 ? float(done) / float(total) : 0.f;
-                          return !job.cancel.load();
-                        };
-                        ExerciseReport report = checkExercise(*e, request);
-                        return
-                            [report = std::move(report), oneRun, onGpu, id = e->id](UiState& ui) {
-                              ExerciseState& ex = ui.exercise;
-                              if (ex.id != id) return;  // another exercise was opened meanwhile
-                              if (report.verdict == ExerciseVerdict::NotRun) {
-                                ui.status = say(report.problem);
-                                ui.statusIsError = true;
-                              }
-                              ex.passed = ex.passed || (report.passed() && !oneRun);
-                              ex.report = report;
-                              ex.reportIsRun = oneRun;
-                              ex.reportOnGpu = onGpu;
-                              if (oneRun) {  // the new run's steps, from the start
-                                ex.trace = report.trace;
-                                ex.step = 0;
-                                ex.playing = false;
-                              }
-                            };
-                      });
+  const std::string progressFile = ui.progressFile;
+  exerciseWork_.start(
+      oneRun ? "run" : "check",
+      [e, request, oneRun, onGpu, progressFile](JobThread::Job& job) mutable -> JobThread::Apply {
+        request.progress = [&job](const std::string& stage, int done, int total) {
+          job.stage = stage == "compiling" ? "compiling" : "checking";
+          job.progress = total > 0 ? float(done) / float(total) : 0.f;
+          return !job.cancel.load();
+        };
+        ExerciseReport report = checkExercise(*e, request);
+        // A full check is the learner's progress (done, or tried), written here on the worker;
+        // the app takes the marks when the check is applied.
+        std::optional<Progress> progress;
+        if (!oneRun && !progressFile.empty())
+          progress = recordCheckInFile(progressFile, *e, report, request.backend);
+        return [report = std::move(report), progress = std::move(progress), oneRun, onGpu,
+                id = e->id](UiState& ui) {
+          if (progress) {
+            ui.progress = *progress;
+            if (!progress->problem.empty()) {
+              ui.status = say(progress->problem);
+              ui.statusIsError = true;
+            }
+          }
+          ExerciseState& ex = ui.exercise;
+          if (ex.id != id) return;  // another exercise was opened meanwhile
+          if (report.verdict == ExerciseVerdict::NotRun) {
+            ui.status = say(report.problem);
+            ui.statusIsError = true;
+          }
+          ex.passed = ex.passed || (report.passed() && !oneRun);
+          ex.report = report;
+          ex.reportIsRun = oneRun;
+          ex.reportOnGpu = onGpu;
+          if (oneRun) {  // the new run's steps, from the start
+            ex.trace = report.trace;
+            ex.step = 0;
+            ex.playing = false;
+          }
+        };
+      });
 }
 
 void App::startExerciseCheck() {

@@ -11,6 +11,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/progress.hpp"
 
 namespace rlab::gui {
 
@@ -56,7 +57,30 @@ void runOptions(ExerciseState& ex) {
               true);
 }
 
-void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
+std::string withoutBackticks(std::string text) {
+  text.erase(std::remove(text.begin(), text.end(), '`'), text.end());
+  return text;
+}
+
+// After a passing check: the next exercise not done yet in the course's order, a button that
+// opens it (in `openNext`: opening replaces the report being drawn), or that all are done.
+void offerNext(App& app, const Exercise& e, const Palette& pal, std::string& openNext) {
+  UiState& ui = app.ui;
+  const Exercise* next = nextExercise(ui.progress, e.id);
+  if (!next) {
+    wrappedText(say(Message("view.exercise-all-done", {{"count", courseExercises().size()}})),
+                pal.right);
+    return;
+  }
+  const std::string label =
+      printed(tr("Next exercise: %s"),
+              withoutBackticks(exerciseText(*next, ui.language).title).c_str()) +
+      "###exercise-next";
+  if (ImGui::Button(label.c_str())) openNext = next->id;
+  noteWidget(ui, "exercise:next");
+}
+
+void reportView(App& app, const ExerciseReport& r, const Palette& pal, std::string& openNext) {
   ExerciseState& ex = app.ui.exercise;
   const bool good = r.passed();
   ImGui::SetWindowFontScale(1.5f);
@@ -67,8 +91,10 @@ void reportView(App& app, const ExerciseReport& r, const Palette& pal) {
   if (!(r.hasResult &&
         (r.verdict == ExerciseVerdict::Passed || r.verdict == ExerciseVerdict::Failed)))
     wrappedText(say(r.summary()));
-  if (good && !ex.reportIsRun)
+  if (good && !ex.reportIsRun) {
     wrappedText(tr("Compare with ours: Show our solution, under the statement."), true);
+    if (const Exercise* e = findExercise(ex.id)) offerNext(app, *e, pal, openNext);
+  }
   if (r.hasResult)
     ImGui::Text(tr("result %s   expected %s"), formatValue(r.result, ElementType::Int).c_str(),
                 formatValue(r.expected, ElementType::Int).c_str());
@@ -163,12 +189,14 @@ void drawExerciseCheck(App& app) {
     wrappedText(tr("No GPU here: your kernel runs on the simulator."), true);
   }
   ImGui::Separator();
+  std::string openNext;
   if (ex.report)
-    reportView(app, *ex.report, pal);
+    reportView(app, *ex.report, pal, openNext);
   else
     ImGui::TextDisabled("%s", tr("Not checked yet."));
   if (!ui.status.empty() && ui.statusIsError) wrappedText(ui.status, pal.wrong);
   ImGui::PopTextWrapPos();
+  if (!openNext.empty()) app.openExercise(openNext);
 }
 
 }  // namespace rlab::gui

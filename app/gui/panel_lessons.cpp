@@ -6,6 +6,7 @@
 #include "lessons/engine/texts.hpp"
 #include "lessons/engine/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/progress.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
@@ -15,6 +16,37 @@ namespace {
 std::string withoutBackticks(std::string text) {
   text.erase(std::remove(text.begin(), text.end(), '`'), text.end());
   return text;
+}
+
+// The exercise's mark, one line high before its row, drawn rather than typed (no font needs a
+// glyph for it), so it grows with the text in presenter mode: done a filled disc in the right
+// colour with a tick cut out of it, tried a ring with a dot, not started a faint ring. Each
+// differs in shape as well as colour; the words are in the row's tooltip.
+void drawExerciseMark(ExerciseMark mark, const Palette& pal) {
+  const float size = ImGui::GetTextLineHeight();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(size, size));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 centre(at.x + size * 0.5f, at.y + size * 0.5f);
+  const float radius = size * 0.36f;
+  const float line = std::max(1.5f, size * 0.09f);
+  switch (mark) {
+    case ExerciseMark::Done: {
+      draw->AddCircleFilled(centre, radius, pal.right, 24);
+      const ImVec2 tick[] = {ImVec2(centre.x - radius * 0.5f, centre.y),
+                             ImVec2(centre.x - radius * 0.1f, centre.y + radius * 0.4f),
+                             ImVec2(centre.x + radius * 0.55f, centre.y - radius * 0.4f)};
+      draw->AddPolyline(tick, 3, ImGui::GetColorU32(ImGuiCol_WindowBg), 0, line * 1.2f);
+      break;
+    }
+    case ExerciseMark::Tried:
+      draw->AddCircle(centre, radius, pal.changed, 24, line);
+      draw->AddCircleFilled(centre, radius * 0.35f, pal.changed, 12);
+      break;
+    case ExerciseMark::NotStarted:
+      draw->AddCircle(centre, radius, pal.muted, 24, line * 0.8f);
+      break;
+  }
 }
 
 }  // namespace
@@ -85,12 +117,19 @@ void drawLessonsPanel(App& app) {
                   withoutBackticks(exerciseText(*e, ui.language).title).c_str()) +
           "##" + e->id;
       const bool open = ui.exercise.id == e->id;
+      // The learner's mark (done, tried, not started), as rlab exercise list shows it.
+      const ExerciseMark mark = ui.progress.markOf(e->id);
+      drawExerciseMark(mark, palette(ui.view.presenter));
+      const std::string markSaid = say(markWord(mark));
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", markSaid.c_str());
+      noteWidget(ui, "mark:" + e->id);
+      ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 0.5f);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       if (ImGui::Selectable(title.c_str(), open) && !open) app.openExercise(e->id);
       ImGui::PopStyleColor();
       // Titles run past a narrow panel, in Japanese and Chinese more often: all of it on hover.
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", title.substr(0, title.find("##")).c_str());
+        ImGui::SetTooltip("%s — %s", title.substr(0, title.find("##")).c_str(), markSaid.c_str());
       noteWidget(ui, "exercise:" + e->id);
     }
     ImGui::Unindent();

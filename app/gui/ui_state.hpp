@@ -14,6 +14,7 @@
 #include "lessons/engine/bench.hpp"
 #include "lessons/engine/distribution.hpp"
 #include "lessons/engine/exercise/check.hpp"
+#include "lessons/engine/exercise/progress.hpp"
 #include "lessons/engine/params.hpp"
 #include "lessons/engine/profile.hpp"
 #include "lessons/engine/race.hpp"
@@ -203,7 +204,15 @@ struct UiState {
   bool fontsWanted = true;  // rebuild the font atlas before the next frame
   std::map<const text::Block*, Prediction> predictions;
   ExerciseState exercise;
-  std::string exerciseFolder;    // where the learner's files live (one per exercise)
+  // Where the learner's files live: FOLDER/<id>/<id>.cu, shared with rlab
+  // (lessons/engine/exercise/progress.hpp)
+  std::string exerciseFolder;
+  // The learner's marks, as the progress file rlab also writes says: read at the start and
+  // again when the file changes (App::watchProgressFile); written after each start and check.
+  std::string progressFile;
+  Progress progress;
+  long long progressStamp = -1;  // the file's modification time when last read (0: none)
+  double progressClock = 0;      // seconds since the file was last looked at
   std::string sourceScrolledTo;  // the kernel function the source panel last scrolled to
   // A racecheck hazard's line the learner clicked: marked in the source panel.
   std::string markedSourceFile;  // as the sanitizer names it ("barrier.cuh")
