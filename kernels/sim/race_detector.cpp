@@ -230,9 +230,10 @@ void RaceDetector::access(uintptr_t address, unsigned bytes, bool write, bool at
   now.write = write;
   now.atomic = atomic;
   now.instruction = instruction;
-  // The value, for the sentence; not where the launch watches memory (LaunchOptions::watch),
+  // What a read gets. Not for a write: a write past a buffer's end must fault as the kernel's
+  // store, not as a read of ours; and not where the launch watches memory (LaunchOptions::watch),
   // whose pages a read of ours would fault on and count as the kernel's access.
-  if (!g_recordingMemory)
+  if (!write && !g_recordingMemory)
     std::memcpy(&now.value, reinterpret_cast<const void*>(address), std::min(bytes, 8u));
   // Four bytes a cell; a narrower access a cell of its own byte (a char array's neighbours
   // belong to different threads without racing).

@@ -121,7 +121,7 @@ struct RaceAccess {
   unsigned epoch = 0;         // barriers its block had passed: the level of a tree, say
   uintptr_t instruction = 0;  // where the load or store is in the code (its caller's lines)
   unsigned bytes = 0;
-  uint64_t value = 0;  // a read: the bits it got; a write: the bits it replaced
+  uint64_t value = 0;  // a read: the bits it got (a write: 0)
 };
 
 // Two accesses to the same bytes of shared or global memory by different threads, at least
