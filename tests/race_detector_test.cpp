@@ -9,6 +9,17 @@
 #include "kernels/sim/runtime.hpp"
 #include "kernels/sim/shim.hpp"
 
+TEST_CASE("race detector: the lesson kernels carry its hooks in this build, or it says why not") {
+  if (!rlab::sim::lessonKernelsDetectRaces())
+    MESSAGE("this build runs under AddressSanitizer, whose code cannot also carry the hooks");
+}
+
+#if !defined(RLAB_TEST_RACE_HOOKS)
+TEST_CASE("race detector: skipped, this file was built without the hooks") {
+  MESSAGE("skipped: the race detector's tests need g++ without AddressSanitizer");
+}
+#else
+
 using rlab::sim::LaunchOptions;
 using rlab::sim::LaunchStats;
 
@@ -92,17 +103,6 @@ LaunchOptions detecting() {
 }
 
 }  // namespace
-
-TEST_CASE("race detector: the lesson kernels carry its hooks in this build, or it says why not") {
-  if (!rlab::sim::lessonKernelsDetectRaces())
-    MESSAGE("this build runs under AddressSanitizer, whose code cannot also carry the hooks");
-}
-
-#if !defined(RLAB_TEST_RACE_HOOKS)
-TEST_CASE("race detector: skipped, this file was built without the hooks") {
-  MESSAGE("skipped: the race detector's tests need g++ without AddressSanitizer");
-}
-#else
 
 TEST_CASE("race detector: a tree without its barrier races in global memory, with it none") {
   std::vector<int> a = {3, 1, 7, 0, 4, 1, 6, 3};
