@@ -255,12 +255,14 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("every starting file compiles, and fails the check") {
+TEST_CASE("every starting file compiles without a warning, and fails the check") {
   for (const Exercise& e : exercises()) {
     TextFile file("rlab-start-" + e.id + ".cu", startFile(e));
     const ExerciseReport r = check(e.id, file.path);
     CHECK_MESSAGE(r.verdict == ExerciseVerdict::Failed,
                   e.id << ": " << english(r.summary()) << " " << r.compilerOutput);
+    // Our own file gives the learner nothing to read before their first line of code.
+    CHECK_MESSAGE(r.diagnostics.empty(), e.id << ": " << r.compilerOutput);
   }
 }
 
@@ -343,6 +345,77 @@ TEST_CASE("caught: one barrier a step in the butterfly") {
   const std::string sentence = caught("shared-butterfly", "butterfly_one_barrier.cu");
   CHECK(has(sentence, "kernel raced on s["));
   CHECK(has(sentence, " at butterfly_one_barrier.cu:10"));
+}
+
+TEST_CASE("a failure points to the hint about its kind, and a run marks where its race shows") {
+  // The check: the hint each exercise has about the failure found first.
+  CHECK(check("shared-butterfly", kFixtures + "butterfly_one_barrier.cu").hint == 2);
+  CHECK(check("put-the-barrier-back", kFixtures + "barrier_inside_if.cu").hint == 2);
+  CHECK(check("one-queue", kFixtures + "reads_past_n.cu").hint == 3);
+  CHECK(check("warp-shuffle-reduce", kFixtures + "shuffle_lanes_return.cu").hint == 2);
+  CHECK(check("fold-any-length", kFixtures + "drops_tail.cu").hint == 0);  // no hint is about it
+  CHECK(check("tree-in-shared", kFixtures + "race_lockstep_hides.cu").hint == 3);
+
+  Params p;
+  p.n = 8;
+  p.block = 8;
+  p.data = "iota";
+  SUBCASE("a race in __shared__ memory: the element, in the step of the barrier after it") {
+    const ExerciseReport r = runOnce("shared-butterfly", kFixtures + "butterfly_one_barrier.cu", p);
+    REQUIRE(r.trace);
+    int marked = 0;
+    for (const StepSnapshot& s : r.trace->steps)
+      if (s.racedElement >= 0) {
+        ++marked;
+        CHECK(s.array == "s");
+        CHECK(size_t(s.racedElement) < s.values.size());
+        CHECK(has(english(s.label), "__shared__ s[]"));
+      }
+    CHECK(marked == 1);
+    CHECK(r.hint == 2);
+  }
+  SUBCASE("a race in global memory, in a kernel without barriers: the launch's last step") {
+    const TextFile start("rlab-start-barrier.cu",
+                         startFile(exerciseOrThrow("put-the-barrier-back")));
+    const ExerciseReport r = runOnce("put-the-barrier-back", start.path, p);
+    REQUIRE(r.trace);
+    REQUIRE(r.trace->steps.size() == 2);  // the input, after the launch
+    const StepSnapshot& last = r.trace->steps.back();
+    CHECK(last.array == "a");
+    std::string race;
+    for (const Message& m : r.trace->notes)
+      if (m.id == "note.race" || m.id == "note.race-right") race = english(m);
+    CHECK(has(race, "kernel raced on a[" + std::to_string(last.racedElement) + "]"));
+    CHECK(r.hint == 1);
+  }
+  SUBCASE("a right kernel has nothing marked and no hint") {
+    const TextFile ours("rlab-ours.cu", solutionFile(exerciseOrThrow("shared-butterfly")));
+    const ExerciseReport r = runOnce("shared-butterfly", ours.path, p);
+    REQUIRE(r.trace);
+    for (const StepSnapshot& s : r.trace->steps) CHECK(s.racedElement == -1);
+    CHECK(r.hint == 0);
+  }
+}
+
+TEST_CASE("failure kinds: read from a sentence's own id or from the sentences inside it") {
+  const Message race("sim.race-in-warp", {{"element", "a[2]"}});
+  CHECK(failureKind(race) == FailureKind::Race);
+  CHECK(failureKind(Message("verify.run-failed", {{"why", race}})) == FailureKind::Race);
+  CHECK(failureKind(Message("sim.barrier-after-exit")) == FailureKind::Barrier);
+  CHECK(failureKind(Message(
+            "sim.stuck", {{"sites", std::vector<Message>{Message("sim.waiting-at-warp-op")}}})) ==
+        FailureKind::Lanes);
+  CHECK(failureKind(Message(
+            "sim.stuck", {{"sites", std::vector<Message>{Message("sim.waiting-at-warp-op"),
+                                                         Message("sim.waiting-at-barrier")}}})) ==
+        FailureKind::Barrier);
+  CHECK(failureKind(Message("sim.read-exited-lane-in-block")) == FailureKind::Lanes);
+  CHECK(failureKind(Message(
+            "check.case-fault",
+            {{"what", Message("check.crashed", {{"what", Message("check.read-past")}})}})) ==
+        FailureKind::Bounds);
+  CHECK_FALSE(failureKind(Message("verify.wrong")).has_value());
+  CHECK_FALSE(failureKind(verbatim("a compiler's words")).has_value());
 }
 
 TEST_CASE("caught: the classic last warp, and one __syncwarp a step where it needs two") {

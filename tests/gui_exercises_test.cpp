@@ -72,6 +72,30 @@ TEST_CASE("gui: Run once puts the learner's own steps in the player under the ed
   CHECK(app.ui.trace == lessonRun);
 }
 
+TEST_CASE("gui: a failed check opens the hint about it, and a run's race is marked and said") {
+  ExerciseApp t;
+  App& app = t.app;
+  settle(app);
+  app.openExercise("put-the-barrier-back");  // its starting file has no barrier: a race
+  click(app, "exercise:check");
+  settle(app);
+  REQUIRE(app.ui.exercise.report);
+  CHECK_FALSE(app.ui.exercise.report->passed());
+  CHECK(app.ui.exercise.report->hint == 1);
+  REQUIRE(app.ui.exercise.hintsOpen == 0);
+  click(app, "exercise:hint about the failure");
+  CHECK(app.ui.exercise.hintsOpen == 1);
+
+  app.ui.exercise.runOptions.n = 8;
+  app.ui.exercise.runOptions.block = 8;
+  click(app, "exercise:run");
+  settle(app);
+  REQUIRE(app.ui.exercise.trace);
+  const rlab::StepSnapshot& last = app.ui.exercise.trace->steps.back();
+  CHECK(last.racedElement >= 0);
+  CHECK(last.array == "a");
+}
+
 TEST_CASE("gui: an exercise opens in the editor with its starting file, and passes once solved") {
   ExerciseApp t;
   App& app = t.app;

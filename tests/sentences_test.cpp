@@ -307,7 +307,7 @@ TEST_CASE("sentences: a learner's kernel checked, its failures and its run, in j
       CAPTURE(std::string(code(language)));
       std::ostringstream out;
       if (report.trace) cli::printTraceText(*report.trace, out, false, language, 100);
-      cli::printExerciseReport(e, report, out, false, language);
+      cli::printExerciseReport(e, report, out, false, language, 100);
       CAPTURE(out.str());
       std::set<std::string> missing;
       missingIds(report.summary(), language, missing);

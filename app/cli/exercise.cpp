@@ -109,7 +109,7 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
     if (c.format == Format::Json)
       out << exercisesJson(progress).dump(2) << "\n";
     else
-      printExerciseList(out, c.language, progress, colour);
+      printExerciseList(out, c.language, progress, colour, c.terminal.width);
     return 0;
   }
   const Exercise& e = exerciseOrThrow(c.exerciseId);
@@ -122,14 +122,17 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
                             {{"exercise", e.id}, {"language", nativeName(c.language)}}),
                     c.language)
           << "\n";
-    if (c.exerciseAction == "show")
-      printExerciseStatement(e, text, out, c.language);
-    else
-      out << render(Message("view.exercise-hint",
-                            {{"hint", c.hint}, {"hints", text.hints.size()}, {"exercise", e.id}}),
-                    c.language)
-          << "\n\n"
-          << text.hints[size_t(c.hint - 1)] << "\n";
+    if (c.exerciseAction == "show") {
+      printExerciseStatement(e, text, out, c.language, c.terminal.width);
+      return 0;
+    }
+    // The hint as a chapter's text is printed: wrapped, its code as code, under its heading.
+    const std::string heading =
+        render(Message("view.exercise-hint",
+                       {{"hint", c.hint}, {"hints", text.hints.size()}, {"exercise", e.id}}),
+               c.language);
+    printChapterText(text::parse("# " + heading + "\n\n" + text.hints[size_t(c.hint - 1)] + "\n"),
+                     e.lesson, out, c.language, c.terminal.width);
     return 0;
   }
   if (c.exerciseAction == "solution") {
@@ -180,7 +183,7 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
     out << j.dump() << "\n";
   } else {
     if (report.trace) printTraceText(*report.trace, out, colour, c.language, c.terminal.width);
-    printExerciseReport(e, report, out, colour, c.language);
+    printExerciseReport(e, report, out, colour, c.language, c.terminal.width);
     if (offerNext) {
       out << "\n";
       printNextExercise(out, *progress, e.id, c.language);

@@ -62,38 +62,41 @@ std::string markCell(ExerciseMark mark, Language language, bool colour) {
 // The exercises of each lesson with their marks, under the lesson's title; `numbered`: the
 // lessons numbered as the app lists them.
 void printMarkedExercises(std::ostream& out, const Progress& progress, Language language,
-                          bool colour, bool numbered, bool details) {
+                          bool colour, bool numbered, bool details, int width) {
   int number = 0;
   for (const LessonInfo& lesson : lessons()) {
     ++number;
     const auto mine = exercisesOf(lesson.id);
     if (mine.empty()) continue;
     const text::Document* chapter = text::chapter(lesson.id, language);
-    out << (numbered ? std::to_string(number) + ". " : "") << lesson.id << " — "
-        << (chapter ? chapter->title : lesson.title) << "\n";
+    printWrapped((numbered ? std::to_string(number) + ". " : "") + lesson.id + " — " +
+                     (chapter ? chapter->title : lesson.title),
+                 "", "    ", width, out);
     for (const Exercise* e : mine) {
       const ExerciseProgress p = progress.of(e->id);
-      out << "  " << markCell(p.mark, language, colour) << "  " << e->id << " — "
-          << exerciseText(*e, language).title << "\n";
+      // A row too long for the terminal goes on under its id, past the mark.
+      const std::string mark = markCell(p.mark, language, colour) + "  ";
+      printWrapped(mark + e->id + " — " + exerciseText(*e, language).title, "  ",
+                   std::string(size_t(visibleColumns(mark)) + 4, ' '), width, out);
       if (details && p.mark == ExerciseMark::Done)
-        out << "      "
-            << render(Message("progress.passed-detail",
-                              {{"date", p.date},
-                               {"backend", Message(p.backend == "gpu" ? "progress.on-gpu"
-                                                                      : "progress.on-sim")},
-                               {"cases", p.cases}}),
-                      language)
-            << "\n";
+        printWrapped(render(Message("progress.passed-detail",
+                                    {{"date", p.date},
+                                     {"backend", Message(p.backend == "gpu" ? "progress.on-gpu"
+                                                                            : "progress.on-sim")},
+                                     {"cases", p.cases}}),
+                            language),
+                     "      ", "      ", width, out);
     }
   }
 }
 
 }  // namespace
 
-void printExerciseList(std::ostream& out, Language language, const Progress& progress,
-                       bool colour) {
-  printMarkedExercises(out, progress, language, colour, false, false);
-  out << "\n" << render(Message("view.exercise-commands"), language) << "\n";
+void printExerciseList(std::ostream& out, Language language, const Progress& progress, bool colour,
+                       int width) {
+  printMarkedExercises(out, progress, language, colour, false, false, width);
+  out << "\n";
+  printWrapped(render(Message("view.exercise-commands"), language), "", "", width, out);
 }
 
 void printNextExercise(std::ostream& out, const Progress& progress, const std::string& after,
@@ -116,7 +119,7 @@ void printExerciseProgress(std::ostream& out, const Progress& progress, Language
                            {{"done", progress.doneCount()}, {"total", courseExercises().size()}})),
                "", "", width, out);
   out << "\n";
-  printMarkedExercises(out, progress, language, colour, true, true);
+  printMarkedExercises(out, progress, language, colour, true, true, width);
   out << "\n";
   printNextExercise(out, progress, "", language);
   // Paths whole, unwrapped: a learner copies them.
@@ -152,20 +155,20 @@ nlohmann::json exerciseProgressJson(const Progress& progress) {
 }
 
 void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out,
-                            Language language) {
+                            Language language, int width) {
   const text::Document doc = text::parse("# " + text.title + "\n\n" + text.statement + "\n");
-  printChapterText(doc, e.lesson, out, language, kDefaultWidth);
-  out << "\n"
-      << render(Message("view.exercise-start-hints",
-                        {{"start", "rlab exercise start " + e.id + " [DIR]"},
-                         {"hint", "rlab exercise hint " + e.id},
-                         {"hints", text.hints.size()}}),
-                language)
-      << "\n";
+  printChapterText(doc, e.lesson, out, language, width);
+  out << "\n";
+  printWrapped(render(Message("view.exercise-start-hints",
+                              {{"start", "rlab exercise start " + e.id + " [DIR]"},
+                               {"hint", "rlab exercise hint " + e.id},
+                               {"hints", text.hints.size()}}),
+                      language),
+               "", "", width, out);
 }
 
 void printExerciseReport(const Exercise& e, const ExerciseReport& r, std::ostream& out, bool colour,
-                         Language language) {
+                         Language language, int width) {
   auto say = [&](const Message& m) { return render(m, language); };
   const std::string fileName = std::filesystem::path(r.file).filename().string();
   out << say(Message("view.exercise-file", {{"exercise", e.id}, {"file", r.file}})) << "\n";
@@ -191,13 +194,36 @@ void printExerciseReport(const Exercise& e, const ExerciseReport& r, std::ostrea
     if (shown == 40) out << "  ...\n";
     out << (colour ? kReset : "");
   }
-  for (const Message& f : r.failures) out << "\n" << say(withReplay(f)) << "\n";
+  for (const Message& f : r.failures) {
+    // The sentence wrapped to the terminal; its replay line whole, on a line of its own, for
+    // the learner to copy.
+    out << "\n";
+    const std::string replay = f.arg("replay"), text = say(withReplay(f));
+    const size_t at = replay.empty() ? std::string::npos : text.rfind(replay);
+    if (at == std::string::npos || at + replay.size() != text.size()) {
+      printWrapped(text, "", "", width, out);
+      continue;
+    }
+    printWrapped(text.substr(0, at), "", "", width, out);
+    out << "  " << replay << "\n";
+  }
   if (r.hasResult && !r.trace)  // else printed under the run's steps
     out << "\n"
         << say(Message("result.line", {{"result", formatValue(r.result, ElementType::Int)},
                                        {"expected", formatValue(r.expected, ElementType::Int)}}))
         << "\n";
-  for (const Message& note : r.notes) out << "\n" << say(note) << "\n";
+  for (const Message& note : r.notes) {
+    out << "\n";
+    printWrapped(say(note), "", "", width, out);
+  }
+  if (r.hint > 0) {
+    out << "\n";
+    printWrapped(
+        say(Message("view.exercise-hint-about",
+                    {{"hint", r.hint},
+                     {"command", "rlab exercise hint " + e.id + " " + std::to_string(r.hint)}})),
+        "", "", width, out);
+  }
   const bool passed = r.passed();
   out << "\n" << (colour ? (passed ? kRight : kWrong) : "");
   const std::string summary = say(r.summary());
@@ -248,6 +274,7 @@ nlohmann::json exerciseReportJson(const Exercise& e, const ExerciseReport& r) {
                       {"notes", r.notes},
                       {"compileSeconds", r.compileSeconds},
                       {"runSeconds", r.runSeconds}};
+  if (r.hint > 0) j["hint"] = r.hint;
   if (r.hasResult) {
     j["result"] = jsonNumber(r.result);
     j["expected"] = jsonNumber(r.expected);

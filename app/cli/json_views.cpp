@@ -169,6 +169,7 @@ json traceJson(const Trace& t) {
       }
       step["combines"] = combines;
     }
+    if (s.racedElement >= 0) step["raced_element"] = s.racedElement;
     if (!s.gathers.empty()) {  // coarsening: the elements each thread read, in its order
       json gathers = json::array();
       for (size_t k = 0; k < s.gathers.size(); ++k) {
@@ -299,20 +300,13 @@ json raceJson(const RaceResult& race) {
   for (const auto& [value, count] : race.histogram)
     results.push_back({{"result", jsonValue(value, type)}, {"count", count}});
   const Params& p = race.params;
-  json j = {{"lesson", p.lesson},
-            {"variant", p.variant},
-            {"barrier", p.barrier},
-            {"syncwarp", p.syncwarp},
-            {"perturb", p.perturb},
-            {"printf", p.printing},
-            {"delay", delayJson(p)},
-            {"backend", race.backend},
-            {"device", race.device},
-            {"schedules", race.schedules},
-            {"runs", race.runs},
-            {"wrong", race.wrong},
-            {"raced", race.raced},
-            {"expected", jsonValue(race.expected, type)},
+  json j = {{"lesson", p.lesson},    {"variant", p.variant},
+            {"barrier", p.barrier},  {"syncwarp", p.syncwarp},
+            {"perturb", p.perturb},  {"printf", p.printing},
+            {"delay", delayJson(p)}, {"backend", race.backend},
+            {"device", race.device}, {"schedules", race.schedules},
+            {"runs", race.runs},     {"wrong", race.wrong},
+            {"raced", race.raced},   {"expected", jsonValue(race.expected, type)},
             {"results", results}};
   if (!race.wrongRuns.empty()) j["first_wrong"] = traceJson(*race.wrongRuns.front());
   return j;

@@ -353,7 +353,11 @@ void printSteps(const Trace& t, std::ostream& out, bool colour, int width,
       }
       const std::string text = formatValue(s.values[i], p.type);
       const bool changed = previous && i < previous->size() && (*previous)[i] != s.values[i];
-      const char* style = !colour ? "" : changed ? kChanged : written.count(int(i)) ? kWorked : "";
+      const char* style = !colour                    ? ""
+                          : int(i) == s.racedElement ? kWrong
+                          : changed                  ? kChanged
+                          : written.count(int(i))    ? kWorked
+                                                     : "";
       row +=
           ' ' + spaces(cell - std::min(cell, text.size())) + style + text + (*style ? kReset : "");
     }
@@ -377,6 +381,14 @@ void printSteps(const Trace& t, std::ostream& out, bool colour, int width,
     }
     if (!s.gathers.empty()) printGathers(s, p.type, out, width, language);
     if (k > 0 && t.memoryRecorded) printMemoryStep(s, out, width, language);
+    if (s.racedElement >= 0)
+      printWrapped(
+          std::string(colour ? kWrong : "") +
+              say(Message("view.raced-element",
+                          {{"element", s.array + "[" + std::to_string(s.racedElement) + "]"}}),
+                  language) +
+              (colour ? kReset : ""),
+          spaces(8), spaces(10), width, out);
     for (const Message& stale : staleReads(s, p.type))
       printWrapped(std::string(colour ? kWrong : "") +
                        say(Message("view.stale-read", {{"read", stale}}), language) +

@@ -65,7 +65,8 @@ void printProfileText(const ProfileReport& report, Language language, std::ostre
 void printRecordText(const RecordingJson& recording, const std::string& file, std::ostream& out);
 // The exercises lesson by lesson, their titles in `language` (English where a file is missing),
 // each with its mark: done, tried or not started.
-void printExerciseList(std::ostream& out, Language language, const Progress& progress, bool colour);
+void printExerciseList(std::ostream& out, Language language, const Progress& progress, bool colour,
+                       int width);
 // rlab exercise progress: the learner's path, lesson by lesson, how many are done, the next
 // one and where their files and progress are.
 void printExerciseProgress(std::ostream& out, const Progress& progress, Language language,
@@ -76,10 +77,11 @@ void printNextExercise(std::ostream& out, const Progress& progress, const std::s
                        Language language);
 // The statement as `rlab lesson` prints a chapter, then how to start and where the hints are.
 void printExerciseStatement(const Exercise& e, const ExerciseText& text, std::ostream& out,
-                            Language language);
+                            Language language, int width);
 // A check or run: compile errors with the line they point at, failures, timings.
+// Sentences wrapped to `width` columns; replay lines and compiler lines whole.
 void printExerciseReport(const Exercise& e, const ExerciseReport& report, std::ostream& out,
-                         bool colour, Language language);
+                         bool colour, Language language, int width);
 
 // JSON. Numbers JSON cannot hold (infinities, NaN) are the strings "inf", "-inf" and "nan".
 nlohmann::json jsonNumber(double v);

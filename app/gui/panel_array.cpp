@@ -621,6 +621,8 @@ void drawArrayPanel(App& app) {
     picture.marks.push_back(
         {r.target, atRead ? printed(tr("by thread %d"), r.reader) : "", pal.wrong});
   }
+  if (s.racedElement >= 0)  // a learner's kernel: where its first race shows
+    picture.marks.push_back({s.racedElement, tr("raced"), pal.wrong});
   for (const LateWrite& late : lateWrites(t, ui.step))
     picture.marks.push_back(
         {late.element,

@@ -124,6 +124,17 @@ void reportView(App& app, const ExerciseReport& r, const Palette& pal, std::stri
     ImGui::PopID();
   }
   for (const Message& note : r.notes) wrappedText(say(note), true);
+  // A run's race is a note of its steps (the array marks its element): said here too, in full.
+  if (r.trace)
+    for (const Message& note : r.trace->notes)
+      if (note.id == "note.race" || note.id == "note.race-right") wrappedText(say(note), pal.wrong);
+  if (r.hint > 0) {  // the hint about what failed, opened under the statement on a click
+    wrappedText(printed(tr("Hint %d is about this kind of failure."), r.hint));
+    if (ex.hintsOpen < r.hint &&
+        ImGui::SmallButton((printed(tr("Show hint %d"), r.hint) + "###hint about it").c_str()))
+      ex.hintsOpen = r.hint;
+    noteWidget(app.ui, "exercise:hint about the failure");
+  }
   if (!r.printed.empty() && ImGui::CollapsingHeader(trId("What the kernel printed"))) {
     if (ImFont* code = codeFont()) ImGui::PushFont(code);
     ImGui::TextUnformatted(r.printed.c_str());

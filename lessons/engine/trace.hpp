@@ -102,6 +102,10 @@ struct StepSnapshot {
   std::vector<int> active;                 // threads that did work in this step
   std::vector<std::pair<int, int>> pairs;  // (source, target) elements combined
   std::vector<CombineRead> combines;       // where the array is replayed: what each read
+  // A learner's kernel (rlab exercise run): the element of this step's array that the run's
+  // first race touched, in the step where its second access was; marked where the step is
+  // drawn (the race's sentence is a note of the run). -1: none.
+  int racedElement = -1;
   // A gather step: what each thread read, thread t at [t]; values holds the input it read from.
   std::vector<ThreadGather> gathers;
   // divergence: warps with active lanes, and the worst shared-memory bank conflict

@@ -298,6 +298,9 @@ struct RunnerEvents {
   double result = 0, expected = 0;
   std::vector<StepSnapshot> steps;
   Message race;  // the one run's first race (--one: a race does not end the run there)
+  // ... and the step and element of the step's array where it shows (-1: none)
+  long long raceStep = -1, raceElement = -1;
+  std::string raceArray;
   long long stepsLeft = 0;
   double simSeconds = 0;  // the run itself, in the runner
 };
@@ -335,6 +338,11 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     ev.steps.push_back(std::move(step));
   }
   if (tag == "@race" && f.size() > 1) ev.race = decodeMessage(f[1]);
+  if (tag == "@race-at" && f.size() > 3) {
+    ev.raceStep = std::atoll(f[1].c_str());
+    ev.raceElement = std::atoll(f[2].c_str());
+    ev.raceArray = f[3];
+  }
   if (tag == "@steps-left" && f.size() > 1) ev.stepsLeft = std::atoll(f[1].c_str());
   if (tag == "@seconds" && f.size() > 1) ev.simSeconds = std::atof(f[1].c_str());
 }
@@ -349,6 +357,13 @@ std::shared_ptr<const Trace> learnerTrace(const Exercise& e, const Params& param
   t->device = Message("device.simulator", {{"schedule", t->params.schedule}});
   t->traced = true;
   t->steps = std::move(ev.steps);
+  if (ev.raceStep >= 0 && size_t(ev.raceStep) < t->steps.size()) {
+    StepSnapshot& raced = t->steps[size_t(ev.raceStep)];
+    if (ev.raceElement >= 0 && size_t(ev.raceElement) < raced.values.size()) {
+      raced.racedElement = int(ev.raceElement);
+      raced.array = ev.raceArray;
+    }
+  }
   t->result = ev.result;
   t->expected = ev.expected;
   t->correct = ev.hasOutcome && ev.outcomePassed;
@@ -579,9 +594,32 @@ void addSimulatorCheck(ExerciseReport& report, const ExerciseReport& sim) {
   report.verdict = ExerciseVerdict::Failed;
 }
 
-}  // namespace
+bool startsWith(std::string_view text, std::string_view start) {
+  return text.substr(0, start.size()) == start;
+}
 
-ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) {
+// Whether any sentence in `m` (itself included) has the id `id`.
+bool mentions(const Message& m, std::string_view id) {
+  if (m.id == id) return true;
+  for (const MessageArg& a : m.args)
+    for (const Message& inner : a.sentences)
+      if (mentions(inner, id)) return true;
+  return false;
+}
+
+// The hint of `e` about the first failure, or else the first note (a one run's race, beside
+// its steps or not), that one of its hints is about; 0: none.
+int hintAbout(const Exercise& e, const ExerciseReport& report) {
+  static const std::vector<Message> none;
+  for (const std::vector<Message>* said :
+       {&report.failures, &report.notes, report.trace ? &report.trace->notes : &none})
+    for (const Message& m : *said)
+      if (const std::optional<FailureKind> kind = failureKind(m))
+        if (const auto hint = e.hintFor.find(*kind); hint != e.hintFor.end()) return hint->second;
+  return 0;
+}
+
+ExerciseReport checkBoth(const Exercise& e, const ExerciseRequest& request) {
   ExerciseReport report = checkOn(e, request);
   const bool checked =
       report.verdict == ExerciseVerdict::Passed || report.verdict == ExerciseVerdict::Failed;
@@ -592,6 +630,38 @@ ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) 
   addSimulatorCheck(report, sim);
   report.compileSeconds += sim.compileSeconds;
   report.runSeconds += sim.runSeconds;
+  return report;
+}
+
+}  // namespace
+
+std::optional<FailureKind> failureKind(const Message& failure) {
+  const std::string_view id = failure.id;
+  if (startsWith(id, "sim.race") || startsWith(id, "sim.uninitialised-shared"))
+    return FailureKind::Race;
+  // A block stuck with threads at a warp operation and none at a barrier is the warp's lanes.
+  if (startsWith(id, "sim.stuck"))
+    return mentions(failure, "sim.waiting-at-warp-op") &&
+                   !mentions(failure, "sim.waiting-at-barrier")
+               ? FailureKind::Lanes
+               : FailureKind::Barrier;
+  if (startsWith(id, "sim.barrier-")) return FailureKind::Barrier;
+  for (std::string_view lanes : {"sim.mask-leaves-out-lane", "sim.read-exited-lane",
+                                 "sim.read-lane-outside-mask", "sim.different-warp-ops"})
+    if (startsWith(id, lanes)) return FailureKind::Lanes;
+  for (std::string_view bounds : {"check.read-past", "check.wrote-past", "check.touched-past",
+                                  "check.read-before", "check.wrote-before", "check.touched-before",
+                                  "sim.buffer-overrun", "sim.dynamic-shared-overrun"})
+    if (startsWith(id, bounds)) return FailureKind::Bounds;
+  for (const MessageArg& a : failure.args)
+    for (const Message& inner : a.sentences)
+      if (const std::optional<FailureKind> kind = failureKind(inner)) return kind;
+  return std::nullopt;
+}
+
+ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request) {
+  ExerciseReport report = checkBoth(e, request);
+  report.hint = hintAbout(e, report);  // a one run's race too, where its sum came out right
   return report;
 }
 

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,11 +72,18 @@ struct ExerciseReport {
   // it, a step at each barrier of each block and after each launch (also when it crashed).
   std::shared_ptr<const Trace> trace;
   std::vector<Message> notes;
+  // Not passed: the exercise's hint (1: the first) about the kind of failure found first, where
+  // it has one (Exercise::hintFor); 0: none.
+  int hint = 0;
 
   bool passed() const { return verdict == ExerciseVerdict::Passed; }
   // One line: "passed: all 134 cases", "failed: 1 of 12 cases run", "2 compile errors" ...
   Message summary() const;
 };
+
+// The kind of failure a check's sentence tells of (its own id or those of the sentences in it,
+// the outermost first), where it is one of FailureKind's.
+std::optional<FailureKind> failureKind(const Message& failure);
 
 ExerciseReport checkExercise(const Exercise& e, const ExerciseRequest& request);
 

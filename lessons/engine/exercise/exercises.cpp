@@ -33,70 +33,86 @@ constexpr int kIntPerThread = int(sizeof(int));
 
 std::vector<Exercise> describeExercises() {
   using S = ExerciseShape;
+  using K = FailureKind;
   std::vector<Exercise> all;
 
-  all.push_back(make("one-queue", "atomic", "default", "reduce", S::AtomicResult));
+  Exercise queue = make("one-queue", "atomic", "default", "reduce", S::AtomicResult);
+  queue.hintFor = {{K::Race, 1}, {K::Bounds, 3}};
+  all.push_back(queue);
 
   Exercise largest = make("largest-element", "atomic", "default", "reduce", S::AtomicResult);
   largest.op = Op::Max;
+  largest.hintFor = {{K::Race, 1}};
   all.push_back(largest);
 
   all.push_back(make("fold-any-length", "folding", "default", "foldStep", S::FoldStep));
 
-  all.push_back(make("put-the-barrier-back", "barrier", "global", "treeReduce", S::OneBlock));
+  Exercise barrier = make("put-the-barrier-back", "barrier", "global", "treeReduce", S::OneBlock);
+  barrier.hintFor = {{K::Race, 1}, {K::Barrier, 2}};
+  all.push_back(barrier);
 
   Exercise sequential =
       make("sequential-addressing", "divergence", "sequential", "reduce", S::BlockPartials);
   sequential.shared = SharedUse::Required;
   sequential.sequentialAddressing = true;
   sequential.dynamicSharedPerThread = kIntPerThread;
+  sequential.hintFor = {{K::Race, 2}, {K::Barrier, 2}};
   all.push_back(sequential);
 
   Exercise inShared = make("tree-in-shared", "shared", "shared", "reduce", S::BlockPartials);
   inShared.shared = SharedUse::Required;
   inShared.dynamicSharedPerThread = kIntPerThread;
+  inShared.hintFor = {{K::Race, 3}, {K::Barrier, 3}};
   all.push_back(inShared);
 
   Exercise groups = make("groups-tree", "shared", "shared", "reduce", S::BlockPartials);
   groups.shared = SharedUse::Required;
   groups.cooperativeGroups = true;
   groups.dynamicSharedPerThread = kIntPerThread;
+  groups.hintFor = {{K::Race, 2}, {K::Lanes, 2}};
   all.push_back(groups);
 
   Exercise perBlock =
       make("one-atomic-per-block", "shared", "multiblock", "reduce", S::AtomicResult);
   perBlock.atomics = AtomicLimit::OnePerBlock;
   perBlock.dynamicSharedPerThread = kIntPerThread;
+  perBlock.hintFor = {{K::Race, 1}, {K::Barrier, 1}};
   all.push_back(perBlock);
 
   Exercise coarsen = make("coarsen-by-four", "shared", "coarsened", "reduce", S::AtomicResult);
   coarsen.perThread = 4;
   coarsen.atomics = AtomicLimit::OnePerBlock;
   coarsen.dynamicSharedPerThread = kIntPerThread;
+  coarsen.hintFor = {{K::Bounds, 2}};
   all.push_back(coarsen);
 
   Exercise lastWarp = make("fix-the-last-warp", "lastwarp", "volatile", "reduce", S::BlockPartials);
   lastWarp.shared = SharedUse::Required;
+  lastWarp.hintFor = {{K::Race, 1}, {K::Lanes, 3}};
   all.push_back(lastWarp);
 
   Exercise shuffle = make("shuffle-butterfly", "butterfly", "shuffle", "allReduce", S::AllReduce);
   shuffle.warpGroups = true;
   shuffle.shared = SharedUse::Forbidden;
+  shuffle.hintFor = {{K::Lanes, 2}};
   all.push_back(shuffle);
 
   Exercise butterfly = make("shared-butterfly", "butterfly", "shared", "allReduce", S::AllReduce);
   butterfly.shared = SharedUse::Required;
   butterfly.dynamicSharedPerThread = kIntPerThread;
+  butterfly.hintFor = {{K::Race, 2}, {K::Barrier, 2}};
   all.push_back(butterfly);
 
   Exercise warps = make("warp-shuffle-reduce", "fastest", "default", "reduce", S::AtomicResult);
   warps.atomics = AtomicLimit::OnePerWarp;
   warps.shared = SharedUse::Forbidden;
+  warps.hintFor = {{K::Lanes, 2}};
   all.push_back(warps);
 
   Exercise fastest = make("beat-coarsened", "fastest", "default", "reduce", S::AtomicResult);
   fastest.gridStride = true;
   fastest.gpuSpeedGoal = true;
+  fastest.hintFor = {{K::Lanes, 2}, {K::Bounds, 3}};
   all.push_back(fastest);
 
   for (Exercise& e : all) e.title = exerciseText(e).title;

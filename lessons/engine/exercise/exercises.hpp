@@ -7,6 +7,7 @@
 // The files are embedded at build time, like the lessons' texts.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,14 @@ enum class SharedUse { Any, Required, Forbidden };
 // How many atomics may land on *result (AtomicResult), counted on the simulator.
 enum class AtomicLimit { Any, OnePerBlock, OnePerWarp };
 
+// What a failed check found, by kind, for the hint that is about it (Exercise::hintFor).
+enum class FailureKind {
+  Race,     // two threads' accesses with nothing ordering them, or unwritten shared memory read
+  Barrier,  // a __syncthreads() that part of the block skips or never reaches
+  Lanes,    // a warp operation without its lanes, or reading a lane that exited
+  Bounds,   // a read or write outside the buffer
+};
+
 struct Exercise {
   std::string id;       // "fold-any-length": fixed, tests and the CLI use it
   std::string lesson;   // the lesson it belongs to
@@ -71,6 +80,9 @@ struct Exercise {
   // The kernel must be written with cooperative groups: this_thread_block() and cg::reduce.
   bool cooperativeGroups = false;
   std::string folder;  // lessons/<lesson>/exercises/<id>
+  // The hint (1: the first) each kind of failure is about, where one is: a failed check points
+  // there. Every language's file has the same hints in the same order.
+  std::map<FailureKind, int> hintFor;
 
   // "__global__ void reduce(const int* in, long long n, int* result)"
   std::string signature() const;

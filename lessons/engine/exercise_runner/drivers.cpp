@@ -214,28 +214,30 @@ void atBarriers(sim::LaunchOptions& options, const BarrierHook& rule, StepRecord
       const int* cells = reinterpret_cast<const int*>(largest->bytes);
       size_t written = largest->size / sizeof(int);
       while (written > 1 && cells[written - 1] == poisonInt()) --written;
-      steps->add(Message("step.exercise.shared",
-                         {{"launch", launch},
-                          {"block", b},
-                          {"barrier", barrier},
-                          {"array", "__shared__ " +
-                                        (largest->name.empty() ? "array" : largest->name) + "[]"}}),
-                 cells, written);
+      const std::string name = largest->name.empty() ? "array" : largest->name;
+      steps->addAtBarrier(Message("step.exercise.shared", {{"launch", launch},
+                                                           {"block", b},
+                                                           {"barrier", barrier},
+                                                           {"array", "__shared__ " + name + "[]"}}),
+                          cells, written, b, barrier, {largest->name, true, nullptr});
     } else {
-      steps->add(Message("step.exercise.global", {{"launch", launch},
-                                                  {"block", b},
-                                                  {"barrier", barrier},
-                                                  {"array", globalName + "[]"}}),
-                 global, size_t(count));
+      steps->addAtBarrier(Message("step.exercise.global", {{"launch", launch},
+                                                           {"block", b},
+                                                           {"barrier", barrier},
+                                                           {"array", globalName + "[]"}}),
+                          global, size_t(count), b, barrier, {globalName, false, global});
     }
   };
 }
 
-void recordLaunchEnd(StepRecorder* steps, int launch, const int* values, long long count,
-                     const std::string& name) {
-  if (steps)
-    steps->add(Message("step.exercise.after-launch", {{"launch", launch}, {"array", name + "[]"}}),
-               values, size_t(count));
+// The launch's last step, after its first race (if it had one) is marked.
+void recordLaunchEnd(StepRecorder* steps, const sim::LaunchStats& stats, int launch,
+                     const int* values, long long count, const std::string& name) {
+  if (!steps) return;
+  const StepRecorder::Shown shown{name, false, values};
+  steps->noteRace(stats, shown);
+  steps->add(Message("step.exercise.after-launch", {{"launch", launch}, {"array", name + "[]"}}),
+             values, size_t(count));
 }
 
 double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
@@ -256,7 +258,7 @@ double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
       sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
                   (const int*)in->data(), n, result.data());
   long long atomics = 0;
-  recordLaunchEnd(steps, 1, result.data(), 1, "result");
+  recordLaunchEnd(steps, stats, 1, result.data(), 1, "result");
   checkAtomicsOnly(stats, result.data(), identity, result.data()[0], atomics);
   checkAtomicCount(e, atomics, blocks, p.block);
   return result.data()[0];
@@ -279,9 +281,10 @@ double runBlockPartials(const Exercise& e, const void* kernel, const Params& p,
         watch.atBarrier(b, shared);
       };
     atBarriers(options, rule, steps, pass, source->data(), len, pass == 1 ? "in" : "x");
-    sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
-                (const int*)source->data(), len, out->data());
-    recordLaunchEnd(steps, pass, out->data(), blocks, "out");
+    const sim::LaunchStats stats =
+        sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
+                    (const int*)source->data(), len, out->data());
+    recordLaunchEnd(steps, stats, pass, out->data(), blocks, "out");
     if (e.sequentialAddressing) watch.check(pass);
     if (blocks == 1) return out->data()[0];
     out->rename("in (the block totals of pass " + std::to_string(pass) + ")");
@@ -299,9 +302,10 @@ double runFoldSteps(const void* kernel, const Params& p, const std::vector<doubl
   for (long long len = p.n; len > 1; len -= len / 2, ++launch) {
     const long long threads = len - len / 2;
     atBarriers(options, {}, steps, launch, a->data(), len, "a");
-    sim::launch(dim3(unsigned(blocksFor(threads, p.block))), dim3(unsigned(p.block)), options, run,
-                a->data(), len);
-    recordLaunchEnd(steps, launch, a->data(), len - len / 2, "a");
+    const sim::LaunchStats stats =
+        sim::launch(dim3(unsigned(blocksFor(threads, p.block))), dim3(unsigned(p.block)), options,
+                    run, a->data(), len);
+    recordLaunchEnd(steps, stats, launch, a->data(), len - len / 2, "a");
   }
   return a->data()[0];
 }
@@ -312,8 +316,9 @@ double runOneBlock(const void* kernel, const Params& p, const std::vector<double
   auto a = inputBuffer(input);
   a->rename("a");
   atBarriers(options, {}, steps, 1, a->data(), p.n, "a");
-  sim::launch(dim3(1), dim3(unsigned(p.block)), options, run, a->data(), int(p.n));
-  recordLaunchEnd(steps, 1, a->data(), p.n, "a");
+  const sim::LaunchStats stats =
+      sim::launch(dim3(1), dim3(unsigned(p.block)), options, run, a->data(), int(p.n));
+  recordLaunchEnd(steps, stats, 1, a->data(), p.n, "a");
   return a->data()[0];
 }
 
@@ -328,9 +333,10 @@ double runAllReduce(const Exercise& e, const void* kernel, const Params& p,
   const int poison = poisonInt();
   std::fill(out.data(), out.data() + out.count(), poison);
   atBarriers(options, {}, steps, 1, out.data(), p.n, "out");
-  sim::launch(dim3(unsigned(blocksFor(p.n, p.block))), dim3(unsigned(p.block)), options, run,
-              (const int*)in->data(), (long long)p.n, out.data());
-  recordLaunchEnd(steps, 1, out.data(), p.n, "out");
+  const sim::LaunchStats stats =
+      sim::launch(dim3(unsigned(blocksFor(p.n, p.block))), dim3(unsigned(p.block)), options, run,
+                  (const int*)in->data(), (long long)p.n, out.data());
+  recordLaunchEnd(steps, stats, 1, out.data(), p.n, "out");
   return allReduceResult(e, input, out.data(), p.block, poison);
 }
 
@@ -381,6 +387,45 @@ void StepRecorder::add(const Message& label, const int* values, size_t count) {
 
 int StepRecorder::nextBarrier(unsigned block) {
   return ++barriers_[block];
+}
+
+void StepRecorder::addAtBarrier(const Message& label, const int* values, size_t count,
+                                unsigned block, int barrier, const Shown& shown) {
+  if (taken_ < limit_) barrierSteps_[{block, barrier}] = {taken_, shown};
+  add(label, values, count);
+}
+
+void StepRecorder::newLaunch() {
+  barriers_.clear();
+  barrierSteps_.clear();
+}
+
+void StepRecorder::noteRace(const sim::LaunchStats& stats, const Shown& launchEnd) {
+  if (raceMark_ || stats.races.empty()) return;
+  const sim::Race& r = stats.races.front();
+  // Where the race's element is in what a step shows, if that step shows its array.
+  auto elementIn = [&r](const Shown& shown) -> std::optional<long long> {
+    if (r.shared) {
+      if (!shown.shared || r.variable.empty() || r.variable != shown.name) return std::nullopt;
+      return (long long)(r.offset / std::max(r.later.bytes, 1u));
+    }
+    const FenceHit hit = findFence(r.address);
+    if (shown.shared || !hit.found || hit.index < 0) return std::nullopt;
+    const int* first = reinterpret_cast<const int*>(r.address) - hit.index;
+    if (first != shown.global) return std::nullopt;
+    return hit.index;
+  };
+  // The second access was made after the block's `epoch`-th barrier: the state after it is in
+  // the step of its next barrier, or, where it passed no more, the launch's last step.
+  const auto next = barrierSteps_.find({r.later.block, int(r.later.epoch) + 1});
+  if (next != barrierSteps_.end()) {
+    if (const std::optional<long long> e = elementIn(next->second.second))
+      raceMark_ = RaceMark{next->second.first, *e, next->second.second.name};
+    return;
+  }
+  if (taken_ >= limit_) return;
+  if (const std::optional<long long> e = elementIn(launchEnd))
+    raceMark_ = RaceMark{taken_, *e, launchEnd.name};
 }
 
 std::function<std::string(uintptr_t)> g_instructionName;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,18 +34,41 @@ class StepRecorder {
   // Steps go to `sink` as they are taken (a run that crashes still shows how far it got).
   using Sink = std::function<void(const StepSnapshot&)>;
   explicit StepRecorder(Sink sink, size_t limit = 300) : sink_(std::move(sink)), limit_(limit) {}
+  // What a step shows, so that a race can be marked there: the array's name in the kernel and
+  // either a block's __shared__ variable or the global buffer whose first int is `global`.
+  struct Shown {
+    std::string name;
+    bool shared = false;
+    const int* global = nullptr;
+  };
   void add(const Message& label, const int* values, size_t count);
   // A barrier of `block` opened: the how-manieth of the block's in this launch, for the label.
   int nextBarrier(unsigned block);
-  void newLaunch() { barriers_.clear(); }
+  // add() for the step where `block`'s barrier `barrier` of this launch opened.
+  void addAtBarrier(const Message& label, const int* values, size_t count, unsigned block,
+                    int barrier, const Shown& shown);
+  void newLaunch();
   size_t taken() const { return taken_; }
   long long left() const { return left_; }  // steps past the limit, not kept
+
+  // The run's first race, marked in the step that shows the state after its second access:
+  // that block's next barrier step of the launch, or else the launch's last step (`launchEnd`,
+  // taken next). Called after each launch, before its last step; only the first race counts.
+  void noteRace(const sim::LaunchStats& stats, const Shown& launchEnd);
+  struct RaceMark {
+    size_t step = 0;        // the step's index in the run (0: the input)
+    long long element = 0;  // the element of its array
+    std::string array;      // the array's name there
+  };
+  const std::optional<RaceMark>& raceMark() const { return raceMark_; }
 
  private:
   Sink sink_;
   size_t limit_, taken_ = 0;
   long long left_ = 0;
   std::map<unsigned, int> barriers_;
+  std::map<std::pair<unsigned, int>, std::pair<size_t, Shown>> barrierSteps_;  // this launch's
+  std::optional<RaceMark> raceMark_;
 };
 
 // How a race's sentence names an instruction of the learner's kernel ("@pc:OFFSET", which the

@@ -11,6 +11,7 @@
 //   @error <TAB> sentence            the library could not be loaded
 //   @step <TAB> label <TAB> values   (--one --steps: a step of the run)
 //   @race <TAB> sentence             (--one: the run's first race, which did not end it)
+//   @race-at <TAB> step <TAB> element <TAB> array   (--one --steps: where that race shows)
 //   @done
 // A sentence or label is a message of the core on one line (encodeMessage), so that the
 // learner reads it in their language.
@@ -437,6 +438,9 @@ int runnerMain(int argc, char** argv) {
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
       if (recorder.left() > 0) report("@steps-left\t" + std::to_string(recorder.left()));
       if (!race.empty()) report("@race\t" + clean(race));
+      if (const auto& mark = recorder.raceMark())
+        report("@race-at\t" + std::to_string(mark->step) + "\t" + std::to_string(mark->element) +
+               "\t" + mark->array);
       char numbers[80];
       std::snprintf(numbers, sizeof numbers, "%.17g\t%.17g", o.result, o.expected);
       report("@outcome\t" + std::string(o.passed ? "1" : "0") + "\t" + numbers + "\t" +
