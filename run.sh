@@ -4,6 +4,7 @@
 # the terminal tour.
 #   ./run.sh                 set up, build, open the app
 #   ./run.sh --build-only    set up and build, open nothing (test.sh uses this)
+#   ./run.sh rlab ARGS...    set up, build, then run the command line: ./run.sh rlab tour
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -52,6 +53,10 @@ build() {
 install_missing_packages
 build
 [ "${1:-}" = "--build-only" ] && exit 0
+if [ "${1:-}" = "rlab" ]; then
+  shift
+  exec build/app/cli/rlab "$@"
+fi
 
 if [ -x build/app/gui/reduction-lab ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
   exec build/app/gui/reduction-lab "$@"

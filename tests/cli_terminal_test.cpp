@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "app/cli/cli.hpp"
@@ -171,6 +172,11 @@ TEST_CASE("rlab tour and rlab run fit the terminal: no line wider than 60 or 80 
       {"run", "allreduce", "--variant", "ring", "--gpus", "8", "--n", "8"},
       {"run", "allreduce", "--variant", "butterfly", "--gpus", "4", "--n", "8", "--lang", "ja"},
       {"race", "barrier", "--no-barrier", "--n", "64", "--runs", "20"},
+      {"lesson"},
+      {"lesson", "--lang", "ja"},
+      {"exercise", "list"},
+      {"exercise", "list", "--lang", "zh"},
+      {"exercise", "hint", "tree-in-shared", "3"},
   };
   for (int width : {60, 80})
     for (bool colour : {false, true})
@@ -187,6 +193,44 @@ TEST_CASE("rlab tour and rlab run fit the terminal: no line wider than 60 or 80 
         REQUIRE(o.code == 0);
         CHECK(linesWiderThan(o.out, width) == "");
       }
+}
+
+namespace {
+
+// Every line of the chapter's code blocks, without its indentation.
+void codeLines(const std::vector<rlab::text::Block>& blocks, std::set<std::string>& lines) {
+  for (const rlab::text::Block& b : blocks) {
+    std::istringstream code(b.code);
+    for (std::string line; std::getline(code, line);)
+      lines.insert(line.substr(std::min(line.find_first_not_of(' '), line.size())));
+    codeLines(b.children, lines);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("rlab lesson fits 80 columns in every chapter and language: prose and tables, not code") {
+  for (const std::string& chapter : rlab::chapterIds())
+    for (rlab::Language language : rlab::kLanguages) {
+      CAPTURE(chapter);
+      CAPTURE(std::string(rlab::code(language)));
+      const rlab::text::Document* doc = rlab::text::chapter(chapter, language);
+      REQUIRE(doc);
+      std::set<std::string> code;
+      codeLines(doc->blocks, code);
+      Terminal terminal;
+      terminal.width = 80;
+      const TerminalOutcome o =
+          rlabAt({"lesson", chapter, "--lang", std::string(rlab::code(language))}, terminal);
+      REQUIRE(o.code == 0);
+      std::istringstream lines(o.out);
+      std::string wide;
+      for (std::string line; std::getline(lines, line);)
+        if (columnsOf(line) > 80 &&
+            !code.count(line.substr(std::min(line.find_first_not_of(' '), line.size()))))
+          wide += std::to_string(columnsOf(line)) + ": " + line + "\n";
+      CHECK(wide == "");
+    }
 }
 
 TEST_CASE(

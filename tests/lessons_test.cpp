@@ -272,6 +272,15 @@ TEST_CASE("bad parameters are refused with one sentence") {
   CHECK(refused(many, "stalls thread 64, but each block has threads 0 to 63.") == "ok");
   many.schedule = "stall:63:1:1";
   CHECK(refused(many, "") == "accepted");
+  // So must a lane schedule's late thread.
+  Params lanes = paramsFor("lastwarp", "volatile", 64);
+  lanes.block = 64;
+  lanes.schedule = "lane:99:1:1";
+  CHECK(refused(lanes,
+                "--schedule lane:99:1:1 makes thread 99 late at its warp steps, but each "
+                "block has threads 0 to 63.") == "ok");
+  lanes.schedule = "lane:33:1:1";
+  CHECK(refused(lanes, "") == "accepted");
   Params d = paramsFor("folding", "", 8);
   d.data = "random:";
   CHECK(refused(d, "random:SEED") == "ok");

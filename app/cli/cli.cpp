@@ -55,6 +55,11 @@ int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
     // Into a buffer first, so a failure leaves stdout empty.
     std::ostringstream buffer;
     const int code = execute(c, buffer, err, colour);
+    // A chapter is a few hundred lines: a screen at a time where there is a pager.
+    if (code == 0 && c.name == "lesson" && c.pager && terminal.pager) {
+      out.flush();
+      if (terminal.pager(buffer.str())) return code;
+    }
     out << buffer.str();
     return code;
   } catch (const UsageError& e) {

@@ -32,6 +32,9 @@ struct Terminal {
   std::istream* keys = nullptr;
   // How the tour pauses between stops under --auto: empty, the clock (sleeps that long).
   std::function<void(double seconds)> wait;
+  // Shows a long text a screen at a time (stdout is a terminal: showInPager); false where it
+  // could not, and the text is printed as it is. Empty: no pager.
+  std::function<bool(const std::string& text)> pager;
 };
 
 struct Command {
@@ -58,6 +61,7 @@ struct Command {
   Language language = Language::En;  // the language of the texts and of every sentence said
   std::string chapter;               // lesson: which chapter to print (an id or a file)
   bool chapterIsFile = false;        // lesson: a teacher's own chapter, a Markdown file
+  bool pager = true;                 // lesson: through the terminal's pager (--no-pager: not)
   bool checkChapter = false;         // lesson: check it instead of printing it
   // exercise: the action (list, progress, show, start, check, hint, solution, run) and what it
   // names; run takes its n, block, data or values and schedule from params. exerciseFolder
@@ -101,7 +105,7 @@ int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
 // The same with output that is no terminal, 80 columns wide (scripts and tests).
 inline int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
                 bool colour) {
-  return main(args, out, err, Terminal{colour, kDefaultWidth, nullptr, {}});
+  return main(args, out, err, Terminal{colour, kDefaultWidth, nullptr, {}, {}});
 }
 
 }  // namespace rlab::cli

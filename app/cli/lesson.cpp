@@ -65,13 +65,26 @@ int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool) 
       printChapterText(doc, fileName(c.chapter), out, c.language, c.terminal.width);
     return 0;
   }
-  if (c.checkChapter) {  // the course's own chapter, in every language it has
+  if (c.checkChapter) {  // the course's own chapter (without one, every chapter), in every
+                         // language it has
     bool clean = true;
-    for (Language language : kLanguages)
-      if (const text::Document* doc = text::chapter(c.chapter, language))
-        clean &= checked(*doc, c.chapter, "lessons/" + c.chapter + "/" + code(language) + ".md",
-                         out, err, true, c.language);
+    for (const std::string& id :
+         c.chapter.empty() ? chapterIds() : std::vector<std::string>{c.chapter})
+      for (Language language : kLanguages)
+        if (const text::Document* doc = text::chapter(id, language))
+          clean &= checked(*doc, id, "lessons/" + id + "/" + code(language) + ".md", out, err, true,
+                           c.language);
     return clean ? 0 : 1;
+  }
+  if (c.chapter.empty()) {  // the course's chapters, in order, each with its title
+    printWrapped(render(Message("view.chapters"), c.language), "", "", c.terminal.width, out);
+    for (const std::string& id : chapterIds()) {
+      const text::Document* doc = text::chapter(id, c.language);
+      if (!doc) doc = text::chapter(id, Language::En);
+      out << "  " << id << (doc ? " — " + doc->title : "") << "\n";
+    }
+    printWrapped(render(Message("view.chapters-how"), c.language), "", "", c.terminal.width, out);
+    return 0;
   }
   const text::Document* doc = text::chapter(c.chapter, c.language);
   if (!doc) {  // every chapter has English (a test checks)

@@ -77,6 +77,53 @@ std::string firstLine(const std::string& text) {
   return newline == std::string::npos ? text : text.substr(0, newline);
 }
 
+// An option given another option where its value should be (`--n --lang ja`): CLI11 takes
+// "--lang" as the value and then blames "ja". The first such option's name, or "".
+std::string optionWithoutValue(const CLI::App& app) {
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->get_items_expected_min() == 0 || option->count() == 0) continue;
+    for (const std::string& value : option->results())
+      if (value.rfind("--", 0) == 0 && app.get_option_no_throw(value.substr(0, value.find('='))))
+        return option->get_name();
+  }
+  for (const CLI::App* sub : app.get_subcommands())
+    if (std::string option = optionWithoutValue(*sub); !option.empty()) return option;
+  return "";
+}
+
+// CLI11's refusal as a sentence in the learner's language, for the kinds a person meets; any
+// other in CLI11's English.
+Message commandLineError(const CLI::App& app, const CLI::ParseError& error) {
+  if (const std::string option = optionWithoutValue(app); !option.empty())
+    return Message("usage.needs-value", {{"option", option}});
+  const std::string what = firstLine(error.what());
+  const bool extras = dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr,
+             mismatch = dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr,
+             required = dynamic_cast<const CLI::RequiredError*>(&error) != nullptr;
+  const size_t colon = what.find(": ");
+  if (extras && colon != std::string::npos)
+    return Message("usage.not-expected", {{"arguments", what.substr(colon + 2)}});
+  if (mismatch && what.find(" missing") != std::string::npos && what.find(':') != std::string::npos)
+    return Message("usage.needs-value", {{"option", what.substr(0, what.find(':'))}});
+  if (required && what.rfind("A subcommand is required", 0) == 0) {
+    // The command that lacks one: the last that was given.
+    const CLI::App* at = &app;
+    std::string command = app.get_name();
+    while (!at->get_subcommands().empty()) {
+      at = at->get_subcommands().front();
+      command += " " + at->get_name();
+    }
+    std::string commands;
+    for (const CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+      commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    return Message("usage.command-required", {{"command", command}, {"commands", commands}});
+  }
+  if (const size_t is = what.rfind(" is required");
+      required && is != std::string::npos && is + 12 == what.size())
+    return Message("usage.required", {{"what", what.substr(0, is)}});
+  return verbatim(what);
+}
+
 void addLanguageOption(CLI::App* app, std::string& language) {
   app->add_option("--lang", language,
                   "language of the texts and of what rlab says: en, ja or zh (default: locale)");
@@ -302,6 +349,13 @@ Language languageOf(const std::vector<std::string>& args) {
 
 namespace {
 
+// check and profile run on the GPU only: a --backend that says otherwise is refused, not ignored.
+void refuseOtherBackend(const std::string& command, const LessonOptions& options) {
+  if (options.backendGiven->count() > 0 && options.backend != "gpu")
+    throw UsageError(
+        Message("usage.gpu-only-command", {{"command", command}, {"backend", options.backend}}));
+}
+
 // With `describe`, the app is handed over once built and nothing is parsed.
 Command parseOrDescribe(const std::vector<std::string>& args,
                         const std::function<void(const CLI::App&)>& describe) {
@@ -396,14 +450,16 @@ Command parseOrDescribe(const std::vector<std::string>& args,
   addLanguageOption(tour, tourLanguage);
 
   std::string chapter, lessonLanguage;
-  bool checkChapter = false;
+  bool checkChapter = false, noPager = false;
   auto* lesson = app.add_subcommand("lesson", "print a chapter of the course: its text and runs");
-  lesson
-      ->add_option("chapter", chapter,
-                   "chapter id (" + chapterList() +
-                       "), or a teacher's own chapter: a Markdown file (FILE.md)")
-      ->required();
+  lesson->add_option("chapter", chapter,
+                     "chapter id (" + chapterList() +
+                         "), or a teacher's own chapter: a Markdown file (FILE.md); without one, "
+                         "the chapters are listed (with --check, every chapter is checked)");
   addLanguageOption(lesson, lessonLanguage);
+  lesson->add_flag("--no-pager", noPager,
+                   "print the chapter whole; at a terminal it is otherwise shown through $PAGER "
+                   "(less -FRX where PAGER is not set)");
   lesson->add_flag("--check", checkChapter,
                    "check the chapter instead of printing it: its format, every try link and "
                    "prediction, and each narration against its run; a problem is FILE:LINE: "
@@ -428,14 +484,20 @@ Command parseOrDescribe(const std::vector<std::string>& args,
   } catch (const CLI::CallForHelp&) {
     c.helpShown = true;
     c.helpText = app.help();
-    for (CLI::App* sub : app.get_subcommands()) c.helpText = sub->help();
+    // The help of the last command given, its usage line starting "rlab ..."
+    std::string path;
+    for (const CLI::App* at = &app; !at->get_subcommands().empty();) {
+      path += (path.empty() ? "" : " ") + at->get_name();
+      at = at->get_subcommands().front();
+      c.helpText = at->help(path);
+    }
     return c;
   } catch (const CLI::CallForAllHelp&) {
     c.helpShown = true;
     c.helpText = app.help("", CLI::AppFormatMode::All);
     return c;
   } catch (const CLI::ParseError& e) {
-    throw UsageError(Message("usage.command-line", {{"error", firstLine(e.what())}}));
+    throw UsageError(Message("usage.command-line", {{"error", commandLineError(app, e)}}));
   }
 
   try {
@@ -470,12 +532,14 @@ Command parseOrDescribe(const std::vector<std::string>& args,
     } else if (check->parsed()) {
       c.name = "check";
       c.tool = parseSanitizerTool(tool);
+      refuseOtherBackend("check", checkOptions);
       checkOptions.backend = "gpu";  // the sanitizer checks GPU code
       c.params = checkOptions.params();
       c.language = languageOrLocale(checkOptions.language);
       c.format = parseFormat(checkOptions.format, false);
     } else if (profile->parsed()) {
       c.name = "profile";
+      refuseOtherBackend("profile", profileOptions);
       profileOptions.backend = "gpu";  // ncu counts GPU work
       c.params = profileOptions.params();
       c.format = parseFormat(profileOptions.format, false);
@@ -539,12 +603,13 @@ Command parseOrDescribe(const std::vector<std::string>& args,
       const auto& ids = chapterIds();
       const bool file = chapter.find('/') != std::string::npos ||
                         (chapter.size() > 3 && chapter.compare(chapter.size() - 3, 3, ".md") == 0);
-      if (!file && std::find(ids.begin(), ids.end(), chapter) == ids.end())
+      if (!chapter.empty() && !file && std::find(ids.begin(), ids.end(), chapter) == ids.end())
         throw UsageError(
             Message("usage.bad-chapter", {{"chapter", chapter}, {"chapters", chapterList()}}));
       c.chapter = chapter;
       c.chapterIsFile = file;
       c.checkChapter = checkChapter;
+      c.pager = !noPager;
       c.language = languageOrLocale(lessonLanguage);
     } else if (exercise->parsed()) {
       exerciseOptions.fill(c);

@@ -2,9 +2,12 @@
 #include "app/cli/terminal.hpp"
 
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <ostream>
 
@@ -67,6 +70,24 @@ int terminalWidth() {
   const int columns =
       isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
   return widthFrom(std::getenv("COLUMNS"), columns);
+}
+
+bool showInPager(const std::string& text) {
+  const char* given = std::getenv("PAGER");
+  const std::string command = given && *given ? given : "less -FRX";
+  std::fflush(stdout);
+  // A reader who quits the pager before the end closes the pipe: that is no error of ours.
+  const auto previous = std::signal(SIGPIPE, SIG_IGN);
+  FILE* pipe = popen(command.c_str(), "w");
+  bool shown = false;
+  if (pipe) {
+    std::fwrite(text.data(), 1, text.size(), pipe);
+    const int status = pclose(pipe);
+    // 127: the shell found no such program, and nothing was shown.
+    shown = status != -1 && !(WIFEXITED(status) && WEXITSTATUS(status) == 127);
+  }
+  std::signal(SIGPIPE, previous);
+  return shown;
 }
 
 int visibleColumns(const std::string& s) {

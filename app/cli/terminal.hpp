@@ -18,6 +18,10 @@ int widthFrom(const char* columnsVariable, int terminalColumns);
 // widthFrom with this process's COLUMNS and the width of the terminal on stdout.
 int terminalWidth();
 
+// `text` through $PAGER (default `less -FRX`: it quits at once where the text fits the screen
+// and keeps colours), for a person at a terminal. False where no pager could be started.
+bool showInPager(const std::string& text);
+
 // Columns a string takes in a terminal: a Japanese or Chinese character two, an ANSI colour
 // escape none.
 int visibleColumns(const std::string& s);

@@ -101,6 +101,12 @@ class ChapterPrinter {
             if (widths.size() <= c) widths.resize(c + 1, 0);
             widths[c] = std::max(widths[c], size_t(text::columns(inlineText(row[c]))));
           }
+        size_t wide = indent.size();
+        for (size_t c = 0; c < widths.size(); ++c) wide += widths[c] + (c ? 2 : 0);
+        if (int(wide) > width_) {
+          stackedRows(b, indent);
+          break;
+        }
         for (size_t r = 0; r < b.rows.size(); ++r) {
           out_ << indent;
           for (size_t c = 0; c < b.rows[r].size(); ++c) {
@@ -145,6 +151,27 @@ class ChapterPrinter {
         out_ << "\n";
         break;
     }
+  }
+
+  // A table too wide for the terminal: each row a block of its own, its first cell as the
+  // block's head and each other cell under it, named by its column's header.
+  void stackedRows(const text::Block& b, const std::string& indent) {
+    if (b.rows.empty()) return;
+    const auto& header = b.rows.front();
+    for (size_t r = 1; r < b.rows.size(); ++r) {
+      const auto& row = b.rows[r];
+      for (size_t c = 0; c < row.size(); ++c) {
+        const std::string cell = inlineText(row[c]);
+        const std::string name = c < header.size() ? inlineText(header[c]) : "";
+        if (c == 0)
+          printWrapped((name.empty() ? "" : name + ": ") + cell, indent + "- ", indent + "  ",
+                       width_, out_);
+        else
+          printWrapped((name.empty() ? "" : name + ": ") + cell, indent + "    ", indent + "      ",
+                       width_, out_);
+      }
+    }
+    out_ << "\n";
   }
 
   // "then run: rlab run ..." (two commands for a "which is faster" question).

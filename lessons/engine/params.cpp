@@ -339,12 +339,16 @@ Resolved resolve(const Params& in) {
   }
   // A stall schedule names a thread of each block; one the blocks do not have would never be
   // late, and the run would look like lockstep while claiming to be something else.
-  if (schedule.kind == sim::Schedule::Kind::Stall && int64_t(schedule.stallThread) >= p.block)
-    throw ParamError(
-        Message(lesson->oneBlock ? "params.stall-thread-block" : "params.stall-thread-blocks",
-                {{"schedule", p.schedule},
-                 {"thread", int64_t(schedule.stallThread)},
-                 {"last", p.block - 1}}));
+  // So with a lane schedule's late thread.
+  const bool stall = schedule.kind == sim::Schedule::Kind::Stall,
+             lane = schedule.kind == sim::Schedule::Kind::Lane;
+  if ((stall || lane) && int64_t(schedule.stallThread) >= p.block)
+    throw ParamError(Message(
+        stall ? (lesson->oneBlock ? "params.stall-thread-block" : "params.stall-thread-blocks")
+              : (lesson->oneBlock ? "params.late-thread-block" : "params.late-thread-blocks"),
+        {{"schedule", p.schedule},
+         {"thread", int64_t(schedule.stallThread)},
+         {"last", p.block - 1}}));
   return r;
 }
 

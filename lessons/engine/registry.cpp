@@ -149,8 +149,10 @@ std::vector<LessonInfo> describeLessons() {
   barrier.timed = false;  // the lesson is the race, not the speed
   barrier.kernelFile = "kernels/barrier.cuh";
   barrier.picture = LessonPicture::Barrier;
-  barrier.tour = {{"global", 8, 0, true, "stall:4:2:1", Message("tour.barrier-on")},
-                  {"global", 8, 0, false, "stall:4:2:1", Message("tour.barrier-off")}};
+  // The race first, then the barrier that stops it, as the chapter tells them (its narration of
+  // the barrier-on run speaks of the barrier-off run before it).
+  barrier.tour = {{"global", 8, 0, false, "stall:4:2:1", Message("tour.barrier-off")},
+                  {"global", 8, 0, true, "stall:4:2:1", Message("tour.barrier-on")}};
   all.push_back(barrier);
 
   LessonInfo divergence;
@@ -186,6 +188,7 @@ std::vector<LessonInfo> describeLessons() {
   divergence.picture = LessonPicture::WarpGrid;
   divergence.tour = {
       {"interleaved", 64, 64, true, "lockstep", Message("tour.divergence-interleaved")},
+      {"strided", 64, 64, true, "lockstep", Message("tour.divergence-strided")},
       {"sequential", 64, 64, true, "lockstep", Message("tour.divergence-sequential")}};
   all.push_back(divergence);
 
