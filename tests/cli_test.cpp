@@ -676,3 +676,13 @@ TEST_CASE("rlab race --printf counts wrong runs with every third thread printing
           .out);
   CHECK(j["printf"] == true);
 }
+
+TEST_CASE("rlab exercise run: a block the exercise does not run is refused in its own terms") {
+  const Outcome o = rlabWith(
+      {"exercise", "run", "fix-the-last-warp",
+       sourceFile("lessons/lastwarp/exercises/fix-the-last-warp/solution.cu"), "--block", "32"});
+  CHECK(o.code == 2);
+  CHECK(o.err ==
+        "rlab: --block 32 is too small for exercise fix-the-last-warp: its kernel is run with "
+        "blocks of 64 to 1024 threads, a power of two.\n");
+}

@@ -365,7 +365,19 @@ Params exerciseRunParams(const Exercise& e, Params p) {
   p.timed = false;
   const BackendChoice backend = p.backend;
   p.backend = BackendChoice::Sim;  // resolve() checks the schedule, which only the simulator takes
-  Params resolved = resolve(p).params;
+  Params resolved;
+  try {
+    resolved = resolve(p).params;
+  } catch (const ParamError& error) {
+    // The lesson variant's smallest block is the exercise's: said in the exercise's terms, not
+    // in the lesson's the learner never named.
+    const Message& m = error.message();
+    if (m.id == "params.block-warp-operations" || m.id == "params.block-passes")
+      throw ParamError(
+          Message("params.exercise-block",
+                  {{"block", m.arg("block")}, {"exercise", e.id}, {"least", m.arg("least")}}));
+    throw;
+  }
   resolved.backend = backend;
   return resolved;
 }
