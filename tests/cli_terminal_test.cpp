@@ -172,6 +172,8 @@ TEST_CASE("rlab tour and rlab run fit the terminal: no line wider than 60 or 80 
       {"run", "allreduce", "--variant", "ring", "--gpus", "8", "--n", "8"},
       {"run", "allreduce", "--variant", "butterfly", "--gpus", "4", "--n", "8", "--lang", "ja"},
       {"race", "barrier", "--no-barrier", "--n", "64", "--runs", "20"},
+      {"race", "barrier", "--no-barrier", "--n", "16", "--runs", "20", "--witness"},
+      {"race", "lastwarp", "--runs", "20", "--witness", "--lang", "ja"},
       {"lesson"},
       {"lesson", "--lang", "ja"},
       {"exercise", "list"},

@@ -237,7 +237,7 @@ TEST_CASE("sentences: races, witnesses and refusals in ja and zh") {
     std::ostringstream out;
     for (const RaceResult& r : races) cli::printRaceText(r, out, false, language, 100);
     for (const Witness* w : {&found, &none, &cancelled})
-      cli::printWitnessText(*w, out, false, language);
+      cli::printWitnessText(*w, out, false, language, 100);
     // Refusals: rlab's and the core's, as rlab says them.
     for (const std::vector<std::string>& args :
          std::vector<std::vector<std::string>>{{"run", "folding", "--n", "0"},

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "app/cli/cli.hpp"
@@ -258,7 +259,9 @@ TEST_CASE("rlab race --witness: text and JSON, with the line that replays it") {
   const Witness w = findWitness(barrierRun("global", 8, false));
   CHECK(text.find("witness: " + w.stall.str() + " — thread " + std::to_string(w.stall.thread) +
                   " sits out 1 round from round 1") != std::string::npos);
-  CHECK(text.find(rlab::english(w.read.text)) != std::string::npos);
+  // The read's sentence, wrapped to 80 columns: its lines joined again.
+  const std::string joined = std::regex_replace(text, std::regex("\n +"), " ");
+  CHECK(joined.find(rlab::english(w.read.text)) != std::string::npos);
   CHECK(text.find("kernels/barrier.cuh:" + std::to_string(w.combineLine.line)) !=
         std::string::npos);
   CHECK(text.find("replay: " + w.replay + "\n") != std::string::npos);

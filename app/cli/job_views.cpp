@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -112,7 +113,10 @@ void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Langu
   }
 }
 
-void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language language) {
+void printWitnessText(const Witness& w, std::ostream& screen, bool colour, Language language,
+                      int width) {
+  // Written line by line as below, then each line wrapped to the terminal under its own indent.
+  std::ostringstream out;
   auto say = [&](const Message& m) { return render(m, language); };
   const Params& p = w.params;
   out << say(Message("view.witness-header", {{"lesson", p.lesson},
@@ -122,8 +126,8 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language
                                              {"switches", switchesText(p, language)}}))
       << "\n";
   if (!w.found) {
-    out << say(Message("view.witness-none", {{"why", w.why}})) << "\n";
-    out << say(Message("view.witness-tried", {{"tried", w.tried}})) << "\n";
+    printWrapped(say(Message("view.witness-none", {{"why", w.why}})), "", "  ", width, screen);
+    printWrapped(say(Message("view.witness-tried", {{"tried", w.tried}})), "", "  ", width, screen);
     return;
   }
   out << say(Message("view.witness-first-wrong",
@@ -215,6 +219,12 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language
   else if (!g.why.empty())
     out << say(Message("view.witness-not-forced", {{"why", g.why}})) << "\n";
   out << say(Message("view.witness-tried", {{"tried", w.tried}})) << "\n";
+  std::istringstream lines(out.str());
+  for (std::string line; std::getline(lines, line);) {
+    const size_t text = std::min(line.find_first_not_of(' '), line.size());
+    const std::string indent(text, ' ');
+    printWrapped(line.substr(text), indent, indent + "  ", width, screen);
+  }
 }
 
 void printBenchText(const BenchTable& bench, std::ostream& out) {

@@ -19,7 +19,7 @@ int raceCommand(const Command& c, std::ostream& out, std::ostream&, bool colour)
     if (c.format == Format::Json)
       out << witnessJson(w).dump() << "\n";
     else
-      printWitnessText(w, out, colour, c.language);
+      printWitnessText(w, out, colour, c.language, c.terminal.width);
     return 0;
   }
   const RaceResult race = runRace(c.params, c.runs, 1, {},

@@ -54,7 +54,8 @@ void printNarration(const text::Inline& item, std::ostream& out, int width);
 void printLessonList(std::ostream& out);
 void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Language language,
                    int width);
-void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language language);
+void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language language,
+                      int width);
 void printBenchText(const BenchTable& bench, std::ostream& out);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
 void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language);
