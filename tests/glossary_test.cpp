@@ -136,8 +136,8 @@ std::vector<std::string> glossaryProblems(const Glossary& g, const std::string& 
     for (const std::string& avoided : e.avoided)
       if (uses(searched, avoided))
         problems.push_back(where + ": writes \"" + avoided + "\" where " + g.file + ":" +
-                           std::to_string(e.line) + " says \"" + e.preferred + "\" (" +
-                           e.meaning + "): " + trimmed(text));
+                           std::to_string(e.line) + " says \"" + e.preferred + "\" (" + e.meaning +
+                           "): " + trimmed(text));
   }
   return problems;
 }
