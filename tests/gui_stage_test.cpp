@@ -13,6 +13,8 @@
 
 #include "app/gui/app.hpp"
 #include "app/gui/panels.hpp"
+#include "app/gui/strings.hpp"
+#include "app/gui/tabs.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 #include "tests/app_driver.hpp"
@@ -280,5 +282,51 @@ TEST_CASE("stage: no two labels overlap and none is cut off, for every lesson at
                       " step " + std::to_string(step));
         }
       }
+  }
+}
+
+TEST_CASE("desk: every tab shows its whole label on a laptop's screen, in every language") {
+  for (const ImVec2 size : {ImVec2(1280, 800), ImVec2(1366, 768)})
+    for (const rlab::Language language : rlab::kLanguages) {
+      rlab::gui::setUiLanguage(language);
+      HeadlessImGui imgui(size);
+      App app;
+      app.ui.view.presenter = false;
+      settle(app);
+      frame(app);
+      const float padding = ImGui::GetStyle().FramePadding.x * 2;
+      for (const auto& [tab, entry] : rlab::gui::viewTabs()) {
+        const auto found = app.ui.widgetRects.find(std::string("tab:") + entry.name);
+        REQUIRE(found != app.ui.widgetRects.end());
+        const float width = found->second.z - found->second.x;
+        const float label = ImGui::CalcTextSize(entry.label(), nullptr, true).x;
+        CHECK_MESSAGE(width >= label + padding - 1, entry.name << " at " << size.x << "x" << size.y
+                                                               << " in " << rlab::code(language)
+                                                               << ": " << width << " < " << label);
+      }
+    }
+  rlab::gui::setUiLanguage(rlab::Language::En);
+}
+
+TEST_CASE("desk: Run and Reset settings stay in view with a stall schedule's rows, on a laptop") {
+  for (const ImVec2 size : {ImVec2(1280, 800), ImVec2(1366, 768)}) {
+    HeadlessImGui imgui(size);
+    App app;
+    app.ui.view.presenter = false;
+    app.ui.params.lesson = "barrier";
+    app.ui.params.barrier = false;
+    app.ui.params.schedule = "stall:4:2:1";
+    app.ui.rerunWanted = true;
+    settle(app);
+    frame(app);  // the layout takes the controls' height from the frame before
+    ImGuiWindow* controls = ImGui::FindWindowByName(rlab::gui::trId("Controls"));
+    REQUIRE(controls);
+    for (const char* widget : {"run", "reset"}) {
+      const auto found = app.ui.widgetRects.find(widget);
+      REQUIRE(found != app.ui.widgetRects.end());
+      CHECK_MESSAGE(found->second.w <= controls->InnerClipRect.Max.y + 0.5f,
+                    widget << " at " << size.x << "x" << size.y << " ends at " << found->second.w
+                           << ", the panel at " << controls->InnerClipRect.Max.y);
+    }
   }
 }

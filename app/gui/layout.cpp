@@ -62,7 +62,12 @@ void App::layoutDesk(bool learnerRunOnScreen, float top) {
            drawExerciseCheck);
     return;
   }
-  const float controlsHeight = std::floor(h * 0.5f), resultHeight = std::floor(h * 0.2f);
+  // The controls as tall as their content (a stall schedule adds three rows), so that Run and
+  // Reset settings stay in view on a laptop's screen; the code under them gives the room.
+  const float controlsNeed = controlsPanelHeight();
+  const float controlsHeight =
+      std::floor(controlsNeed > 0 ? std::clamp(controlsNeed, h * 0.4f, h * 0.62f) : h * 0.5f);
+  const float resultHeight = std::floor(h * 0.2f);
   window(*this, trId("Step player"), {left, 0}, {center, playerHeight}, drawPlayerPanel,
          ImGuiWindowFlags_NoScrollbar);
   window(*this, trId("Array"), {left, playerHeight}, {center, arrayHeight}, drawArrayPanel);

@@ -107,6 +107,11 @@ void scheduleControls(UiState& ui) {
 
 }  // namespace
 
+namespace {
+// The height the panel's content took when last drawn (0: never drawn yet).
+float g_controlsNeed = 0;
+}  // namespace
+
 void drawControlsPanel(App& app) {
   UiState& ui = app.ui;
   Params& p = ui.params;
@@ -331,6 +336,11 @@ void drawControlsPanel(App& app) {
   helpMarker(
       tr("Every control, presenter mode, text size and language as the app first starts. "
          "The app remembers them across restarts otherwise."));
+  g_controlsNeed = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+}
+
+float controlsPanelHeight() {
+  return g_controlsNeed;
 }
 
 }  // namespace rlab::gui

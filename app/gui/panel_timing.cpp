@@ -131,9 +131,27 @@ std::string powerOfTwo(double n) {
                                         : std::to_string((long long)n);
 }
 
+// A time in the unit a person reads it in (ns, µs, ms or s: 1 ns rather than 1e-06 ms), the
+// number as %g writes it, or with three significant digits.
+std::string timeText(double ms, bool threeDigits) {
+  struct Unit {
+    double perMs;
+    const char* name;
+  };
+  static const Unit units[] = {{1e6, "ns"}, {1e3, "µs"}, {1, "ms"}, {1e-3, "s"}};
+  const double decade = std::floor(std::log10(ms) + 1e-9);
+  const Unit& u = decade < -3 ? units[0] : decade < 0 ? units[1] : decade < 3 ? units[2] : units[3];
+  const double v = ms * u.perMs;
+  char text[48];
+  if (threeDigits) return threeSignificant(v) + " " + u.name;
+  std::snprintf(text, sizeof text, "%g %s", v, u.name);
+  return text;
+}
+
 std::string axisValue(double v, bool gbs) {
+  if (!gbs) return timeText(v, false);
   char text[32];
-  std::snprintf(text, sizeof text, gbs ? "%g GB/s" : "%g ms", v);
+  std::snprintf(text, sizeof text, "%g GB/s", v);
   return text;
 }
 
@@ -357,7 +375,8 @@ void drawChart(UiState& ui, float height, const Palette& pal) {
   ImGui::Dummy(ImVec2(avail.x, plotHeight + legendBelow));
   noteWidget(ui, "timing-chart");
   if (hovered) {
-    const std::string value = threeSignificant(hoveredPoint.y) + (gbs ? " GB/s" : " ms");
+    const std::string value =
+        gbs ? threeSignificant(hoveredPoint.y) + " GB/s" : timeText(hoveredPoint.y, true);
     ImGui::BeginTooltip();
     ImGui::Text("%s, n = %s: %s", hovered->name.c_str(), powerOfTwo(hoveredPoint.x).c_str(),
                 value.c_str());

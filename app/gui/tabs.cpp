@@ -48,11 +48,13 @@ std::optional<ViewTab> viewTabFor(std::string_view view) {
 
 namespace {
 
-// One tab bar over a table; `around` draws a tab's panel (inside a child window or not).
+// One tab bar over a table; `around` draws a tab's panel (inside a child window or not). Where
+// the tabs do not fit, the bar scrolls (arrows at its end) instead of cutting every label short:
+// "Lesson t…" and "Lesson…" could not be told apart on a laptop's screen.
 template <class Tab>
 void drawTabBar(App& app, const char* id, const std::vector<std::pair<Tab, TabEntry>>& tabs,
                 std::optional<Tab>& request, void (*around)(App&, const TabEntry&)) {
-  if (ImGui::BeginTabBar(id)) {
+  if (ImGui::BeginTabBar(id, ImGuiTabBarFlags_FittingPolicyScroll)) {
     for (const auto& [tab, entry] : tabs) {
       const ImGuiTabItemFlags flags = request == tab ? ImGuiTabItemFlags_SetSelected : 0;
       if (ImGui::BeginTabItem(entry.label(), nullptr, flags)) {
