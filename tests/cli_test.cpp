@@ -115,6 +115,26 @@ TEST_CASE("rlab race counts wrong results and shows a histogram") {
   CHECK(ok.out.find("wrong: 0 of 20") != std::string::npos);
 }
 
+TEST_CASE("rlab race groups many different results into bars of how far off they were") {
+  const Outcome o = rlabWith({"race", "barrier", "--no-barrier", "--runs", "60", "--n", "256"});
+  CHECK(o.code == 0);
+  const size_t grouped = o.out.find(" different results, grouped by how far off they were");
+  REQUIRE(grouped != std::string::npos);
+  // From the heading to the first wrong run: at most 16 bars, each a stretch "A .. B", their
+  // counts adding up to the runs.
+  const std::string bars = o.out.substr(grouped, o.out.find("The first wrong run") - grouped);
+  std::istringstream lines(bars);
+  int shown = 0, runs = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(" .. ") != std::string::npos) {
+      ++shown;
+      runs += std::stoi(line.substr(line.find_last_of(' ') + 1));
+    }
+  CHECK(shown >= 2);
+  CHECK(shown <= 16);
+  CHECK(runs == 60);
+}
+
 TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
   const std::vector<std::vector<std::string>> bad = {
       {},

@@ -13,6 +13,7 @@
 #include "app/cli/terminal_style.hpp"
 #include "app/cli/views.hpp"
 #include "kernels/sim/runtime.hpp"
+#include "lessons/engine/distribution.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::cli {
@@ -79,6 +80,9 @@ std::string switchesText(const Params& p, Language language) {
   return text;
 }
 
+// Up to this many different results, rlab race lists each with its bar; past it, it groups them.
+constexpr size_t kResultsListed = 16;
+
 void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Language language,
                    int width) {
   auto say = [&](const Message& m) { return render(m, language); };
@@ -97,15 +101,35 @@ void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Langu
   if (race.raced >= 0)
     printWrapped(say(Message("view.race-raced", {{"raced", race.raced}, {"runs", race.runs}})), "",
                  "  ", width, out);
-  int widest = 1;
-  for (const auto& entry : race.histogram) widest = std::max(widest, entry.second);
   // The bars: 40 columns at most, less where the value, the count and "(right)" need the room.
   const int longest = std::max(1, std::min(40, width - 36));
-  for (const auto& [value, count] : race.histogram) {
-    const std::string label = formatValue(value, p.type);
-    out << "  " << std::string(std::max<int>(0, 12 - int(label.size())), ' ') << label << "  "
-        << std::string(size_t(std::max(1, count * longest / widest)), '#') << " " << count
-        << (value == race.expected ? "  " + say(Message("view.race-right")) : "") << "\n";
+  if (race.histogram.size() > kResultsListed) {
+    // Many different results: a bar for each stretch of how far off they were, not one a value.
+    const OffsetHistogram h = binRace(race, int(kResultsListed));
+    printWrapped(
+        say(Message("view.race-grouped", {{"distinct", race.histogram.size()},
+                                          {"width", formatValue(h.width, ElementType::Float)}})),
+        "", "  ", width, out);
+    int most = 1;
+    for (const OffsetBin& b : h.bins) most = std::max(most, b.right + b.wrong);
+    for (const OffsetBin& b : h.bins) {
+      const int count = b.right + b.wrong;
+      const std::string from = formatValue(b.centre - h.width / 2, ElementType::Float),
+                        to = formatValue(b.centre + h.width / 2, ElementType::Float);
+      const std::string label = from + " .. " + to;
+      out << "  " << std::string(std::max<int>(0, 24 - int(label.size())), ' ') << label << "  "
+          << std::string(size_t(count * longest / most), '#') << (count ? " " : "") << count
+          << (b.right ? "  " + say(Message("view.race-right")) : "") << "\n";
+    }
+  } else {
+    int widest = 1;
+    for (const auto& entry : race.histogram) widest = std::max(widest, entry.second);
+    for (const auto& [value, count] : race.histogram) {
+      const std::string label = formatValue(value, p.type);
+      out << "  " << std::string(std::max<int>(0, 12 - int(label.size())), ' ') << label << "  "
+          << std::string(size_t(std::max(1, count * longest / widest)), '#') << " " << count
+          << (value == race.expected ? "  " + say(Message("view.race-right")) : "") << "\n";
+    }
   }
   if (!race.wrongRuns.empty()) {
     out << "\n" << say(Message("view.race-first-wrong")) << "\n";
