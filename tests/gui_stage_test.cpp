@@ -222,8 +222,8 @@ TEST_CASE("gui: at n = 1000 the array shows a window of readable cells and an ov
 }
 
 TEST_CASE("stage: coarsening's reads, a column per thread from the run's record, at 1280x800") {
-  // 480 high: a window where 8 rows of reads do not fit, so that their pager is needed.
-  for (const float height : {800.f, 480.f})
+  // 400 high: a window where 8 rows of reads do not fit, so that their pager is needed.
+  for (const float height : {800.f, 400.f})
     for (const long long n : {8ll, 1000ll, 65536ll}) {
       CAPTURE(n);
       CAPTURE(height);

@@ -176,9 +176,17 @@ void hostLoop(const UiState& ui, const Trace& t, const Palette& pal) {
 }
 
 void warpGrid(const StepSnapshot& s, int block, const Palette& pal) {
-  ImGui::Text(s.activeWarps.size() == 1 ? tr("%zu warp with active lanes")
-                                        : tr("%zu warps with active lanes"),
-              s.activeWarps.size());
+  const int warps = std::min(16, std::max(1, (block + 31) / 32));
+  // The grid is the first block's warps: its count says so where the grid has more blocks.
+  int shownActive = 0;
+  for (int w : s.activeWarps) shownActive += w < warps;
+  if (int(s.activeWarps.size()) == shownActive)
+    ImGui::Text(s.activeWarps.size() == 1 ? tr("%zu warp with active lanes")
+                                          : tr("%zu warps with active lanes"),
+                s.activeWarps.size());
+  else
+    ImGui::Text(tr("%d of the first block's %d warps with active lanes (%zu in the whole grid)"),
+                shownActive, warps, s.activeWarps.size());
   if (s.bankConflictDegree > 1) {
     ImGui::SameLine(0, ImGui::GetFontSize());
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), tr("%d-way bank conflict"),
@@ -189,7 +197,6 @@ void warpGrid(const StepSnapshot& s, int block, const Palette& pal) {
     if (thread >= int(active.size())) active.resize(size_t(thread) + 1, 0);
     active[size_t(thread)] = 1;
   }
-  const int warps = std::min(16, std::max(1, (block + 31) / 32));
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // Room for the widest row name ("warp 15") and a gap.
@@ -197,15 +204,25 @@ void warpGrid(const StepSnapshot& s, int block, const Palette& pal) {
                       ImGui::GetFontSize() * 0.5f;
   const float cell =
       std::min((ImGui::GetContentRegionAvail().x - label) / 32.f, ImGui::GetFontSize() * 1.2f);
-  const float rowHeight = std::max(cell + 2, ImGui::GetTextLineHeightWithSpacing());
+  // Every warp of the block in view: rows as low as the panel needs, down to a thin strip (the
+  // two lines under the grid keep their room).
+  const float room =
+      ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  const float rowHeight = std::max(
+      ImGui::GetFontSize() * 0.4f,
+      std::min(std::max(cell + 2, ImGui::GetTextLineHeightWithSpacing()), room / float(warps)));
+  const float cellHeight = std::min(cell, rowHeight - 2);
+  const bool names = rowHeight >= ImGui::GetFontSize();  // "warp 3" where a row holds it
   for (int w = 0; w < warps; ++w) {
     const float y = origin.y + w * rowHeight;
     const std::string name = printed(tr("warp %d"), w);
-    draw->AddText(ImVec2(origin.x, y), pal.text, name.c_str());
+    if (names || w == 0 || w == warps - 1)
+      draw->AddText(ImGui::GetFont(), std::min(ImGui::GetFontSize(), rowHeight * 1.6f),
+                    ImVec2(origin.x, y), pal.text, name.c_str());
     for (int lane = 0; lane < 32; ++lane) {
       const int thread = w * 32 + lane;
       const bool on = thread < int(active.size()) && active[size_t(thread)];
-      const ImVec2 a(origin.x + label + lane * cell, y), b(a.x + cell - 2, a.y + cell);
+      const ImVec2 a(origin.x + label + lane * cell, y), b(a.x + cell - 2, a.y + cellHeight);
       draw->AddRectFilled(a, b, on ? pal.worked : pal.cell);
       if (!on) draw->AddRect(a, b, pal.muted);  // idle, and seen to be so on a projector
     }

@@ -21,8 +21,12 @@ float narrationWidth(float width) {
 float stageNarrationHeight(App& app, float width) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float text = narrationHeight(app, narrationWidth(width) - style.WindowPadding.x * 2);
-  // The verdict: its headline at 1.6 times the size, how far off, and two lines on the race.
-  const float verdict = ImGui::GetTextLineHeightWithSpacing() * 4.6f;
+  // The verdict: its headline at 1.6 times the size and how far off, then two lines on the race
+  // where the setting can race. A bare CORRECT needs its headline only: the picture gets the
+  // rest of the screen.
+  const float lines =
+      app.ui.trace && app.ui.trace->gpus == 0 && verdictOf(app).rate.empty() ? 1.8f : 4.6f;
+  const float verdict = ImGui::GetTextLineHeightWithSpacing() * lines;
   return std::ceil(std::max(text, verdict) + style.WindowPadding.y * 2);
 }
 
