@@ -472,6 +472,30 @@ TEST_CASE("a command's --help starts its usage line with rlab and the command") 
   CHECK(has(check.out, "Usage: rlab exercise check"));
 }
 
+TEST_CASE("rlab lesson keeps a prediction's answer folded under its question; --answers opens it") {
+  const auto* doc = rlab::text::chapter("barrier", rlab::Language::En);
+  REQUIRE(doc);
+  // The first folded answer of the chapter: its summary and its first sentence.
+  std::string summary, answer;
+  for (const rlab::text::Block& b : doc->blocks)
+    if (b.kind == rlab::text::Block::Kind::Details && !b.children.empty()) {
+      summary = rlab::text::plain(b.spans);
+      answer = rlab::text::plain(b.children.front().spans).substr(0, 30);
+      break;
+    }
+  REQUIRE_FALSE(answer.empty());
+  const Outcome folded = rlabWith({"lesson", "barrier", "--lang", "en"});
+  CHECK(folded.out.find("? " + summary) != std::string::npos);
+  CHECK(folded.out.find("with --answers shows it here") != std::string::npos);
+  CHECK(folded.out.find(answer) == std::string::npos);
+  const Outcome open = rlabWith({"lesson", "barrier", "--lang", "en", "--answers"});
+  const size_t question = open.out.find("> " + summary);
+  REQUIRE(question != std::string::npos);
+  const size_t at = open.out.find(answer.substr(0, 12));
+  CHECK(at > question);  // right under its question, not in a list at the end
+  CHECK(open.out.find("Answers\n") == std::string::npos);
+}
+
 TEST_CASE("rlab lesson pages a chapter at a terminal with a pager, and --no-pager prints it") {
   std::string paged;
   rlab::cli::Terminal terminal;

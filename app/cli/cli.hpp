@@ -62,6 +62,7 @@ struct Command {
   std::string chapter;               // lesson: which chapter to print (an id or a file)
   bool chapterIsFile = false;        // lesson: a teacher's own chapter, a Markdown file
   bool pager = true;                 // lesson: through the terminal's pager (--no-pager: not)
+  bool answers = false;              // lesson: the folded answers unfolded, under their questions
   bool checkChapter = false;         // lesson: check it instead of printing it
   // exercise: the action (list, progress, show, start, check, hint, solution, run) and what it
   // names; run takes its n, block, data or values and schedule from params. exerciseFolder

@@ -62,7 +62,7 @@ int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool) 
     if (!checked(doc, fileName(c.chapter), c.chapter, out, err, c.checkChapter, c.language))
       return 1;
     if (!c.checkChapter)
-      printChapterText(doc, fileName(c.chapter), out, c.language, c.terminal.width);
+      printChapterText(doc, fileName(c.chapter), out, c.language, c.terminal.width, c.answers);
     return 0;
   }
   if (c.checkChapter) {  // the course's own chapter (without one, every chapter), in every
@@ -96,7 +96,7 @@ int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool) 
     doc = text::chapter(c.chapter, Language::En);
   }
   if (!doc) throw UsageError(Message("view.chapter-no-text", {{"chapter", c.chapter}}));
-  printChapterText(*doc, c.chapter, out, c.language, c.terminal.width);
+  printChapterText(*doc, c.chapter, out, c.language, c.terminal.width, c.answers);
   return 0;
 }
 

@@ -450,7 +450,7 @@ Command parseOrDescribe(const std::vector<std::string>& args,
   addLanguageOption(tour, tourLanguage);
 
   std::string chapter, lessonLanguage;
-  bool checkChapter = false, noPager = false;
+  bool checkChapter = false, noPager = false, answers = false;
   auto* lesson = app.add_subcommand("lesson", "print a chapter of the course: its text and runs");
   lesson->add_option("chapter", chapter,
                      "chapter id (" + chapterList() +
@@ -460,6 +460,9 @@ Command parseOrDescribe(const std::vector<std::string>& args,
   lesson->add_flag("--no-pager", noPager,
                    "print the chapter whole; at a terminal it is otherwise shown through $PAGER "
                    "(less -FRX where PAGER is not set)");
+  lesson->add_flag("--answers", answers,
+                   "the answers to the predictions, each under its question (folded otherwise, "
+                   "so that you predict first)");
   lesson->add_flag("--check", checkChapter,
                    "check the chapter instead of printing it: its format, every try link and "
                    "prediction, and each narration against its run; a problem is FILE:LINE: "
@@ -610,6 +613,7 @@ Command parseOrDescribe(const std::vector<std::string>& args,
       c.chapterIsFile = file;
       c.checkChapter = checkChapter;
       c.pager = !noPager;
+      c.answers = answers;
       c.language = languageOrLocale(lessonLanguage);
     } else if (exercise->parsed()) {
       exerciseOptions.fill(c);

@@ -1,7 +1,7 @@
 // A chapter of the course in a terminal: Markdown as plain text wrapped to the terminal's width,
 // 80 columns at most (a Japanese or Chinese character is two columns wide), every try link with its
-// command line, the folded answers gathered at the end so that they stay out of sight while
-// reading.
+// command line, the folded answers folded (a line that says so) or, with --answers, each under its
+// question.
 #include <algorithm>
 #include <ostream>
 #include <sstream>
@@ -17,24 +17,16 @@ constexpr int kWidestProse = 80;  // prose reads best no wider, however wide the
 
 class ChapterPrinter {
  public:
-  ChapterPrinter(const std::string& chapter, std::ostream& out, Language language, int width)
-      : chapter_(chapter), out_(out), language_(language), width_(width) {}
+  ChapterPrinter(const std::string& chapter, std::ostream& out, Language language, int width,
+                 bool unfoldAnswers)
+      : chapter_(chapter),
+        out_(out),
+        language_(language),
+        width_(width),
+        unfoldAnswers_(unfoldAnswers) {}
 
   void blocks(const std::vector<text::Block>& blocks, const std::string& indent) {
     for (const auto& b : blocks) block(b, indent);
-  }
-
-  void answers() {
-    if (answers_.empty()) return;
-    out_ << "\n"
-         << std::string(size_t(width_), '-') << "\n"
-         << say(Message("view.answers")) << "\n\n";
-    for (size_t k = 0; k < answers_.size(); ++k) {
-      printWrapped("[" + std::to_string(k + 1) + "] " + text::plain(answers_[k]->spans), "", "    ",
-                   width_, out_);
-      blocks(answers_[k]->children, "    ");
-      out_ << "\n";
-    }
   }
 
  private:
@@ -129,11 +121,16 @@ class ChapterPrinter {
         out_ << indent << std::string(size_t(width_) - indent.size(), '-') << "\n\n";
         break;
       case Kind::Details:
-        answers_.push_back(&b);
-        printWrapped("? " + inlineText(b.spans) + "  " +
-                         say(Message("view.answer-at-end", {{"answer", answers_.size()}})),
-                     indent, indent + "  ", width_, out_);
-        out_ << "\n";
+        // A folded answer stays folded (the reader predicts first) unless --answers unfolds
+        // every one, each right under its question.
+        if (!unfoldAnswers_) {
+          printWrapped("? " + inlineText(b.spans) + "  " + say(Message("view.answer-folded")),
+                       indent, indent + "  ", width_, out_);
+          out_ << "\n";
+          break;
+        }
+        printWrapped("> " + inlineText(b.spans), indent, indent + "  ", width_, out_);
+        blocks(b.children, indent + "    ");
         break;
       case Kind::Steps:
         out_ << indent << commandLineFor(chapter_, b.query) << "\n";
@@ -194,18 +191,17 @@ class ChapterPrinter {
   std::ostream& out_;
   Language language_;
   const int width_;
-  std::vector<const text::Block*> answers_;
+  const bool unfoldAnswers_;
 };
 
 }  // namespace
 
 void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out,
-                      Language language, int width) {
+                      Language language, int width, bool unfoldAnswers) {
   width = std::min(width, kWidestProse);
   out << doc.title << "\n" << std::string(size_t(width), '=') << "\n";
-  ChapterPrinter printer(chapter, out, language, width);
+  ChapterPrinter printer(chapter, out, language, width, unfoldAnswers);
   printer.blocks(doc.blocks, "");
-  printer.answers();
 }
 
 void printNarration(const text::Inline& item, std::ostream& out, int width) {

@@ -47,7 +47,7 @@ void printTimelineText(const Trace& t, std::ostream& out, bool colour, Language 
 void printLaunchesText(const Trace& t, std::ostream& out, Language language, int width);
 // A chapter's prose wrapped to `width` columns, 80 at most (code blocks as they are written).
 void printChapterText(const text::Document& doc, const std::string& chapter, std::ostream& out,
-                      Language language, int width);
+                      Language language, int width, bool unfoldAnswers = false);
 // One step's sentence of a narration, under the step.
 void printNarration(const text::Inline& item, std::ostream& out, int width);
 // Lessons, bench tables: reference listings for scripts, in English.
