@@ -594,10 +594,6 @@ void addSimulatorCheck(ExerciseReport& report, const ExerciseReport& sim) {
   report.verdict = ExerciseVerdict::Failed;
 }
 
-bool startsWith(std::string_view text, std::string_view start) {
-  return text.substr(0, start.size()) == start;
-}
-
 // Whether any sentence in `m` (itself included) has the id `id`.
 bool mentions(const Message& m, std::string_view id) {
   if (m.id == id) return true;
@@ -637,22 +633,22 @@ ExerciseReport checkBoth(const Exercise& e, const ExerciseRequest& request) {
 
 std::optional<FailureKind> failureKind(const Message& failure) {
   const std::string_view id = failure.id;
-  if (startsWith(id, "sim.race") || startsWith(id, "sim.uninitialised-shared"))
+  if (id.starts_with("sim.race") || id.starts_with("sim.uninitialised-shared"))
     return FailureKind::Race;
   // A block stuck with threads at a warp operation and none at a barrier is the warp's lanes.
-  if (startsWith(id, "sim.stuck"))
+  if (id.starts_with("sim.stuck"))
     return mentions(failure, "sim.waiting-at-warp-op") &&
                    !mentions(failure, "sim.waiting-at-barrier")
                ? FailureKind::Lanes
                : FailureKind::Barrier;
-  if (startsWith(id, "sim.barrier-")) return FailureKind::Barrier;
+  if (id.starts_with("sim.barrier-")) return FailureKind::Barrier;
   for (std::string_view lanes : {"sim.mask-leaves-out-lane", "sim.read-exited-lane",
                                  "sim.read-lane-outside-mask", "sim.different-warp-ops"})
-    if (startsWith(id, lanes)) return FailureKind::Lanes;
+    if (id.starts_with(lanes)) return FailureKind::Lanes;
   for (std::string_view bounds : {"check.read-past", "check.wrote-past", "check.touched-past",
                                   "check.read-before", "check.wrote-before", "check.touched-before",
                                   "sim.buffer-overrun", "sim.dynamic-shared-overrun"})
-    if (startsWith(id, bounds)) return FailureKind::Bounds;
+    if (id.starts_with(bounds)) return FailureKind::Bounds;
   for (const MessageArg& a : failure.args)
     for (const Message& inner : a.sentences)
       if (const std::optional<FailureKind> kind = failureKind(inner)) return kind;
