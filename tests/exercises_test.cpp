@@ -65,16 +65,6 @@ std::string caught(const std::string& id, const std::string& fixture,
   return sentence;
 }
 
-// A file of our own in a scratch folder of its own.
-struct TextFile {
-  explicit TextFile(const std::string& name, const std::string& text)
-      : folder("exercise-file"), path((folder / name).string()) {
-    std::ofstream(path) << text;
-  }
-  TempFolder folder;
-  std::string path;
-};
-
 }  // namespace
 
 // ---- The exercises as data -------------------------------------------------------------------
@@ -517,97 +507,6 @@ TEST_CASE("shared memory is poisoned in the first block of the first launch of a
   const ExerciseReport r = runOnce("one-queue", kFixtures + "reads_shared_first.cu", p);
   REQUIRE(r.hasResult);
   CHECK(r.result == 2139062143);
-}
-
-TEST_CASE("a run of the learner's kernel has its steps: each barrier of each block, each launch") {
-  Params p;
-  p.n = 8;
-  p.block = 8;
-  p.data = "iota";
-  auto valuesOf = [](const ExerciseReport& r) {
-    std::vector<std::vector<double>> values;
-    for (const StepSnapshot& s : r.trace->steps) values.push_back(s.values);
-    return values;
-  };
-  using V = std::vector<std::vector<double>>;
-  auto solution = [](const std::string& id) {
-    return std::make_shared<TextFile>("rlab-steps-" + id + ".cu",
-                                      solutionFile(exerciseOrThrow(id)));
-  };
-  SUBCASE("a tree in __shared__ memory: the block's s[] at each barrier, then out[]") {
-    const ExerciseReport r = runOnce("tree-in-shared", solution("tree-in-shared")->path, p);
-    REQUIRE(r.trace);
-    CHECK(r.trace->exercise == "tree-in-shared");
-    CHECK(valuesOf(r) == V{{1, 2, 3, 4, 5, 6, 7, 8},
-                           {1, 2, 3, 4, 5, 6, 7, 8},
-                           {6, 8, 10, 12, 5, 6, 7, 8},
-                           {16, 20, 10, 12, 5, 6, 7, 8},
-                           {36, 20, 10, 12, 5, 6, 7, 8},
-                           {36}});
-    CHECK(rlab::english(r.trace->steps[1].label) ==
-          "launch 1, block 0, barrier 1: __shared__ s[] of block 0");
-    CHECK(rlab::english(r.trace->steps[5].label) == "after launch 1: out[]");
-  }
-  SUBCASE("a tree in global memory: a[] at each barrier") {
-    const ExerciseReport r =
-        runOnce("put-the-barrier-back", solution("put-the-barrier-back")->path, p);
-    REQUIRE(r.trace);
-    CHECK(valuesOf(r) == V{{1, 2, 3, 4, 5, 6, 7, 8},
-                           {3, 2, 7, 4, 11, 6, 15, 8},
-                           {10, 2, 7, 4, 26, 6, 15, 8},
-                           {36, 2, 7, 4, 26, 6, 15, 8},
-                           {36, 2, 7, 4, 26, 6, 15, 8}});
-    CHECK(rlab::english(r.trace->steps[1].label) == "launch 1, block 0, barrier 1: a[]");
-  }
-  SUBCASE("two blocks: each block's barriers, counted per block") {
-    p.n = 12;
-    p.block = 4;
-    const ExerciseReport r = runOnce("tree-in-shared", solution("tree-in-shared")->path, p);
-    REQUIRE(r.trace);
-    // input, 3 blocks x 3 barriers, out[] of pass 1; then pass 2 over 3 totals in one block.
-    CHECK(rlab::english(r.trace->steps[4].label) ==
-          "launch 1, block 1, barrier 1: __shared__ s[] of block 1");
-    CHECK(r.trace->steps[4].values == std::vector<double>{5, 6, 7, 8});
-    CHECK(r.trace->steps[10].values == std::vector<double>{10, 26, 42});
-    CHECK(r.result == 78);
-  }
-  SUBCASE("cooperative groups: block.sync() is the barrier a step is taken at") {
-    // groups-tree: each tile's total in tileTotals[], the block's sync, the first tile's sum.
-    const ExerciseReport r = runOnce("groups-tree", solution("groups-tree")->path, p);
-    REQUIRE(r.trace);
-    REQUIRE(r.trace->steps.size() == 3);
-    CHECK(english(r.trace->steps[1].label) ==
-          "launch 1, block 0, barrier 1: __shared__ tileTotals[] of block 0");
-    CHECK(r.trace->steps[1].values == std::vector<double>{36});
-    CHECK(r.result == 36);
-  }
-  SUBCASE("extern __shared__: the launch's dynamic shared memory is a step, by its name") {
-    TextFile dynamic("dynamic.cu",
-                     "__global__ void reduce(const int* in, long long n, int* out) {\n"
-                     "  extern __shared__ int s[];\n"
-                     "  const unsigned t = threadIdx.x;\n"
-                     "  const long long i = (long long)blockIdx.x * blockDim.x + t;\n"
-                     "  s[t] = i < n ? in[i] : 0;\n"
-                     "  __syncthreads();\n"
-                     "  for (unsigned k = blockDim.x / 2; k > 0; k /= 2) {\n"
-                     "    if (t < k) s[t] += s[t + k];\n"
-                     "    __syncthreads();\n"
-                     "  }\n"
-                     "  if (t == 0) out[blockIdx.x] = s[0];\n"
-                     "}\n");
-    const ExerciseReport r = runOnce("tree-in-shared", dynamic.path, p);
-    REQUIRE(r.trace);
-    CHECK(english(r.trace->steps[1].label) ==
-          "launch 1, block 0, barrier 1: __shared__ s[] of block 0");
-    CHECK(r.trace->steps[1].values == std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8});
-    CHECK(r.result == 36);
-  }
-  SUBCASE("a run over the step limit has a result and no steps") {
-    p.n = 4097;
-    const ExerciseReport r = runOnce("tree-in-shared", solution("tree-in-shared")->path, p);
-    CHECK(r.hasResult);
-    CHECK_FALSE(r.trace);
-  }
 }
 
 TEST_CASE("what the kernel prints reaches the report, a file that is not there is refused") {

@@ -45,7 +45,7 @@ TEST_CASE("gpu: the conformance suite, against the host's answers and the simula
     for (size_t k = 0; k < launches.size(); ++k) {
       const ProbeLaunch& l = launches[k];
       INFO(std::string(c.name) << " <<<" << l.grid << ", " << l.block << ", " << l.sharedBytes
-                  << ">>> n = " << l.n);
+                               << ">>> n = " << l.n);
       CHECK_MESSAGE(gpu.results[k].failure.empty(), gpu.results[k].failure);
       const std::vector<int> expected = c.answer(input, l);
       const std::string againstHost = firstDifference(gpu.results[k].out, expected, c.columns);
@@ -112,4 +112,27 @@ TEST_CASE("gpu: 8 GiB from the device heap and a kernel printing without end are
   MESSAGE("this_grid().sync() on the GPU: "
           << english(grid.summary()) << " "
           << (grid.failures.empty() ? "" : english(grid.failures.front())));
+}
+
+TEST_CASE("gpu: one run on the GPU comes with the simulator's steps of the same case") {
+  TempFolder folder("gpu-run-steps");
+  const std::string file = (folder / "tree-in-shared.cu").string();
+  std::ofstream(file) << solutionFile(exerciseOrThrow("tree-in-shared"));
+  ExerciseRequest request;
+  request.file = file;
+  request.oneRun = true;
+  request.backend = BackendChoice::Gpu;
+  request.caseSeconds = 15;
+  request.options.n = 8;
+  request.options.block = 8;
+  request.options.data = "iota";
+  const ExerciseReport r = checkExercise(exerciseOrThrow("tree-in-shared"), request);
+  REQUIRE_MESSAGE(r.hasResult, english(r.problem));
+  CHECK(r.result == 36);
+  CHECK(r.passed());
+  REQUIRE(r.trace);
+  CHECK(r.trace->steps.size() == 6);
+  REQUIRE_FALSE(r.trace->notes.empty());
+  CHECK(english(r.trace->notes.front()) ==
+        "A GPU shows no steps: these are the simulator's run of the same case, which gave 36.");
 }

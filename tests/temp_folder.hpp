@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 struct TempFolder {
@@ -28,4 +29,14 @@ struct TempFolder {
   std::string str() const { return path.string(); }
 
   std::filesystem::path path;
+};
+
+// A file of a test's own, holding `text`, in a scratch folder of its own.
+struct TextFile {
+  explicit TextFile(const std::string& name, const std::string& text)
+      : folder("exercise-file"), path((folder / name).string()) {
+    std::ofstream(path) << text;
+  }
+  TempFolder folder;
+  std::string path;
 };

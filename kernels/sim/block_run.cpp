@@ -92,6 +92,10 @@ void BlockRun::run(unsigned blockLinear) {
       stats_.warpSteps = std::max<uint64_t>(stats_.warpSteps, warpSteps_[t]);
       stats_.warpStepThreads = std::max(stats_.warpStepThreads, t + 1);
     }
+  const Schedule& s = options_.schedule;
+  if (s.kind == Schedule::Kind::Lane && s.stallThread < total_)
+    stats_.laneThreadWarpSteps =
+        std::max<uint64_t>(stats_.laneThreadWarpSteps, warpSteps_[s.stallThread]);
 }
 
 void fiberMain(fc::transfer_t start) {

@@ -225,7 +225,7 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
                         options.capturePrintf ? &stats : nullptr,
                         options.watch.empty() ? nullptr : &stats.memory};
     std::optional<detail::RaceDetector> races;
-    if (options.detectRaces) races.emplace(stats, shared);
+    if (options.detectRaces) races.emplace(stats, shared, options);
     detail::t_raceDetector = races ? &*races : nullptr;
     struct EndLaunch {  // on the way out, thrown or not
       ~EndLaunch() {

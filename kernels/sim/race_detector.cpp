@@ -54,8 +54,9 @@ void RaceDetector::Knowledge::join(const Knowledge& other) {
   for (const auto& [b, e] : other.upTo) raise(b, e);
 }
 
-RaceDetector::RaceDetector(LaunchStats& stats, const std::vector<ByteRange>& shared)
-    : stats_(stats), shared_(shared) {
+RaceDetector::RaceDetector(LaunchStats& stats, const std::vector<ByteRange>& shared,
+                           const LaunchOptions& options)
+    : stats_(stats), shared_(shared), options_(options) {
   for (const ByteRange& r : shared_) {
     const uintptr_t begin = reinterpret_cast<uintptr_t>(r.begin),
                     end = reinterpret_cast<uintptr_t>(r.end);
@@ -221,6 +222,12 @@ void RaceDetector::access(uintptr_t address, unsigned bytes, bool write, bool at
   if (thread == kNoThread || simulatorOwn(address)) return;
   const Stack& stack = block_->stack(thread);
   if (address - reinterpret_cast<uintptr_t>(stack.bottom) < stack.size) return;  // its own
+  if (options_.onAccess || (!options_.offLimits.empty() && !stats_.offLimits)) {
+    const ThreadAccess seen{blockLinear_, thread, address, bytes, write, atomic, instruction};
+    for (const auto& [begin, end] : options_.offLimits)
+      if (address < end && address + bytes > begin && !stats_.offLimits) stats_.offLimits = seen;
+    if (options_.onAccess) options_.onAccess(seen);
+  }
   const bool shared = address >= sharedLow_ && address < sharedHigh_;
   Stamp now;
   now.block = blockLinear_;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -152,6 +153,16 @@ bool lessonKernelsDetectRaces();
 
 class LaunchError;
 
+// A load or store of a kernel's thread (LaunchOptions::onAccess, LaunchStats::offLimits).
+struct ThreadAccess {
+  unsigned block = 0, thread = 0;  // linear indices, the thread's within its block
+  uintptr_t address = 0;
+  unsigned bytes = 0;
+  bool write = false;
+  bool atomic = false;
+  uintptr_t instruction = 0;  // just after the access (a return address), as Race's are
+};
+
 struct LaunchOptions {
   Schedule schedule;
   // Bytes of dynamic shared memory each block gets, the third value of <<<grid, block, bytes>>>:
@@ -180,6 +191,13 @@ struct LaunchOptions {
   // gone on), with the linear block index and the kernel's __shared__ variables as they are
   // then: what a step of the kernel left, without any trace call in it.
   std::function<void(unsigned block, const std::vector<SharedSpan>& shared)> onBarrier;
+  // With detectRaces: each load and store of a kernel's thread outside its own stack, as it is
+  // made (the reads and writes a step of a learner's kernel draws).
+  std::function<void(const ThreadAccess&)> onAccess;
+  // With detectRaces: bytes that are mapped but belong to no buffer (between a fenced buffer's
+  // last element and the page after it, where a fault cannot reach). The first access there is
+  // kept in LaunchStats::offLimits, for the caller to refuse as it refuses a fault.
+  std::vector<std::pair<uintptr_t, uintptr_t>> offLimits;  // [begin, end)
 };
 
 struct LaunchStats {
@@ -190,6 +208,9 @@ struct LaunchStats {
   // a block that took any (0: none did), since holding a thread that takes none changes nothing.
   uint64_t warpSteps = 0;
   unsigned warpStepThreads = 0;
+  // lane:T:S:K: the most warp steps thread T took in any block. Below S, the schedule held
+  // nobody and the run was lockstep's.
+  uint64_t laneThreadWarpSteps = 0;
   std::vector<AtomicEvent> atomics;
   std::string printed;      // capturePrintf: the kernel's printf output, at most kPrintedBytes
   bool printedCut = false;  // more was printed than kPrintedBytes: the rest was dropped
@@ -199,6 +220,7 @@ struct LaunchStats {
   std::vector<Race> races;
   uint64_t racingAccesses = 0;
   std::vector<UninitialisedRead> uninitialisedReads;  // the first, one an instruction
+  std::optional<ThreadAccess> offLimits;  // the first access to LaunchOptions::offLimits
 };
 
 inline constexpr size_t kRacesKept = 8;

@@ -103,8 +103,9 @@ struct StepSnapshot {
   std::vector<std::pair<int, int>> pairs;  // (source, target) elements combined
   std::vector<CombineRead> combines;       // where the array is replayed: what each read
   // A learner's kernel (rlab exercise run): the element of this step's array that the run's
-  // first race touched, in the step where its second access was; marked where the step is
-  // drawn (the race's sentence is a note of the run). -1: none.
+  // first race touched, in the step where its second access was (a race after a block's last
+  // barrier: the block's last step); marked where the step is drawn (the race's sentence is a
+  // note of the run). -1: none.
   int racedElement = -1;
   // A gather step: what each thread read, thread t at [t]; values holds the input it read from.
   std::vector<ThreadGather> gathers;
@@ -180,6 +181,7 @@ struct Timings {
   // nothing), and one past the highest thread of a block that took any.
   unsigned long long simWarpSteps = 0;
   unsigned simWarpStepThreads = 0;
+  unsigned long long simLaneThreadWarpSteps = 0;  // lane:T:S:K: the most thread T took
   // allreduce on GPUs: kernelMs is the whole all-reduce (events on rank 0 around it),
   // gbPerSecond the algorithm bandwidth n · size / t, copyFraction busGBs / peerCopyGBs.
   double busGBs = 0;       // nccl-tests' bus bandwidth: algorithm bandwidth · 2 (G - 1) / G

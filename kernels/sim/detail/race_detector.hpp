@@ -32,7 +32,8 @@ class BlockRun;
 
 class RaceDetector {
  public:
-  RaceDetector(LaunchStats& stats, const std::vector<ByteRange>& shared);
+  RaceDetector(LaunchStats& stats, const std::vector<ByteRange>& shared,
+               const LaunchOptions& options);
 
   void startBlock(const BlockRun& block, unsigned threads, unsigned blockLinear);
   void barrierOpened();
@@ -78,6 +79,7 @@ class RaceDetector {
 
   LaunchStats& stats_;
   const std::vector<ByteRange>& shared_;
+  const LaunchOptions& options_;  // onAccess, offLimits
   uintptr_t sharedLow_ = 0, sharedHigh_ = 0;
   const BlockRun* block_ = nullptr;
   uint32_t blockLinear_ = 0;

@@ -1,5 +1,4 @@
 // [SECTION] Finding the runner, replay lines
-// [SECTION] Crashes and hangs in words
 // [SECTION] The check
 
 #include "lessons/engine/exercise/check.hpp"
@@ -16,6 +15,7 @@
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/exercise/box.hpp"
+#include "lessons/engine/exercise/fault_words.hpp"
 #include "lessons/engine/exercise/source_check.hpp"
 #include "lessons/engine/installation.hpp"
 #include "lessons/engine/process.hpp"
@@ -48,6 +48,17 @@ std::string shellWord(const std::string& word) {
   std::string out = "'";
   for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+// "a,b,c" as its parts; "" as none.
+std::vector<std::string> splitOn(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = std::min(text.find(separator, start), text.size());
+    parts.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return parts;
 }
 
 }  // namespace
@@ -114,127 +125,6 @@ Message ExerciseReport::summary() const {
       break;
   }
   return Message("check.not-run", {{"why", problem}});
-}
-
-// ============================================================================================
-// [SECTION] Crashes and hangs in words
-// ============================================================================================
-
-namespace {
-
-// The learner's line among the library offsets the runner reported: addr2line walks each
-// address's inlined calls from the innermost out, so the first line in the learner's file is
-// where their code was (a crash inside a shim function inlined into theirs names their call).
-std::string learnerLine(const std::string& library, const std::string& source,
-                        const std::string& pcs) {
-  std::vector<std::string> addresses;
-  std::istringstream list(pcs);
-  bool first = true;
-  for (std::string pc; std::getline(list, pc, ',');) {
-    if (pc.empty() || pc == "-") {
-      first = false;
-      continue;
-    }
-    unsigned long long offset = std::strtoull(pc.c_str(), nullptr, 16);
-    if (!first && offset > 0) --offset;  // a return address: the call is the byte before
-    first = false;
-    char text[32];
-    std::snprintf(text, sizeof text, "0x%llx", offset);
-    addresses.push_back(text);
-  }
-  if (addresses.empty()) return "";
-  std::vector<std::string> arguments = {"-e", library, "-i"};
-  arguments.insert(arguments.end(), addresses.begin(), addresses.end());
-  std::istringstream lines(runAddr2line(arguments));
-  for (std::string line; std::getline(lines, line);) {
-    const size_t colon = line.rfind(':');
-    if (colon == std::string::npos ||
-        fs::path(line.substr(0, colon)).lexically_normal().string() != source)
-      continue;
-    std::string number = line.substr(colon + 1);
-    number = number.substr(0, number.find_first_not_of("0123456789"));
-    if (number.empty() || number == "0") continue;
-    return fs::path(source).filename().string() + ":" + number;
-  }
-  return "";
-}
-
-// Who ran when the kernel crashed or hung: "thread 3 of block 1"; empty: nobody simulated.
-Message whoRan(const std::vector<std::string>& f, size_t running) {
-  if (f.size() <= running + 2 || f[running] != "1") return {};
-  return Message("check.thread-of-block", {{"thread", f[running + 2]}, {"block", f[running + 1]}});
-}
-
-// @crash SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE FENCE NAME INDEX COUNT HEAP PCS
-Message crashText(const std::vector<std::string>& f, const std::string& where) {
-  const int signal = std::atoi(f[1].c_str());
-  Message who = whoRan(f, 3);
-  if (who.empty()) who = Message("check.outside-threads");
-  if (signal == SIGXCPU)
-    return Message(
-        "check.cpu-limit",
-        {{"seconds", kBoxCpuSeconds},
-         {"who", where.empty() ? who : Message("check.who-at", {{"who", who}, {"line", where}})}});
-  if (!where.empty()) who = Message("check.who-at", {{"who", who}, {"line", where}});
-  if (signal == SIGSYS || signal == SIGXFSZ)
-    return Message("check.box-stopped",
-                   {{"who", who},
-                    {"deed", signal == SIGSYS ? boxDeed(f[9]) : boxDeed("write")},
-                    {"why", Message("box.why")}});
-  const bool heapFull = std::atoll(f[12].c_str()) > 0;
-  if (signal == SIGSEGV && f[8] == "1") {
-    const std::string name = f[9];
-    const long long index = std::atoll(f[10].c_str()), count = std::atoll(f[11].c_str());
-    const char* id = f[7] == "1"   ? (index < 0 ? "check.wrote-before" : "check.wrote-past")
-                     : f[7] == "0" ? (index < 0 ? "check.read-before" : "check.read-past")
-                                   : (index < 0 ? "check.touched-before" : "check.touched-past");
-    return Message(id, {{"who", who},
-                        {"element", name + "[" + std::to_string(index) + "]"},
-                        {"buffer", name},
-                        {"count", count},
-                        {"last", count - 1}});
-  }
-  const unsigned long long address = std::strtoull(f[6].c_str(), nullptr, 16);
-  const std::vector<MessageArg> args = {{"who", who}, {"address", f[6]}, {"signal", f[1]}};
-  switch (signal) {
-    case SIGSEGV:
-      if (address < 65536 && heapFull)
-        return Message(
-            "check.null-pointer-heap",
-            {{"who", who}, {"address", f[6]}, {"mebibytes", int(sim::kDeviceHeapBytes >> 20)}});
-      return Message(address < 65536 ? "check.null-pointer" : "check.no-buffer", args);
-    case SIGFPE:
-      return Message("check.divided-by-zero", args);
-    case SIGBUS:
-      return Message("check.misaligned", args);
-    case SIGILL:
-      return Message("check.illegal-instruction", args);
-    case SIGABRT:
-      return Message("check.aborted", args);
-    default:
-      return Message("check.signal", args);
-  }
-}
-
-// @hang MILLISECONDS CASE RUNNING BLOCK THREAD PCS
-Message hangText(const std::vector<std::string>& f, const std::string& where) {
-  const std::string seconds = printedNumber("%g", std::atof(f[1].c_str()) / 1000);
-  const Message who = whoRan(f, 3);
-  if (who.empty()) return Message("check.hang-between", {{"seconds", seconds}});
-  if (where.empty()) return Message("check.hang-running", {{"seconds", seconds}, {"who", who}});
-  return Message("check.hang-at", {{"seconds", seconds}, {"who", who}, {"line", where}});
-}
-
-}  // namespace
-
-std::string runnerFaultText(const std::string& reportLine, const std::string& library,
-                            const std::string& file) {
-  const std::vector<std::string> f = splitReportLine(reportLine);
-  if (!((f[0] == "@crash" && f.size() >= 14) || (f[0] == "@hang" && f.size() >= 7))) return "";
-  const std::string where =
-      learnerLine(library, fs::absolute(file).lexically_normal().string(), f.back());
-  return english(f[0] == "@hang" ? hangText(f, where)
-                                 : Message("check.crashed", {{"what", crashText(f, where)}}));
 }
 
 // ============================================================================================
@@ -335,6 +225,12 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     StepSnapshot step;
     step.label = decodeMessage(f[1]);
     step.values = parseValues(f[2]);  // the runner's ints, as --values spells them
+    if (f.size() > 4) {
+      for (const std::string& t : splitOn(f[3], ',')) step.active.push_back(std::atoi(t.c_str()));
+      for (const std::string& pair : splitOn(f[4], ','))
+        if (const size_t arrow = pair.find('>'); arrow != std::string::npos)
+          step.pairs.emplace_back(std::atoi(pair.c_str()), std::atoi(pair.c_str() + arrow + 1));
+    }
     ev.steps.push_back(std::move(step));
   }
   if (tag == "@race" && f.size() > 1) ev.race = decodeMessage(f[1]);
@@ -615,13 +511,42 @@ int hintAbout(const Exercise& e, const ExerciseReport& report) {
   return 0;
 }
 
+// One run on the GPU, and the simulator's run of the same case beside it: a GPU shows no steps,
+// so the steps drawn are the simulator's (said so above them), with its race marked; a rule the
+// simulator stopped the kernel for fails the run as it fails a check.
+void addSimulatorSteps(ExerciseReport& report, const ExerciseReport& sim) {
+  report.compileSeconds += sim.compileSeconds;
+  report.runSeconds += sim.runSeconds;
+  if (sim.verdict == ExerciseVerdict::Cancelled) {
+    report.verdict = ExerciseVerdict::Cancelled;
+    return;
+  }
+  if (sim.trace) {
+    auto trace = std::make_shared<Trace>(*sim.trace);
+    trace->notes.insert(trace->notes.begin(),
+                        sim.hasResult
+                            ? Message("note.exercise-steps-from-simulator",
+                                      {{"result", formatValue(sim.result, ElementType::Int)}})
+                            : Message("note.exercise-steps-from-simulator-unfinished"));
+    report.trace = std::move(trace);
+  }
+  for (const Message& note : sim.notes) report.notes.push_back(note);
+  for (const Message& failure : sim.failures)
+    report.failures.push_back(Message("check.on-simulator", {{"failure", failure}}));
+  if (!sim.failures.empty()) report.verdict = ExerciseVerdict::Failed;
+}
+
 ExerciseReport checkBoth(const Exercise& e, const ExerciseRequest& request) {
   ExerciseReport report = checkOn(e, request);
   const bool checked =
       report.verdict == ExerciseVerdict::Passed || report.verdict == ExerciseVerdict::Failed;
-  if (request.backend != BackendChoice::Gpu || request.oneRun || !checked) return report;
+  if (request.backend != BackendChoice::Gpu || !checked) return report;
   ExerciseRequest onSimulator = request;
   onSimulator.backend = BackendChoice::Sim;
+  if (request.oneRun) {
+    if (report.hasResult) addSimulatorSteps(report, checkOn(e, onSimulator));
+    return report;
+  }
   const ExerciseReport sim = checkOn(e, onSimulator);
   addSimulatorCheck(report, sim);
   report.compileSeconds += sim.compileSeconds;

@@ -52,6 +52,39 @@ int poisonInt() {
   return v;
 }
 
+// What the runner calls an instruction of the learner's library ("@pc:OFFSET"), or "".
+std::string instructionName(uintptr_t instruction) {
+  return g_instructionName ? g_instructionName(instruction) : std::string();
+}
+
+// A load or store between a buffer's last element and its fence page, in the sentence a fault
+// past the page gets.
+Message offLimitsSentence(const sim::ThreadAccess& a) {
+  const FenceHit hit = findFence(a.address);
+  Message who = threadName(a.thread, a.block);
+  if (const std::string line = instructionName(a.instruction); !line.empty())
+    who = Message("check.who-at", {{"who", who}, {"line", line}});
+  const long long count = (long long)hit.count;
+  return Message(a.write || a.atomic ? "check.wrote-past" : "check.read-past",
+                 {{"who", who},
+                  {"element", std::string(hit.name) + "[" + std::to_string(hit.index) + "]"},
+                  {"buffer", hit.name},
+                  {"count", count},
+                  {"last", count - 1}});
+}
+
+// sim::launch on the live fenced buffers. An access between a buffer's last element and its
+// fence page cannot fault; the race detector's hooks see it, and it is refused as the fault
+// past the page would be.
+template <class Kernel, class... Args>
+sim::LaunchStats launchFenced(dim3 grid, dim3 block, sim::LaunchOptions options, Kernel kernel,
+                              Args... args) {
+  options.offLimits = unguardedEnds();
+  const sim::LaunchStats stats = sim::launch(grid, block, options, kernel, args...);
+  if (stats.offLimits) throw RuleBroken(offLimitsSentence(*stats.offLimits));
+  return stats;
+}
+
 std::unique_ptr<FencedBuffer> inputBuffer(const std::vector<double>& input) {
   auto in = std::make_unique<FencedBuffer>("in", input.size());
   for (size_t k = 0; k < input.size(); ++k) in->data()[k] = int(input[k]);
@@ -198,10 +231,12 @@ namespace {
 // (its first `count` ints).
 using BarrierHook = std::function<void(unsigned, const std::vector<sim::SharedSpan>&)>;
 void atBarriers(sim::LaunchOptions& options, const BarrierHook& rule, StepRecorder* steps,
-                int launch, const int* global, long long count, const std::string& globalName) {
+                int launch, const int* global, long long count, const std::string& globalName,
+                int blockThreads) {
   options.onBarrier = rule;
   if (!steps) return;
-  steps->newLaunch();
+  steps->newLaunch(blockThreads);
+  options.onAccess = [steps](const sim::ThreadAccess& a) { steps->access(a); };
   options.onBarrier = [=](unsigned b, const std::vector<sim::SharedSpan>& shared) {
     if (rule) rule(b, shared);
     const sim::SharedSpan* largest = nullptr;
@@ -236,8 +271,9 @@ void recordLaunchEnd(StepRecorder* steps, const sim::LaunchStats& stats, int lau
   if (!steps) return;
   const StepRecorder::Shown shown{name, false, values};
   steps->noteRace(stats, shown);
-  steps->add(Message("step.exercise.after-launch", {{"launch", launch}, {"array", name + "[]"}}),
-             values, size_t(count));
+  steps->addAtLaunchEnd(
+      Message("step.exercise.after-launch", {{"launch", launch}, {"array", name + "[]"}}), values,
+      size_t(count), shown);
 }
 
 double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
@@ -253,10 +289,10 @@ double runAtomicResult(const Exercise& e, const void* kernel, const Params& p,
   if (e.gridStride)
     blocks = std::min(blocks, kSimMultiprocessors * kThreadSlotsPerMultiprocessor / p.block);
   options.recordAtomics = true;
-  atBarriers(options, {}, steps, 1, in->data(), n, "in");
+  atBarriers(options, {}, steps, 1, in->data(), n, "in", p.block);
   const sim::LaunchStats stats =
-      sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
-                  (const int*)in->data(), n, result.data());
+      launchFenced(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
+                   (const int*)in->data(), n, result.data());
   long long atomics = 0;
   recordLaunchEnd(steps, stats, 1, result.data(), 1, "result");
   checkAtomicsOnly(stats, result.data(), identity, result.data()[0], atomics);
@@ -280,10 +316,10 @@ double runBlockPartials(const Exercise& e, const void* kernel, const Params& p,
       rule = [&watch](unsigned b, const std::vector<sim::SharedSpan>& shared) {
         watch.atBarrier(b, shared);
       };
-    atBarriers(options, rule, steps, pass, source->data(), len, pass == 1 ? "in" : "x");
+    atBarriers(options, rule, steps, pass, source->data(), len, pass == 1 ? "in" : "x", p.block);
     const sim::LaunchStats stats =
-        sim::launch(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
-                    (const int*)source->data(), len, out->data());
+        launchFenced(dim3(unsigned(blocks)), dim3(unsigned(p.block)), options, run,
+                     (const int*)source->data(), len, out->data());
     recordLaunchEnd(steps, stats, pass, out->data(), blocks, "out");
     if (e.sequentialAddressing) watch.check(pass);
     if (blocks == 1) return out->data()[0];
@@ -301,10 +337,10 @@ double runFoldSteps(const void* kernel, const Params& p, const std::vector<doubl
   int launch = 1;
   for (long long len = p.n; len > 1; len -= len / 2, ++launch) {
     const long long threads = len - len / 2;
-    atBarriers(options, {}, steps, launch, a->data(), len, "a");
+    atBarriers(options, {}, steps, launch, a->data(), len, "a", p.block);
     const sim::LaunchStats stats =
-        sim::launch(dim3(unsigned(blocksFor(threads, p.block))), dim3(unsigned(p.block)), options,
-                    run, a->data(), len);
+        launchFenced(dim3(unsigned(blocksFor(threads, p.block))), dim3(unsigned(p.block)), options,
+                     run, a->data(), len);
     recordLaunchEnd(steps, stats, launch, a->data(), len - len / 2, "a");
   }
   return a->data()[0];
@@ -315,9 +351,9 @@ double runOneBlock(const void* kernel, const Params& p, const std::vector<double
   const auto run = reinterpret_cast<OneBlockKernel>(kernel);
   auto a = inputBuffer(input);
   a->rename("a");
-  atBarriers(options, {}, steps, 1, a->data(), p.n, "a");
+  atBarriers(options, {}, steps, 1, a->data(), p.n, "a", p.block);
   const sim::LaunchStats stats =
-      sim::launch(dim3(1), dim3(unsigned(p.block)), options, run, a->data(), int(p.n));
+      launchFenced(dim3(1), dim3(unsigned(p.block)), options, run, a->data(), int(p.n));
   recordLaunchEnd(steps, stats, 1, a->data(), p.n, "a");
   return a->data()[0];
 }
@@ -332,10 +368,10 @@ double runAllReduce(const Exercise& e, const void* kernel, const Params& p,
   FencedBuffer out("out", input.size());
   const int poison = poisonInt();
   std::fill(out.data(), out.data() + out.count(), poison);
-  atBarriers(options, {}, steps, 1, out.data(), p.n, "out");
+  atBarriers(options, {}, steps, 1, out.data(), p.n, "out", p.block);
   const sim::LaunchStats stats =
-      sim::launch(dim3(unsigned(blocksFor(p.n, p.block))), dim3(unsigned(p.block)), options, run,
-                  (const int*)in->data(), (long long)p.n, out.data());
+      launchFenced(dim3(unsigned(blocksFor(p.n, p.block))), dim3(unsigned(p.block)), options, run,
+                   (const int*)in->data(), (long long)p.n, out.data());
   recordLaunchEnd(steps, stats, 1, out.data(), p.n, "out");
   return allReduceResult(e, input, out.data(), p.block, poison);
 }
@@ -373,16 +409,20 @@ double allReduceResult(const Exercise& e, const std::vector<double>& input, cons
   return reference(e.op, ElementType::Int, totals).expected;
 }
 
-void StepRecorder::add(const Message& label, const int* values, size_t count) {
+void StepRecorder::take(StepSnapshot step) {
   if (taken_ >= limit_) {
     ++left_;
     return;
   }
   ++taken_;
+  sink_(step);
+}
+
+void StepRecorder::add(const Message& label, const int* values, size_t count) {
   StepSnapshot step;
   step.label = label;
   step.values.assign(values, values + count);
-  sink_(step);
+  take(std::move(step));
 }
 
 int StepRecorder::nextBarrier(unsigned block) {
@@ -392,12 +432,76 @@ int StepRecorder::nextBarrier(unsigned block) {
 void StepRecorder::addAtBarrier(const Message& label, const int* values, size_t count,
                                 unsigned block, int barrier, const Shown& shown) {
   if (taken_ < limit_) barrierSteps_[{block, barrier}] = {taken_, shown};
-  add(label, values, count);
+  StepSnapshot step;
+  step.label = label;
+  step.values.assign(values, values + count);
+  if (const auto made = pending_.find(block); made != pending_.end()) {
+    addWork(step, made->second, shown.shared ? values : shown.global, count, shown.shared);
+    pendingCount_ -= made->second.size();
+    pending_.erase(made);
+  }
+  take(std::move(step));
 }
 
-void StepRecorder::newLaunch() {
+void StepRecorder::addAtLaunchEnd(const Message& label, const int* values, size_t count,
+                                  const Shown& shown) {
+  StepSnapshot step;
+  step.label = label;
+  step.values.assign(values, values + count);
+  std::vector<sim::ThreadAccess> made;
+  for (auto& [block, accesses] : pending_)
+    made.insert(made.end(), accesses.begin(), accesses.end());
+  addWork(step, made, values, count, shown.shared);
+  pending_.clear();
+  pendingCount_ = 0;
+  take(std::move(step));
+}
+
+void StepRecorder::newLaunch(int blockThreads) {
   barriers_.clear();
   barrierSteps_.clear();
+  pending_.clear();
+  pendingCount_ = 0;
+  blockThreads_ = std::max(1, blockThreads);
+}
+
+void StepRecorder::access(const sim::ThreadAccess& a) {
+  if (pendingCount_ >= kAccessesKept) return;
+  pending_[a.block].push_back(a);
+  ++pendingCount_;
+}
+
+void StepRecorder::addWork(StepSnapshot& step, const std::vector<sim::ThreadAccess>& made,
+                           const int* first, size_t count, bool shared) const {
+  if (!first || count == 0) return;
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(first), end = begin + count * sizeof(int);
+  // Per thread, the elements it read and wrote, in the order it first touched them.
+  struct Touched {
+    std::vector<int> read, written;
+  };
+  std::map<long long, Touched> threads;
+  auto note = [](std::vector<int>& list, int element) {
+    if (std::find(list.begin(), list.end(), element) == list.end()) list.push_back(element);
+  };
+  for (const sim::ThreadAccess& a : made) {
+    if (a.address < begin || a.address >= end) continue;
+    const int element = int((a.address - begin) / sizeof(int));
+    const long long thread =
+        shared ? (long long)a.thread : (long long)a.block * blockThreads_ + a.thread;
+    Touched& t = threads[thread];
+    // An atomic reads and writes its element: a write, with no pair of its own.
+    note(a.write || a.atomic ? t.written : t.read, element);
+  }
+  // A thread that reads a long stretch (a loop over the array) would draw a fan of arcs: the
+  // pairs of its first few reads stand for them; the step's pairs stay few enough to draw.
+  constexpr size_t kReadsPaired = 8, kPairsKept = 4096;
+  for (const auto& [thread, t] : threads) {
+    if (thread <= INT_MAX) step.active.push_back(int(thread));
+    for (int target : t.written)
+      for (size_t k = 0; k < t.read.size() && k < kReadsPaired; ++k)
+        if (t.read[k] != target && step.pairs.size() < kPairsKept)
+          step.pairs.emplace_back(t.read[k], target);
+  }
 }
 
 void StepRecorder::noteRace(const sim::LaunchStats& stats, const Shown& launchEnd) {
@@ -423,9 +527,17 @@ void StepRecorder::noteRace(const sim::LaunchStats& stats, const Shown& launchEn
       raceMark_ = RaceMark{next->second.first, *e, next->second.second.name};
     return;
   }
-  if (taken_ >= limit_) return;
-  if (const std::optional<long long> e = elementIn(launchEnd))
-    raceMark_ = RaceMark{taken_, *e, launchEnd.name};
+  if (taken_ < limit_)
+    if (const std::optional<long long> e = elementIn(launchEnd)) {
+      raceMark_ = RaceMark{taken_, *e, launchEnd.name};
+      return;
+    }
+  // A race in a block's shared memory after its last barrier: no step shows the array after
+  // it, so the block's last step that shows it carries the mark.
+  const auto last = barrierSteps_.find({r.later.block, int(r.later.epoch)});
+  if (last != barrierSteps_.end())
+    if (const std::optional<long long> e = elementIn(last->second.second))
+      raceMark_ = RaceMark{last->second.first, *e, last->second.second.name};
 }
 
 std::function<std::string(uintptr_t)> g_instructionName;

@@ -29,6 +29,9 @@ inline constexpr long long kExerciseStepLimit = 4096;
 // The steps of one run of the learner's kernel, taken without a trace call in it: each time a
 // block's barrier opens, the kernel's largest __shared__ array as it then is (a kernel without
 // shared memory: the global array it works in), and after each launch the array the host reads.
+// Each step also says who worked in it, from the loads and stores the race detector's hooks
+// see: the threads that read or wrote the step's array since their block's last step, and for
+// each element a thread wrote, the elements it read there (the pairs the array view draws).
 class StepRecorder {
  public:
   // Steps go to `sink` as they are taken (a run that crashes still shows how far it got).
@@ -47,13 +50,20 @@ class StepRecorder {
   // add() for the step where `block`'s barrier `barrier` of this launch opened.
   void addAtBarrier(const Message& label, const int* values, size_t count, unsigned block,
                     int barrier, const Shown& shown);
-  void newLaunch();
+  // A launch of `blockThreads` threads a block starts: its steps count barriers afresh.
+  void newLaunch(int blockThreads);
+  // A load or store of the launch's threads (LaunchOptions::onAccess), kept for its block's
+  // next step.
+  void access(const sim::ThreadAccess& a);
+  // add() for the launch's last step, which shows the array the host reads (`shown`).
+  void addAtLaunchEnd(const Message& label, const int* values, size_t count, const Shown& shown);
   size_t taken() const { return taken_; }
   long long left() const { return left_; }  // steps past the limit, not kept
 
   // The run's first race, marked in the step that shows the state after its second access:
   // that block's next barrier step of the launch, or else the launch's last step (`launchEnd`,
-  // taken next). Called after each launch, before its last step; only the first race counts.
+  // taken next), or, for a block's shared array after its last barrier, the block's last step.
+  // Called after each launch, before its last step; only the first race counts.
   void noteRace(const sim::LaunchStats& stats, const Shown& launchEnd);
   struct RaceMark {
     size_t step = 0;        // the step's index in the run (0: the input)
@@ -69,6 +79,18 @@ class StepRecorder {
   std::map<unsigned, int> barriers_;
   std::map<std::pair<unsigned, int>, std::pair<size_t, Shown>> barrierSteps_;  // this launch's
   std::optional<RaceMark> raceMark_;
+  // The launch's loads and stores by block, not yet in a step; at most kAccessesKept in all.
+  static constexpr size_t kAccessesKept = size_t(1) << 18;
+  std::map<unsigned, std::vector<sim::ThreadAccess>> pending_;
+  size_t pendingCount_ = 0;
+  int blockThreads_ = 1;
+
+  void take(StepSnapshot step);
+  // step.active and step.pairs from `made`, those of its accesses that fall in the step's
+  // array (`count` ints from `first`). Threads are numbered within their block where the array
+  // is a block's shared one, else across the grid.
+  void addWork(StepSnapshot& step, const std::vector<sim::ThreadAccess>& made, const int* first,
+               size_t count, bool shared) const;
 };
 
 // How a race's sentence names an instruction of the learner's kernel ("@pc:OFFSET", which the

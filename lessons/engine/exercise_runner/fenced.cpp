@@ -100,4 +100,14 @@ FenceHit findFence(uintptr_t address) noexcept {
   return hit;
 }
 
+std::vector<std::pair<uintptr_t, uintptr_t>> unguardedEnds() {
+  std::vector<std::pair<uintptr_t, uintptr_t>> ends;
+  for (const Slot& slot : g_slots) {
+    if (!slot.used.load(std::memory_order_relaxed) || slot.high == 0) continue;
+    const uintptr_t last = slot.data + slot.count * sizeof(int), fence = slot.high - pageBytes();
+    if (last < fence) ends.emplace_back(last, fence);
+  }
+  return ends;
+}
+
 }  // namespace rlab::exercise

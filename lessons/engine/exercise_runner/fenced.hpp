@@ -3,12 +3,15 @@
 // A kernel that reads or writes past the end, or before the start, faults at once, in the
 // thread that did it, and the exercise runner's crash report names the thread, the buffer
 // and the index. The few bytes between the last element and the page end hold the shared
-// memory poison, as the lessons' guard zones do. Used inside the exercise runner only.
+// memory poison, as the lessons' guard zones do, and the race detector's hooks watch them
+// (unguardedEnds). Used inside the exercise runner only.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace rlab::exercise {
 
@@ -42,5 +45,9 @@ struct FenceHit {
   size_t count = 0;
 };
 FenceHit findFence(uintptr_t address) noexcept;
+
+// The bytes of each live buffer between its last element and its fence page, which no fault
+// guards (the simulator's LaunchOptions::offLimits): [begin, end) each.
+std::vector<std::pair<uintptr_t, uintptr_t>> unguardedEnds();
 
 }  // namespace rlab::exercise

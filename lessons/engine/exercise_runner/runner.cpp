@@ -412,14 +412,17 @@ int runnerMain(int argc, char** argv) {
       c.replayWith = replayWith;
       report("@cases\t1");
       report("@case\t0");
-      // @step LABEL VALUES: one line per step, sent as it is taken.
+      // @step LABEL VALUES WORKED PAIRS: one line per step, sent as it is taken; WORKED the
+      // threads that read or wrote the step's array, PAIRS "4>0,5>1" what each write read.
       StepRecorder recorder([](const StepSnapshot& step) {
-        std::string values;
-        for (double v : step.values) {
-          if (!values.empty()) values += ',';
-          values += std::to_string((long long)v);
-        }
-        report("@step\t" + clean(step.label) + "\t" + values);
+        std::string values, worked, pairs;
+        for (double v : step.values)
+          values += (values.empty() ? "" : ",") + std::to_string((long long)v);
+        for (int t : step.active) worked += (worked.empty() ? "" : ",") + std::to_string(t);
+        for (const auto& [source, target] : step.pairs)
+          pairs +=
+              (pairs.empty() ? "" : ",") + std::to_string(source) + ">" + std::to_string(target);
+        report("@step\t" + clean(step.label) + "\t" + values + "\t" + worked + "\t" + pairs);
       });
       steps = steps && resolve(c.params).params.n <= kExerciseStepLimit;
       // The replay shows the result and the race both: the first race is told after the run.

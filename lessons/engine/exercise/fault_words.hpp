@@ -1,0 +1,23 @@
+// A crash or hang of the exercise runner in the learner's words: the learner's line among the
+// library offsets the runner reported, and the sentence for its @crash and @hang lines (the
+// thread that ran, the buffer and element past whose end it read or wrote, the signal).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lessons/engine/messages.hpp"
+
+namespace rlab {
+
+// "kernel.cu:5": the first of the reported offsets ("0x1a2b,0x1c00", innermost first) that
+// addr2line places in `source`, the learner's file, as its name and line; "" where none is.
+std::string learnerLine(const std::string& library, const std::string& source,
+                        const std::string& pcs);
+// The sentence for the fields of an @crash line (SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE
+// FENCE NAME INDEX COUNT HEAP PCS) and of an @hang line (MILLISECONDS CASE RUNNING BLOCK THREAD
+// PCS), `where` the learner's line or "".
+Message crashText(const std::vector<std::string>& f, const std::string& where);
+Message hangText(const std::vector<std::string>& f, const std::string& where);
+
+}  // namespace rlab
