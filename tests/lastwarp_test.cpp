@@ -123,7 +123,31 @@ TEST_CASE("lane schedules change nothing where no lanes meet without a barrier")
   const Trace lockstep = runLesson(p);
   CHECK(lockstep.timings.simWarpSteps == 0);
   p.schedule = "lane:4:1:1";
-  CHECK(runLesson(p).result == lockstep.result);
+  const Trace lane = runLesson(p);
+  CHECK(lane.result == lockstep.result);
+  // ... and the run says so, rather than let the schedule seem to have acted.
+  bool said = false;
+  for (const Message& note : lane.notes)
+    said |= english(note) ==
+            "Thread 4 took at most 0 warp steps in each block of this run and never reached warp "
+            "step 1, so --schedule lane:4:1:1 held no thread back: the run is the same as "
+            "lockstep's.";
+  CHECK(said);
+}
+
+TEST_CASE("a lane schedule is said to have held nobody only where its thread fell short") {
+  auto heldNobody = [](const Trace& t) {
+    for (const Message& note : t.notes)
+      if (note.id == "note.lane-never-held") return true;
+    return false;
+  };
+  // Lane 16 of the volatile last warp takes twelve warp steps (a read and a write in each of
+  // its six lines); thread 40 takes none.
+  CHECK_FALSE(heldNobody(runLesson(lastWarp("volatile", "lane:16:2:3"))));
+  CHECK_FALSE(heldNobody(runLesson(lastWarp("volatile", "lane:16:12:3"))));
+  CHECK(heldNobody(runLesson(lastWarp("volatile", "lane:16:13:3"))));
+  CHECK(heldNobody(runLesson(lastWarp("volatile", "lane:40:1:3"))));
+  CHECK_FALSE(heldNobody(runLesson(lastWarp("volatile", "lockstep"))));
 }
 
 TEST_CASE("lastwarp witness: the smallest lane schedule, its read, and the __syncwarp it needed") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "kernels/sim/runtime.hpp"
 #include "lessons/engine/backends.hpp"
 #include "lessons/engine/reference.hpp"
 #include "lessons/engine/registry.hpp"
@@ -93,6 +94,19 @@ void compareSubtractAnswers(Trace& t) {
     t.notes.push_back(Message("note.subtract.compared-up-to", {{"n", kCompareUpTo}}));
 }
 
+// lane:T:S:K holds thread T from its warp step S on: where T never got that far, the schedule
+// held nobody and the run was lockstep's. Said, so that the schedule does not seem to have acted.
+void noteIdleLaneSchedule(Trace& t) {
+  const sim::Schedule s = sim::Schedule::parse(t.params.schedule);
+  if (s.kind != sim::Schedule::Kind::Lane || t.timings.simLaneThreadWarpSteps >= s.stallRound)
+    return;
+  t.notes.push_back(
+      Message("note.lane-never-held", {{"thread", (long long)s.stallThread},
+                                       {"step", (long long)s.stallRound},
+                                       {"steps", (long long)t.timings.simLaneThreadWarpSteps},
+                                       {"schedule", t.params.schedule}}));
+}
+
 }  // namespace
 
 Trace runLesson(const Params& params) {
@@ -134,6 +148,7 @@ Trace runLessonOnce(const Params& params) {
     runOnGpu(p, input, trace, t);
   } else {
     runOnSimulator(p, input, trace, t);  // it times the run itself, not the naming of a race
+    noteIdleLaneSchedule(t);
   }
   t.params.backend = useGpu ? BackendChoice::Gpu : BackendChoice::Sim;
   if (!t.fallback.empty()) t.notes.insert(t.notes.begin(), t.fallback);

@@ -281,6 +281,7 @@ class SimBackend {
   // of a block that took one (sim::LaunchStats).
   uint64_t warpSteps() const { return warpSteps_; }
   unsigned warpStepThreads() const { return warpStepThreads_; }
+  uint64_t laneThreadWarpSteps() const { return laneThreadWarpSteps_; }
   // What the kernels printed so far (with LaunchOptions::capturePrintf), launch after launch,
   // and whether a launch printed more than the simulator keeps.
   const std::string& printed() const { return printed_; }
@@ -318,6 +319,7 @@ class SimBackend {
     rounds_ += stats.rounds;
     warpSteps_ = std::max(warpSteps_, stats.warpSteps);
     warpStepThreads_ = std::max(warpStepThreads_, stats.warpStepThreads);
+    laneThreadWarpSteps_ = std::max(laneThreadWarpSteps_, stats.laneThreadWarpSteps);
     printed_ += stats.printed;
     printedCut_ = printedCut_ || stats.printedCut;
   }
@@ -368,6 +370,7 @@ class SimBackend {
   uint64_t racingAccesses_ = 0;
   uint64_t warpSteps_ = 0;
   unsigned warpStepThreads_ = 0;
+  uint64_t laneThreadWarpSteps_ = 0;
   std::string printed_;
   bool printedCut_ = false;
   std::vector<std::weak_ptr<sim_memory::GuardedBlock>> live_;  // buffers of this backend

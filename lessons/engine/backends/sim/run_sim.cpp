@@ -98,6 +98,7 @@ void runOnSimulator(const Params& p, const std::vector<double>& input, bool trac
   out.timings.simRounds = backend.rounds();
   out.timings.simWarpSteps = backend.warpSteps();
   out.timings.simWarpStepThreads = backend.warpStepThreads();
+  out.timings.simLaneThreadWarpSteps = backend.laneThreadWarpSteps();
   out.kernelOutput = outputLines(backend.printed());
   if (backend.printedCut())
     out.notes.push_back(Message("note.sim.printf-cut", {{"mebibytes", sim::kPrintedBytes >> 20}}));
