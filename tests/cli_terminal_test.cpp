@@ -9,6 +9,8 @@
 
 #include "app/cli/cli.hpp"
 #include "app/cli/terminal.hpp"
+#include "app/cli/views.hpp"
+#include "lessons/engine/recording.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 #include "lessons/engine/texts.hpp"
@@ -179,6 +181,8 @@ TEST_CASE("rlab tour and rlab run fit the terminal: no line wider than 60 or 80 
       {"exercise", "list"},
       {"exercise", "list", "--lang", "zh"},
       {"exercise", "hint", "tree-in-shared", "3"},
+      {"list"},
+      {"bench", "--lessons", "divergence,fastest", "--sizes", "1024", "--backend", "sim"},
   };
   for (int width : {60, 80})
     for (bool colour : {false, true})
@@ -308,4 +312,23 @@ TEST_CASE("tables too wide for the terminal come in bands, the row names in each
         "            level 3\n"
         "  thread 0  cccccccccccccccccccc\n"
         "  thread 4\n");
+}
+
+TEST_CASE("rlab profile's view fits 80 columns: every recorded profile, in every language") {
+  // rlab profile needs a GPU and Nsight Compute; the recordings hold real profiles of both.
+  int shown = 0;
+  for (const rlab::Recording& r : rlab::recordings())
+    for (const rlab::Params& p : rlab::recordedProfileRuns()) {
+      rlab::ProfileReport report;
+      bool exact = false;
+      if (!rlab::recordedProfile(r, p, report, exact) || !exact) continue;
+      for (rlab::Language language : rlab::kLanguages) {
+        std::ostringstream out;
+        rlab::cli::printProfileText(report, language, out, 80);
+        CAPTURE(out.str());
+        CHECK(linesWiderThan(out.str(), 80) == "");
+      }
+      ++shown;
+    }
+  CHECK(shown > 0);
 }

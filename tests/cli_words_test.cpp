@@ -132,3 +132,18 @@ TEST_CASE("rlab exercise run: a block the exercise does not run is refused in it
         "rlab: --block 32 is too small for exercise fix-the-last-warp: its kernel is run with "
         "blocks of 64 to 1024 threads, a power of two.\n");
 }
+
+TEST_CASE(
+    "rlab exercise solution takes --lang: the code as it is, its comments said to be English") {
+  const Outcome english = rlabWith({"exercise", "solution", "one-queue", "--lang", "en"});
+  REQUIRE(english.code == 0);
+  CHECK(english.out.rfind("// Exercise one-queue:", 0) == 0);
+  for (const auto& [language, heading] : std::vector<std::pair<std::string, std::string>>{
+           {"ja", "// 演習 one-queue の解答例です。コード中のコメントは英語のままです。\n"},
+           {"zh", "// 练习 one-queue 的参考答案；代码中的注释是英文。\n"}}) {
+    CAPTURE(language);
+    const Outcome o = rlabWith({"exercise", "solution", "one-queue", "--lang", language});
+    REQUIRE(o.code == 0);
+    CHECK(o.out == heading + english.out);  // still a file that compiles
+  }
+}

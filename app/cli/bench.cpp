@@ -51,7 +51,7 @@ int benchCommand(const Command& c, std::ostream& out, std::ostream& err, bool) {
   else if (c.format == Format::Csv)
     printBenchCsv(table, out);
   else
-    printBenchText(table, out);
+    printBenchText(table, out, c.terminal.width);
   return 0;
 }
 

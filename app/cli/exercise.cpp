@@ -136,6 +136,12 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
     return 0;
   }
   if (c.exerciseAction == "solution") {
+    // The code is the same in every language: a reader of another one is told its comments are
+    // English, in a comment of its own, so the output still compiles.
+    if (c.language != Language::En)
+      out << "// "
+          << render(Message("view.exercise-solution-comments", {{"exercise", e.id}}), c.language)
+          << "\n";
     out << solutionFile(e);
     return 0;
   }

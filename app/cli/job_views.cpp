@@ -37,12 +37,13 @@ std::vector<std::string> variantSwitches(const LessonInfo& l, const VariantInfo&
 
 }  // namespace
 
-void printLessonList(std::ostream& out) {
+void printLessonList(std::ostream& out, int width) {
   for (const LessonInfo& l : lessons()) {
-    out << l.id << " — " << l.title << "\n  variants: ";
-    out << l.variantIds();
-    out << "\n  n: 1 to " << l.maxN << " (default " << l.defaultN << ")"
-        << (l.oneBlock ? ", one block: block >= n" : "");
+    printWrapped(l.id + " — " + l.title, "", "  ", width, out);
+    printWrapped("variants: " + l.variantIds(), "  ", "    ", width, out);
+    std::string limits = "n: 1 to " + std::to_string(l.maxN) + " (default " +
+                         std::to_string(l.defaultN) + ")" +
+                         (l.oneBlock ? ", one block: block >= n" : "");
     // The switches every variant takes, once; then each variant's own, with its name.
     std::vector<std::string> common = variantSwitches(l, l.variants.front());
     for (const VariantInfo& v : l.variants) {
@@ -51,19 +52,22 @@ void printLessonList(std::ostream& out) {
         return std::find(own.begin(), own.end(), o) == own.end();
       });
     }
-    for (const std::string& option : common) out << ", " << option;
+    for (const std::string& option : common) limits += ", " + option;
     for (const VariantInfo& v : l.variants)
       for (const std::string& option : variantSwitches(l, v))
         if (std::find(common.begin(), common.end(), option) == common.end())
-          out << ", " << option << " (" << v.id << ")";
-    out << "\n";
+          limits += ", " + option + " (" + v.id + ")";
+    printWrapped(limits, "  ", "    ", width, out);
   }
-  out << "\nEvery lesson: --op sum|max|min|product, --type int|float, --data "
-         "iota|ones|random:SEED|mixed:SEED"
-         " or --values LIST,\n--block (power of two, at most 1024), --schedule "
-      << sim::kScheduleHelp << ", --backend sim|gpu|auto.\n"
-      << "--op subtract, a demonstration that a reduction needs an associative operator: "
-      << subtractRunsText() << ".\n";
+  out << "\n";
+  printWrapped(std::string("Every lesson: --op sum|max|min|product, --type int|float, --data "
+                           "iota|ones|random:SEED|mixed:SEED or --values LIST, --block (power of "
+                           "two, at most 1024), --schedule ") +
+                   sim::kScheduleHelp + ", --backend sim|gpu|auto.",
+               "", "  ", width, out);
+  printWrapped("--op subtract, a demonstration that a reduction needs an associative operator: " +
+                   subtractRunsText() + ".",
+               "", "  ", width, out);
 }
 
 // The run's switches as a race or witness line shows them: ", barrier off, perturbed".
@@ -251,53 +255,54 @@ void printWitnessText(const Witness& w, std::ostream& screen, bool colour, Langu
   }
 }
 
-void printBenchText(const BenchTable& bench, std::ostream& out) {
+void printBenchText(const BenchTable& bench, std::ostream& out, int width) {
   const bool gpu = bench.gpuTimes;
-  out << "device: " << bench.device << ", type " << name(bench.type)
-      << (gpu ? ", kernel-only median times" : " — simulator throughput, not GPU times") << "\n";
-  char line[200];
-  // The one-GPU table's legend and header, unless only allreduce (its own header) was measured.
-  bool oneGpuRows = !gpu;
-  for (const auto& r : bench.rows) oneGpuRows |= r.gpus == 0;
-  if (oneGpuRows) {
-    if (gpu)
-      out << "xCPU: the CPU loop's time / this time; xprev: the kernel above's / this; xCUB: "
-             "CUB's (run beside it) / this\n";
-    else
-      out << "cpu loop: this machine's plain loop; kernel times need a GPU\n";
-    std::snprintf(line, sizeof line, "%-30s %11s %12s %10s %8s %8s %9s %8s\n", "kernel", "n", "ms",
-                  "GB/s", gpu ? "copy%" : "", gpu ? "xCUB" : "", gpu ? "xCPU" : "",
-                  gpu ? "xprev" : "");
-    out << line;
-  }
-  // A ratio the table has no measurement for is a dash.
-  auto ratio = [](double v, const char* format) {
-    char text[32];
-    if (v > 0)
-      std::snprintf(text, sizeof text, format, v);
-    else
-      std::snprintf(text, sizeof text, "-");
+  printWrapped(std::string("device: ") + bench.device + ", type " + name(bench.type) +
+                   (gpu ? ", kernel-only median times" : " — simulator throughput, not GPU times"),
+               "", "  ", width, out);
+  auto number = [](const char* format, double v) {
+    char text[40];
+    std::snprintf(text, sizeof text, format, v);
     return std::string(text);
   };
-  bool acrossGpusHeader = false;
+  // A ratio the table has no measurement for is a dash.
+  auto ratio = [&](double v, const char* format) { return v > 0 ? number(format, v) : "-"; };
+  // The one-GPU table, unless only allreduce (its own table) was measured.
+  Table oneGpu, acrossGpus;
+  oneGpu.rightAligned = acrossGpus.rightAligned = true;
+  oneGpu.namesLeft = acrossGpus.namesLeft = true;
+  oneGpu.header = {"kernel", "n", "ms", "GB/s"};
+  if (gpu) oneGpu.header.insert(oneGpu.header.end(), {"copy%", "xCUB", "xCPU", "xprev"});
+  acrossGpus.header = {"kernel", "n/GPU", "ms", "algGB/s", "busGB/s", "peerGB/s", "model ms"};
+  int gpusAcross = 0;
   for (const auto& r : bench.rows) {
+    const std::string n = std::to_string(r.n);
     if (gpu && r.gpus > 0) {  // allreduce: n per GPU; algorithm and bus bandwidth, peer copy
-      if (!acrossGpusHeader)
-        out << "allreduce on " << r.gpus << " GPUs (n per GPU; model: alpha-beta with alpha, beta "
-            << "measured by peer copies here)\n"
-            << "kernel                         n/GPU           ms   algGB/s   busGB/s  peerGB/s"
-               "  model ms\n";
-      acrossGpusHeader = true;
-      std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %9.1f %9.1f %9.1f %9.4f\n",
-                    r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.busGBs, r.peerCopyGBs, r.modelMs);
-    } else if (gpu)
-      std::snprintf(line, sizeof line, "%-30s %11lld %12.4f %10.1f %7.1f%% %8.2f %9s %8s\n",
-                    r.kernel.c_str(), r.n, r.ms, r.gbPerSecond, r.copyFraction * 100, r.cubRatio,
-                    ratio(r.cpuRatio, "%.1f").c_str(), ratio(r.previousRatio, "%.2f").c_str());
-    else
-      std::snprintf(line, sizeof line, "%-30s %11lld %12.2f %10.4f\n", r.kernel.c_str(), r.n, r.ms,
-                    r.gbPerSecond);
-    out << line;
+      gpusAcross = r.gpus;
+      acrossGpus.rows.push_back({r.kernel, n, number("%.4f", r.ms), number("%.1f", r.gbPerSecond),
+                                 number("%.1f", r.busGBs), number("%.1f", r.peerCopyGBs),
+                                 number("%.4f", r.modelMs)});
+    } else if (gpu) {
+      oneGpu.rows.push_back({r.kernel, n, number("%.4f", r.ms), number("%.1f", r.gbPerSecond),
+                             number("%.1f%%", r.copyFraction * 100), number("%.2f", r.cubRatio),
+                             ratio(r.cpuRatio, "%.1f"), ratio(r.previousRatio, "%.2f")});
+    } else {
+      oneGpu.rows.push_back({r.kernel, n, number("%.2f", r.ms), number("%.4f", r.gbPerSecond)});
+    }
+  }
+  if (!oneGpu.rows.empty() || !gpu) {
+    printWrapped(gpu ? "xCPU: the CPU loop's time / this time; xprev: the kernel above's / this; "
+                       "xCUB: CUB's (run beside it) / this"
+                     : "cpu loop: this machine's plain loop; kernel times need a GPU",
+                 "", "  ", width, out);
+    printTable(oneGpu, "", width, out);
+  }
+  if (!acrossGpus.rows.empty()) {
+    printWrapped("allreduce on " + std::to_string(gpusAcross) +
+                     " GPUs (n per GPU; model: alpha-beta with alpha, beta measured by peer "
+                     "copies here)",
+                 "", "  ", width, out);
+    printTable(acrossGpus, "", width, out);
   }
 }
 

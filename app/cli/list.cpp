@@ -10,7 +10,7 @@ int listCommand(const Command& c, std::ostream& out, std::ostream&, bool) {
   if (c.format == Format::Json)
     out << lessonsJson().dump(2) << "\n";
   else
-    printLessonList(out);
+    printLessonList(out, c.terminal.width);
   return 0;
 }
 

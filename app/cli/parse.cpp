@@ -272,6 +272,7 @@ struct ExerciseOptions {
     addLanguageOption(hint, language);
     solution = exercise->add_subcommand("solution", "show our solution");
     solution->add_option("id", id, idHelp)->required();
+    addLanguageOption(solution, language);
     run = exercise->add_subcommand("run",
                                    "compile FILE and run it once, as a failed check's "
                                    "replay line does");

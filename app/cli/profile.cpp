@@ -22,7 +22,7 @@ int profileCommand(const Command& c, std::ostream& out, std::ostream& err, bool)
   if (c.format == Format::Json)
     out << profileJson(report).dump() << "\n";
   else
-    printProfileText(report, c.language, out);
+    printProfileText(report, c.language, out, c.terminal.width);
   return report.runError.empty() ? 0 : 1;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "app/cli/terminal.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run_parameters.hpp"
@@ -12,96 +13,84 @@ namespace rlab::cli {
 
 namespace {
 
-std::string padded(const std::string& text, size_t width) {
-  // Counts UTF-8 characters, not bytes ("µs").
-  size_t shown = 0;
-  for (unsigned char c : text) shown += (c & 0xC0) != 0x80;
-  return text + std::string(width > shown ? width - shown : 1, ' ');
-}
-
-void printStalls(const std::vector<StallReason>& stalls, Language language, std::ostream& out) {
+void printStalls(const std::vector<StallReason>& stalls, Language language, std::ostream& out,
+                 int width) {
   if (stalls.empty()) return;
-  out << "  top warp stall reasons (cycles an issued instruction waited, on average):\n";
+  printWrapped("top warp stall reasons (cycles an issued instruction waited, on average):", "  ",
+               "    ", width, out);
   for (size_t k = 0; k < stalls.size() && k < 3; ++k) {
     char cycles[32];
     std::snprintf(cycles, sizeof cycles, "%.2f", stalls[k].cyclesPerInstruction);
-    out << "    " << padded(cycles, 7) << render(stalls[k].label, language) << "\n";
+    printWrapped(std::string(cycles) + "  " + render(stalls[k].label, language), "    ",
+                 "           ", width, out);
   }
-}
-
-// A sentence in lines of at most 96 columns, the first indented by 2, the rest by 4.
-void printWrapped(const std::string& text, std::ostream& out) {
-  std::string line = "  ";
-  size_t start = 0;
-  while (start < text.size()) {
-    const size_t space = std::min(text.find(' ', start), text.size());
-    const std::string word = text.substr(start, space - start);
-    if (line.size() + word.size() > 96 && line.find_first_not_of(' ') != std::string::npos) {
-      out << line << "\n";
-      line = "    ";
-    }
-    line += (line.back() == ' ' ? "" : " ") + word;
-    start = space + 1;
-  }
-  out << line << "\n";
 }
 
 }  // namespace
 
-void printProfileText(const ProfileReport& report, Language language, std::ostream& out) {
+void printProfileText(const ProfileReport& report, Language language, std::ostream& out,
+                      int width) {
   const Params& p = report.params;
   std::string run = "rlab run " + p.lesson;
   for (const auto& a : runArguments(p))
     if (a != p.lesson) run += " " + a;
-  out << run << "\n"
-      << "under Nsight Compute on " << (report.device.empty() ? "the GPU" : report.device)
-      << ", clocks "
-      << (report.clockControl == "base" ? "locked to base (--clock-control base)"
-                                        : "as they are (--clock-control none)")
-      << "; the kernels ran once, without the trace buffer.\n";
+  printWrapped(run, "", "  ", width, out);
+  printWrapped("under Nsight Compute on " + (report.device.empty() ? "the GPU" : report.device) +
+                   ", clocks " +
+                   (report.clockControl == "base" ? "locked to base (--clock-control base)"
+                                                  : "as they are (--clock-control none)") +
+                   "; the kernels ran once, without the trace buffer.",
+               "", "  ", width, out);
+  auto notes = [&] {
+    for (const auto& note : report.notes)
+      printWrapped("note: " + render(note, language), "", "  ", width, out);
+  };
   if (!report.runError.empty()) {
-    out << render(report.runError, language) << "\n";
-    for (const auto& note : report.notes) out << "note: " << render(note, language) << "\n";
+    printWrapped(render(report.runError, language), "", "  ", width, out);
+    notes();
     return;
   }
   out << "result " << formatValue(report.result, p.type)
       << (report.correct ? "   correct" : "   WRONG") << "\n\n";
 
   const ProfiledKernel& total = report.total;
-  out << (total.function.empty() ? std::string("the lesson's kernels") : total.function)
-      << ": the lesson's kernel, " << total.launches << " launch"
-      << (total.launches == 1 ? "" : "es") << (total.launches > 1 ? " together" : "") << "\n";
+  printWrapped((total.function.empty() ? std::string("the lesson's kernels") : total.function) +
+                   ": the lesson's kernel, " + std::to_string(total.launches) + " launch" +
+                   (total.launches == 1 ? "" : "es") + (total.launches > 1 ? " together" : ""),
+               "", "  ", width, out);
   const std::vector<Counter>& proof = proofCounters(p);
   const bool predictions = !report.predicted.empty();
-  out << "  " << padded("counter", 36) << padded("GPU (ncu)", 14)
-      << (predictions ? "simulator predicts" : "") << "\n";
+  Table counters;  // the values as ncu and the simulator write them, left-aligned
+  counters.header = {"  counter", "GPU (ncu)"};
+  if (predictions) counters.header.push_back("simulator predicts");
   for (Counter c : shownCounters(report)) {
     const auto measured = total.counters.find(c);
     const auto predicted = report.predicted.find(c);
     const bool proves = std::find(proof.begin(), proof.end(), c) != proof.end();
-    const std::string gpu =
-        measured != total.counters.end() ? formatCounter(c, measured->second) : "-";
-    out << (proves ? "* " : "  ") << padded(info(c).label, 36)
-        << (predicted != report.predicted.end()
-                ? padded(gpu, 14) + formatCounter(c, predicted->second)
-                : gpu)
-        << "\n";
+    std::vector<std::string> row = {
+        (proves ? "* " : "  ") + std::string(info(c).label),
+        measured != total.counters.end() ? formatCounter(c, measured->second) : "-"};
+    if (predicted != report.predicted.end()) row.push_back(formatCounter(c, predicted->second));
+    counters.rows.push_back(row);
   }
-  printStalls(total.stalls, language, out);
+  printTable(counters, "", width, out);
+  printStalls(total.stalls, language, out, width);
   for (const ProfiledKernel& k : report.kernels) {
     if (k.lessonKernel) continue;
     const auto duration = k.counters.find(Counter::DurationUs);
-    out << "  also ran: " << k.function << ", " << k.launches << " launch"
-        << (k.launches == 1 ? "" : "es")
-        << (duration != k.counters.end()
-                ? ", " + formatCounter(Counter::DurationUs, duration->second)
-                : "")
-        << "\n";
+    printWrapped("also ran: " + k.function + ", " + std::to_string(k.launches) + " launch" +
+                     (k.launches == 1 ? "" : "es") +
+                     (duration != k.counters.end()
+                          ? ", " + formatCounter(Counter::DurationUs, duration->second)
+                          : ""),
+                 "  ", "    ", width, out);
   }
   out << "\n* proves the lesson's point:\n";
-  for (Counter c : proof) printWrapped(std::string(info(c).label) + ": " + info(c).meaning, out);
-  if (!report.predictionNote.empty()) out << render(report.predictionNote, language) << "\n";
-  for (const auto& note : report.notes) out << "note: " << render(note, language) << "\n";
+  for (Counter c : proof)
+    printWrapped(std::string(info(c).label) + ": " + info(c).meaning, "  ", "    ", width, out);
+  if (!report.predictionNote.empty())
+    printWrapped(render(report.predictionNote, language), "", "  ", width, out);
+  notes();
 }
 
 void printRecordText(const RecordingJson& recording, const std::string& file, std::ostream& out) {

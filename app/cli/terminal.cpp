@@ -175,7 +175,7 @@ void printTable(const Table& table, const std::string& indent, int width, std::o
       const std::string& cell = c < row.size() ? row[c] : std::string();
       const std::string pad(size_t(widths[c] - visibleColumns(cell)), ' ');
       if (k > 0) line += table.gap;
-      if (table.rightAligned)
+      if (table.rightAligned && !(k == 0 && table.namesLeft))
         line += pad + cell;
       else
         line += cell + (k + 1 < shown.size() ? pad : "");

@@ -36,14 +36,16 @@ void printWrapped(const std::string& text, const std::string& firstIndent,
 std::string elided(const std::string& text, int width);
 
 // A table: a header row and rows of cells (ANSI colours allowed), `gap` between columns, each
-// column as wide as its widest cell, numbers right-aligned where `rightAligned`. Where the
-// columns do not fit the width, the table is printed in bands of the columns that do, the first
-// column (the rows' names) repeated in every band. Trailing empty cells print nothing.
+// column as wide as its widest cell, numbers right-aligned where `rightAligned` (the first
+// column too, unless it holds the rows' names: `namesLeft`). Where the columns do not fit the
+// width, the table is printed in bands of the columns that do, the first column repeated in
+// every band. Trailing empty cells print nothing.
 struct Table {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
   bool rightAligned = false;
   std::string gap = "  ";
+  bool namesLeft = false;
 };
 void printTable(const Table& table, const std::string& indent, int width, std::ostream& out);
 

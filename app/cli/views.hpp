@@ -50,18 +50,18 @@ void printChapterText(const text::Document& doc, const std::string& chapter, std
                       Language language, int width, bool unfoldAnswers = false);
 // One step's sentence of a narration, under the step.
 void printNarration(const text::Inline& item, std::ostream& out, int width);
-// Lessons, bench tables: reference listings for scripts, in English.
-void printLessonList(std::ostream& out);
+// Lessons, bench tables: reference listings for scripts, in English, fitted to `width`.
+void printLessonList(std::ostream& out, int width);
 void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Language language,
                    int width);
 void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language language,
                       int width);
-void printBenchText(const BenchTable& bench, std::ostream& out);
+void printBenchText(const BenchTable& bench, std::ostream& out, int width);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
 void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language);
 // A profile: the lesson's kernels' counters beside the simulator's prediction, the counters that
 // prove the lesson's point first (profile_views.cpp). Its JSON is the core's profileJson.
-void printProfileText(const ProfileReport& report, Language language, std::ostream& out);
+void printProfileText(const ProfileReport& report, Language language, std::ostream& out, int width);
 // What rlab record wrote, and where.
 void printRecordText(const RecordingJson& recording, const std::string& file, std::ostream& out);
 // The exercises lesson by lesson, their titles in `language` (English where a file is missing),
