@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <chrono>
 #include <filesystem>
@@ -264,3 +265,30 @@ TEST_CASE("gui: a screenshot of an exercise after its check, not blank" * doctes
   CHECK(readPicture(png.string()).colours > 40);
 }
 #endif
+
+TEST_CASE("gui: on a laptop the editor shows the kernel's longest line, Run and check under it") {
+  for (const ImVec2 size : {ImVec2(1280, 800), ImVec2(1366, 768)})
+    for (const char* id : {"fix-the-last-warp", "tree-in-shared"}) {
+      CAPTURE(size.x);
+      CAPTURE(id);
+      TempFolder folder("gui-exercise-layout");
+      HeadlessImGui imgui(size);
+      App app;
+      app.ui.view.presenter = false;
+      app.ui.exerciseFolder = folder.str();
+      app.ui.progressFile = (folder / "progress.json").string();
+      app.openExercise(id);
+      settle(app);
+      ImGuiWindow* editor = ImGui::FindWindowByName(rlab::gui::trId("Your kernel"));
+      ImGuiWindow* check = ImGui::FindWindowByName(rlab::gui::trId("Run and check"));
+      REQUIRE(editor);
+      REQUIRE(check);
+      CHECK(editor->Size.x >= rlab::gui::exerciseEditorSizeFor(app.ui.exercise.text).x);
+      CHECK(check->Pos.y >= editor->Pos.y + editor->Size.y - 0.5f);  // under it, not beside
+      for (const char* widget : {"exercise:check", "exercise:run"}) {
+        const auto found = app.ui.widgetRects.find(widget);
+        REQUIRE(found != app.ui.widgetRects.end());
+        CHECK(found->second.w <= check->InnerClipRect.Max.y + 0.5f);  // in view
+      }
+    }
+}

@@ -44,22 +44,41 @@ void App::layoutDesk(bool learnerRunOnScreen, float top) {
   const float arrayHeight = std::floor((h - playerHeight) * 0.42f);
   window(*this, trId("Lessons"), {0, 0}, {left, h}, drawLessonsPanel);
   if (!ui.exercise.id.empty()) {  // an exercise: the learner's kernel and its checks
-    const float editorWidth = std::floor((w - left) * 0.6f);
+    const float rest = w - left;
+    float editorWidth = std::floor(rest * 0.6f);
+    // Where the kernel's longest line does not fit beside the checks (a laptop's screen), the
+    // editor takes the whole width, as tall as the kernel needs, and Run and check goes under
+    // it, beside the steps.
+    const ImVec2 editorNeeds = exerciseEditorSizeFor(ui.exercise.text);
+    const bool stacked = editorNeeds.x > editorWidth;
+    // Stacked, the steps and the checks share the band under the editor about evenly.
+    const float stepsWidth = stacked ? std::floor(rest * 0.55f) : editorWidth;
+    if (stacked) editorWidth = rest;
     // Under the editor, once the kernel has run: its steps in the player and the array view.
     const float stepsHeight = learnerRunOnScreen ? std::floor(h * 0.42f) : 0.f;
-    window(*this, trId("Your kernel"), {left, 0}, {editorWidth, h - stepsHeight},
+    const float underHeight =
+        stacked
+            ? std::max(stepsHeight, std::floor(h - std::clamp(editorNeeds.y, h * 0.4f, h * 0.66f)))
+            : stepsHeight;
+    window(*this, trId("Your kernel"), {left, 0}, {editorWidth, h - underHeight},
            drawExerciseEditor, ImGuiWindowFlags_NoScrollbar);
     if (learnerRunOnScreen) {  // no lesson text speaks of the learner's steps: no narration
       const float bareHeight =
           std::floor(ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() * 2 +
                      ImGui::GetStyle().WindowPadding.y * 2);
-      window(*this, trId("Step player"), {left, h - stepsHeight}, {editorWidth, bareHeight},
+      window(*this, trId("Step player"), {left, h - underHeight}, {stepsWidth, bareHeight},
              drawPlayerPanel, ImGuiWindowFlags_NoScrollbar);
-      window(*this, trId("Array"), {left, h - stepsHeight + bareHeight},
-             {editorWidth, stepsHeight - bareHeight}, drawArrayPanel);
+      window(*this, trId("Array"), {left, h - underHeight + bareHeight},
+             {stepsWidth, underHeight - bareHeight}, drawArrayPanel);
     }
-    window(*this, trId("Run and check"), {left + editorWidth, 0}, {w - left - editorWidth, h},
-           drawExerciseCheck);
+    if (stacked) {
+      const float checkLeft = learnerRunOnScreen ? stepsWidth : 0.f;
+      window(*this, trId("Run and check"), {left + checkLeft, h - underHeight},
+             {rest - checkLeft, underHeight}, drawExerciseCheck);
+    } else {
+      window(*this, trId("Run and check"), {left + editorWidth, 0}, {rest - editorWidth, h},
+             drawExerciseCheck);
+    }
     return;
   }
   // The controls as tall as their content (a stall schedule adds three rows), so that Run and

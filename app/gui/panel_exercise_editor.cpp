@@ -76,6 +76,28 @@ std::map<int, LineNote> notesByLine(const ExerciseState& ex) {
   return notes;
 }
 
+ImVec2 exerciseEditorSizeFor(const std::string& text) {
+  ImFont* font = codeFont();
+  if (font) ImGui::PushFont(font);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float longest = 0;
+  int lines = 0;
+  for (size_t start = 0; start <= text.size(); ++lines) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    longest = std::max(longest, ImGui::CalcTextSize(text.data() + start, text.data() + end).x);
+    start = end + 1;
+  }
+  // The gutter, the input's frame and the window's padding and scroll bar around the text;
+  // above it the title bar and the file's path; under the last line room for a few more.
+  const float around = ImGui::CalcTextSize("0000").x + style.ItemSpacing.x +
+                       style.FramePadding.x * 2 + style.WindowPadding.x * 2 + style.ScrollbarSize;
+  const float codeHeight = ImGui::GetTextLineHeight() * float(lines + 3);
+  if (font) ImGui::PopFont();
+  const float above = ImGui::GetFrameHeight() + ImGui::GetTextLineHeightWithSpacing() +
+                      style.WindowPadding.y * 2 + style.FramePadding.y * 2;
+  return ImVec2(std::ceil(longest + around), std::ceil(codeHeight + above));
+}
+
 void drawExerciseEditor(App& app) {
   UiState& ui = app.ui;
   ExerciseState& ex = ui.exercise;

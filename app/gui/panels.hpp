@@ -119,6 +119,8 @@ void drawWitness(App& app, const Witness& w, const Palette& pal);
 // Exercises: the layout switches to these three while one is open.
 void drawExerciseText(App& app);    // the statement, hints one at a time, our solution
 void drawExerciseEditor(App& app);  // the learner's kernel: line numbers, colours, errors
+// The editor's window that shows every line of `text` whole, with room for a few more.
+ImVec2 exerciseEditorSizeFor(const std::string& text);
 // What the editor marks at a line of the learner's file: compile errors and warnings, and the
 // failed cases that name the line (where it crashed, hung or waited), as the UI says them.
 struct LineNote {
