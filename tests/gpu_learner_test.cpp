@@ -135,4 +135,6 @@ TEST_CASE("gpu: one run on the GPU comes with the simulator's steps of the same 
   REQUIRE_FALSE(r.trace->notes.empty());
   CHECK(english(r.trace->notes.front()) ==
         "A GPU shows no steps: these are the simulator's run of the same case, which gave 36.");
+  REQUIRE_FALSE(r.notes.empty());
+  CHECK(english(r.notes.front()) == "On the GPU: result 36, expected 36.");
 }

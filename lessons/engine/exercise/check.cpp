@@ -515,6 +515,11 @@ int hintAbout(const Exercise& e, const ExerciseReport& report) {
 // so the steps drawn are the simulator's (said so above them), with its race marked; a rule the
 // simulator stopped the kernel for fails the run as it fails a check.
 void addSimulatorSteps(ExerciseReport& report, const ExerciseReport& sim) {
+  // The steps' own result line is the simulator's: the GPU's is said apart.
+  report.notes.insert(report.notes.begin(),
+                      Message("note.exercise-gpu-result",
+                              {{"result", formatValue(report.result, ElementType::Int)},
+                               {"expected", formatValue(report.expected, ElementType::Int)}}));
   report.compileSeconds += sim.compileSeconds;
   report.runSeconds += sim.runSeconds;
   if (sim.verdict == ExerciseVerdict::Cancelled) {
