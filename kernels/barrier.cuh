@@ -7,8 +7,8 @@
 // yield: the thread sits out the rest of the round.)
 constexpr unsigned kLatePauseNs = 20000;
 
-// The classic tree in global memory: at level i, thread tid (a multiple of 2i) adds its
-// neighbour i places to the right. One launch does every level, so the threads must wait for
+// The classic tree in global memory: at the level of stride i (1, 2, 4, ...), thread tid (a
+// multiple of 2i) adds its neighbour i places on. One launch does every level, so threads wait for
 // each other between levels: that is the barrier. Switch it off and a thread may read its
 // neighbour before the neighbour has finished the level below. `perturb` makes every third
 // thread pause each level, as a printf from some threads would; `printing` makes them really
@@ -48,7 +48,7 @@ __global__ void treeShared(T* a, int n, bool barrierOn, bool perturb, bool print
   int level = 0;
   for (int i = 1; i < (int)blockDim.x; i *= 2, ++level) {
     if (perturb && tid % 3 == 0) __nanosleep(2000);
-    if (printing && tid % 3 == 0)
+    if (printing && tid % 3 == 0 && tid < n)  // the threads past n only hold the identity
       printf("thread %d, level %d: s[%d] = %.10g\n", tid, level + 1, tid, double(s[tid]));
     if (tid == lateThread && level == lateLevel) __nanosleep(kLatePauseNs);
     if (tid % (2 * i) == 0) {

@@ -330,3 +330,37 @@ TEST_CASE("desk: Run and Reset settings stay in view with a stall schedule's row
     }
   }
 }
+
+TEST_CASE(
+    "gui: a new run's array window starts where its step works, not where the last one stood") {
+  HeadlessImGui imgui;
+  App app;
+  app.ui.params.lesson = "shared";
+  app.ui.params.variant = "multiblock";
+  app.ui.params.n = 1000;
+  settle(app);
+  app.stepTo(1);  // the load: every thread of every block works
+  frame(app);
+  const long long start = app.ui.arrayWindow.first;
+  click(app, "array page forward");
+  click(app, "array page forward");
+  const long long paged = app.ui.arrayWindow.first;
+  REQUIRE(paged > start);
+  app.ui.params.data = "random:3";  // another run of the same size
+  app.ui.rerunWanted = true;
+  settle(app);
+  frame(app);
+  CHECK_FALSE(app.ui.arrayWindow.movedByHand);
+  CHECK(app.ui.arrayWindow.first < paged);
+}
+
+TEST_CASE("gui: a run that kept no steps is adopted at step 0, not -1") {
+  HeadlessImGui imgui;
+  App app;
+  settle(app);
+  auto untraced = std::make_shared<rlab::Trace>(*app.ui.trace);
+  untraced->steps.clear();
+  app.adoptRun(untraced);
+  CHECK(app.ui.step == 0);
+  frame(app);  // and every panel draws it
+}

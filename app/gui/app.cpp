@@ -172,6 +172,11 @@ void App::waitForWork() {
   longWork_.wait();
   exerciseWork_.wait();
   liveRate_.wait();
+  pollWork();
+}
+
+// What the background jobs finished since the last frame, taken into the UI.
+void App::pollWork() {
   runner_.poll(ui);
   longWork_.poll(ui);
   if (ui.pendingChapter) {  // a teacher's chapter passed its check
@@ -184,8 +189,7 @@ void App::waitForWork() {
 
 void App::followLiveRaceRate() {
   const std::shared_ptr<const Trace> run = ui.trace;
-  const bool wanted =
-      run && run->exercise.empty() && run->singleAnswer && runMayRace(run->params);
+  const bool wanted = run && run->exercise.empty() && run->singleAnswer && runMayRace(run->params);
   if (!wanted || liveRateFor_ == run) {  // once per run: measured, under way, or it failed
     if (!wanted && liveRate_.busy()) liveRate_.cancel();
     return;
@@ -495,7 +499,9 @@ void App::adoptRun(std::shared_ptr<const Trace> trace, int step) {
   }
   ui.rerunWanted = false;
   ui.trace = std::move(trace);
-  ui.step = step < 0 ? int(ui.trace->steps.size()) - 1 : std::min(step, stepCount() - 1);
+  // The last step unless one is asked for; 0 where the run kept none (an untraced n).
+  const int last = std::max(0, stepCount() - 1);
+  ui.step = step < 0 ? last : std::min(step, last);
   ui.playing = false;
 }
 
@@ -506,14 +512,7 @@ void App::adoptRun(std::shared_ptr<const Trace> trace, int step) {
 void App::frame(float seconds) {
   setUiLanguage(ui.language);
   beginLabelFrame();
-  runner_.poll(ui);
-  longWork_.poll(ui);
-  if (ui.pendingChapter) {  // a teacher's chapter passed its check
-    const auto checked = std::move(ui.pendingChapter);
-    showChapter(checked->path, checked->doc);
-  }
-  exerciseWork_.poll(ui);
-  liveRate_.poll(ui);
+  pollWork();
   followLiveRaceRate();
   watchExerciseFile(seconds);
   watchProgressFile(seconds);

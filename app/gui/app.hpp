@@ -100,6 +100,7 @@ class App {
   // The progress file could not be read or written: its sentence in the status line.
   void sayProgressProblem();
   void startExerciseWork(bool oneRun);
+  void pollWork();  // what the background jobs finished, into the UI
   // After each GPU run with the barrier off, kLiveRaceRuns more runs of it in the background.
   void followLiveRaceRate();
   JobThread runner_, longWork_, exerciseWork_, liveRate_;

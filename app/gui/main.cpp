@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
       app.waitForWork();
       if (rlab::gui::ExerciseState& ex = app.ui.exercise; ex.trace) {  // the learner's run
         const int count = int(ex.trace->steps.size());
-        ex.step = o.step < 0 ? count / 2 : std::clamp(o.step, 0, count - 1);
+        ex.step = o.step < 0 ? count / 2 : std::clamp(o.step, 0, std::max(0, count - 1));
       }
       // The job refused or failed: say why.
       if (app.ui.statusIsError && o.view != "lesson" && o.view != "text" && o.view != "timeline" &&

@@ -76,16 +76,18 @@ constexpr float kSmallestCellText = 0.7f;
 void placeWindow(UiState& ui, const Trace& t, const ArrayPicture& a, long long shown) {
   ArrayWindow& w = ui.arrayWindow;
   const long long count = (long long)a.values.size();
-  if (w.placedFor != &t) w.movedByHand = false;
-  const bool moved = w.placedFor != &t || w.placedAtStep != ui.step;
+  const bool newRun = w.placedFor != &t;
+  if (newRun) w.movedByHand = false;
+  const bool moved = newRun || w.placedAtStep != ui.step;
   w.placedFor = &t;
   w.placedAtStep = ui.step;
   if (moved && !w.movedByHand && !a.hot.empty()) {
     bool visible = false;
     for (long long e : a.hot) visible |= e >= w.first && e < w.first + shown;
-    // Pages start on a warp where a page holds one, so that the boundaries stay put.
+    // Pages start on a warp where a page holds one, so that the boundaries stay put. A new run
+    // starts where its step works, wherever the last run's window stood.
     const long long unit = shown >= 32 ? shown / 32 * 32 : shown;
-    if (!visible || w.placedFor != &t) w.first = a.hot.front() / unit * unit;
+    if (!visible || newRun) w.first = a.hot.front() / unit * unit;
   }
   w.first = std::clamp(w.first, 0ll, std::max(0ll, count - shown));
 }

@@ -8,6 +8,7 @@
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/engine/embedded.hpp"
+#include "lessons/engine/kernel_body.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
@@ -46,13 +47,12 @@ void drawSourcePanel(App& app) {
                                    : witnessRead ? function + ":" + std::to_string(witnessRead)
                                                  : function;
   std::istringstream lines(*source);
-  bool inFunction = false;
-  int depth = 0, number = 0;
+  KernelBody kernel(function);
+  int number = 0;
   for (std::string line; std::getline(lines, line);) {
     ++number;
-    if (!inFunction && line.find(" " + function + "(") != std::string::npos &&
-        line.find("__global__") != std::string::npos) {
-      inFunction = true;
+    const bool inFunction = kernel.take(line);
+    if (kernel.entered()) {
       if (ui.sourceScrolledTo != scrollTarget && !witnessRead && !hazardLine) {
         ImGui::SetScrollHereY(0.1f);  // to the kernel when another is chosen
         ui.sourceScrolledTo = scrollTarget;
@@ -62,13 +62,9 @@ void drawSourcePanel(App& app) {
       ImGui::SetScrollHereY(0.3f);  // to the witness's read, or to a clicked hazard's line
       ui.sourceScrolledTo = scrollTarget;
     }
-    bool highlight = false;
-    if (inFunction) {
-      highlight = showStep && (line.find("Op::apply(") != std::string::npos ||
-                               line.find("atomicCombine") != std::string::npos);
-      for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-      if (depth == 0 && line.find('}') != std::string::npos) inFunction = false;
-    }
+    const bool highlight = inFunction && showStep &&
+                           (line.find("Op::apply(") != std::string::npos ||
+                            line.find("atomicCombine") != std::string::npos);
     // The switchable barrier, or the last warp's __syncwarp (on only where the variant has it).
     const bool syncwarpLine = line.find("switchableSyncwarp(syncwarpOn)") != std::string::npos;
     const bool barrierLine =

@@ -1,4 +1,4 @@
-// One panel per file; each draws inside the window the layout in app.cpp opened for it.
+// One panel per file; each draws inside the window the layout (layout.cpp) opened for it.
 #pragma once
 
 #include <map>

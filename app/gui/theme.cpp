@@ -62,12 +62,37 @@ float textPixels(bool presenter) {
 const ImWchar kLatinGlyphRanges[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2190,
                                      0x21FF, 0x2200, 0x22FF, 0x2500, 0x25FF, 0};
 
+namespace {
+
+// The face (fonts.txt) a language's Chinese characters are drawn in; English shows a few (the
+// languages' own names in the menu) in the Japanese one. No default: a language added later
+// must choose its own.
+const char* cjkFace(Language language) {
+  switch (language) {
+    case Language::En:
+    case Language::Ja:
+      return "cjk-ja";
+    case Language::Zh:
+      return "cjk-zh";
+  }
+  return "cjk-ja";
+}
+
+}  // namespace
+
 void cjkGlyphRanges(Language language, const std::string& text, ImVector<ImWchar>& ranges) {
   ImFontGlyphRangesBuilder builder;
   ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
-  if (language != Language::En)
-    builder.AddRanges(language == Language::Zh ? atlas.GetGlyphRangesChineseSimplifiedCommon()
-                                               : atlas.GetGlyphRangesJapanese());
+  switch (language) {  // no default: a language added later must say which characters it needs
+    case Language::En:
+      break;
+    case Language::Ja:
+      builder.AddRanges(atlas.GetGlyphRangesJapanese());
+      break;
+    case Language::Zh:
+      builder.AddRanges(atlas.GetGlyphRangesChineseSimplifiedCommon());
+      break;
+  }
   builder.AddRanges(kLatinGlyphRanges);
   builder.AddText(text.c_str());
   ranges.clear();
@@ -179,7 +204,7 @@ bool loadFonts(const std::string& fontsList, float pixels, Language language,
   const ImWchar* latin = kLatinGlyphRanges;
   static ImVector<ImWchar> cjkRanges;  // must outlive the atlas build
   cjkRanges.clear();
-  const auto cjk = files.find(language == Language::Zh ? "cjk-zh" : "cjk-ja");
+  const auto cjk = files.find(cjkFace(language));
   const bool wantsCjk = cjk != files.end();
   if (wantsCjk) cjkGlyphRanges(language, text, cjkRanges);
   // The CJK face at the Latin face's em, not its pixel height: Noto Sans CJK's line is 1.448 em

@@ -12,6 +12,7 @@
 #include "lessons/engine/backends.hpp"
 #include "lessons/engine/embedded.hpp"
 #include "lessons/engine/race.hpp"
+#include "lessons/engine/kernel_body.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run.hpp"
 #include "lessons/engine/sanitizer.hpp"
@@ -265,8 +266,8 @@ void findKernelLines(const Params& p, Witness& w) {
   if (!variant || !source) return;
   w.barrierOn = variant->warpSynchronous ? variant->syncwarpSwitch && p.syncwarp : p.barrier;
   std::istringstream lines(*source);
-  bool inKernel = false;
-  int depth = 0, number = 0;
+  KernelBody kernel(variant->kernelFunction);
+  int number = 0;
   KernelLine warpBefore, warpAfter;
   for (std::string line; std::getline(lines, line);) {
     ++number;
@@ -277,15 +278,9 @@ void findKernelLines(const Params& p, Witness& w) {
       if (!w.combineLine.line) warpBefore = {lesson.kernelFile, number, text};
       if (w.combineLine.line && !warpAfter.line) warpAfter = {lesson.kernelFile, number, text};
     }
-    if (!inKernel) {
-      inKernel = line.find("__global__") != std::string::npos &&
-                 line.find(" " + variant->kernelFunction + "(") != std::string::npos;
-      if (!inKernel) continue;
-    }
-    for (char c : line) depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    if (!kernel.take(line)) continue;
     if (!w.barrierLine.line && line.find("switchableBarrier(") != std::string::npos)
       w.barrierLine = {lesson.kernelFile, number, text};
-    if (depth == 0 && line.find('}') != std::string::npos) inKernel = false;
   }
   if (variant->warpSynchronous)
     w.barrierLine = w.read.afterOverwrite || !warpAfter.line ? warpBefore : warpAfter;
