@@ -408,7 +408,7 @@ TEST_CASE("--format json: every subcommand prints one document nlohmann reads") 
     CHECK(j["notes"].size() == 1);
 
     std::ostringstream text;
-    rlab::cli::printSanitizerText(report, text, rlab::Language::En);
+    rlab::cli::printSanitizerText(report, text, rlab::Language::En, 100);
     CHECK(text.str().find("racecheck on barrier (shared, barrier off):") == 0);
     CHECK(text.str().find("Write access at barrier.cuh:39") != std::string::npos);
     CHECK(text.str().find("the sanitizer reported errors") != std::string::npos);

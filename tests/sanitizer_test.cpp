@@ -14,6 +14,8 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
+#include "app/cli/terminal.hpp"
+#include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/backends.hpp"
 #include "lessons/engine/sanitizer.hpp"
@@ -188,6 +190,22 @@ const char* const kRacecheckOutput =
     "========= \n"
     "{\"backend\":\"gpu\",\"lesson\":\"barrier\",\"result\":8014}\n"
     "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+
+TEST_CASE("rlab check's report fits 80 columns: compute-sanitizer's long kernel names wrapped") {
+  SanitizerReport r =
+      parseSanitizerOutput(SanitizerTool::Racecheck, kRacecheckOutput, kSanitizerErrorExit);
+  r.params.lesson = "barrier";
+  r.params.variant = "shared";
+  r.params.barrier = false;
+  for (Language language : kLanguages) {
+    std::ostringstream out;
+    rlab::cli::printSanitizerText(r, out, language, 80);
+    CAPTURE(out.str());
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);) CHECK(rlab::cli::visibleColumns(line) <= 80);
+    CHECK(out.str().find("barrier.cuh:39") != std::string::npos);
+  }
+}
 
 TEST_CASE("parseSanitizerOutput: a racecheck race, its kernel, both accesses and their lines") {
   const SanitizerReport r =

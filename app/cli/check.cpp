@@ -12,7 +12,7 @@ int checkCommand(const Command& c, std::ostream& out, std::ostream&, bool) {
   if (c.format == Format::Json)
     out << sanitizerJson(report).dump() << "\n";
   else
-    printSanitizerText(report, out, c.language);
+    printSanitizerText(report, out, c.language, c.terminal.width);
   return report.runError.empty() ? 0 : 1;  // hazards are a finding; a failed run is not a check
 }
 

@@ -316,60 +316,60 @@ void printBenchCsv(const BenchTable& bench, std::ostream& out) {
         << (r.perThread > 0 ? (r.loadAdd ? "1" : "0") : "") << "\n";
 }
 
-void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language) {
+void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language,
+                        int width) {
   auto say = [&](const Message& m) { return render(m, language); };
+  // A line of the report at `indent`, wrapped to the width (compute-sanitizer's kernel names
+  // run to a hundred columns).
+  auto line = [&](const std::string& indent, const std::string& text) {
+    printWrapped(text, indent, indent + "  ", width, out);
+  };
   const Params& p = report.params;
   Params barrierOnly;  // the header names the barrier alone
   barrierOnly.barrier = p.barrier;
-  out << say(Message("view.sanitizer-header",
-                     {{"tool", name(report.tool)},
-                      {"lesson", p.lesson},
-                      {"variant", p.variant.empty() ? "default" : p.variant},
-                      {"switches", switchesText(barrierOnly, language)}}))
-      << "\n";
+  line("",
+       say(Message("view.sanitizer-header", {{"tool", name(report.tool)},
+                                             {"lesson", p.lesson},
+                                             {"variant", p.variant.empty() ? "default" : p.variant},
+                                             {"switches", switchesText(barrierOnly, language)}})));
   // The hazards as compute-sanitizer named them: its words, as it wrote them.
   for (size_t k = 0; k < report.hazards.size() && k < kShownHazards; ++k) {
     const SanitizerHazard& h = report.hazards[k];
-    out << "  " << (h.severity.empty() ? "" : h.severity + ": ") << h.kind;
-    if (h.count > 0) out << " " << say(Message("view.sanitizer-hazards", {{"hazards", h.count}}));
-    out << "\n";
-    if (!h.kernel.empty())
-      out << "    " << say(Message("view.sanitizer-in", {{"kernel", h.kernel}})) << "\n";
+    line("  ",
+         (h.severity.empty() ? "" : h.severity + ": ") + h.kind +
+             (h.count > 0 ? " " + say(Message("view.sanitizer-hazards", {{"hazards", h.count}}))
+                          : ""));
+    if (!h.kernel.empty()) line("    ", say(Message("view.sanitizer-in", {{"kernel", h.kernel}})));
     bool located = false;
     for (const SanitizerSite& s : h.sites) {
       if (s.file.empty()) continue;
       located = true;
       const std::string place = s.file + ":" + std::to_string(s.line);
-      out << "    "
-          << say(s.access.empty()
-                     ? Message("view.sanitizer-place", {{"place", place}})
-                     : Message("view.sanitizer-access", {{"access", s.access}, {"place", place}}))
-          << (s.kernel != h.kernel ? " " + say(Message("view.sanitizer-in", {{"kernel", s.kernel}}))
-                                   : "")
-          << "\n";
+      line("    ", say(s.access.empty() ? Message("view.sanitizer-place", {{"place", place}})
+                                        : Message("view.sanitizer-access",
+                                                  {{"access", s.access}, {"place", place}})) +
+                       (s.kernel != h.kernel
+                            ? " " + say(Message("view.sanitizer-in", {{"kernel", s.kernel}}))
+                            : ""));
     }
-    if (!h.sites.empty() && !located)
-      out << "    " << say(Message("view.sanitizer-no-line")) << "\n";
+    if (!h.sites.empty() && !located) line("    ", say(Message("view.sanitizer-no-line")));
     if (!h.thread.empty())
-      out << "    " << say(Message("view.sanitizer-thread", {{"thread", h.thread}})) << "\n";
+      line("    ", say(Message("view.sanitizer-thread", {{"thread", h.thread}})));
   }
   if (report.hazards.size() > kShownHazards)
-    out << "  "
-        << say(Message("view.sanitizer-more", {{"more", report.hazards.size() - kShownHazards}}))
-        << "\n";
-  if (!report.summary.empty())
-    out << report.summary << "\n";
-  else
-    out << say(Message("view.sanitizer-no-summary", {{"code", report.exitCode}})) << "\n";
+    line("  ",
+         say(Message("view.sanitizer-more", {{"more", report.hazards.size() - kShownHazards}})));
+  line("", !report.summary.empty()
+               ? report.summary
+               : say(Message("view.sanitizer-no-summary", {{"code", report.exitCode}})));
   if (report.clean)
-    out << say(Message("view.sanitizer-clean")) << "\n";
+    line("", say(Message("view.sanitizer-clean")));
   else if (!report.runError.empty())
-    out << say(Message("view.sanitizer-run-failed", {{"why", report.runError}})) << "\n";
+    line("", say(Message("view.sanitizer-run-failed", {{"why", report.runError}})));
   else
-    out << say(Message(report.exitCode == kSanitizerErrorExit ? "view.sanitizer-errors"
-                                                              : "view.sanitizer-warnings"))
-        << "\n";
-  for (const auto& note : report.notes) out << say(Message("view.note", {{"note", note}})) << "\n";
+    line("", say(Message(report.exitCode == kSanitizerErrorExit ? "view.sanitizer-errors"
+                                                                : "view.sanitizer-warnings")));
+  for (const auto& note : report.notes) line("", say(Message("view.note", {{"note", note}})));
 }
 
 }  // namespace rlab::cli

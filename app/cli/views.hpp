@@ -58,7 +58,8 @@ void printWitnessText(const Witness& w, std::ostream& out, bool colour, Language
                       int width);
 void printBenchText(const BenchTable& bench, std::ostream& out, int width);
 void printBenchCsv(const BenchTable& bench, std::ostream& out);
-void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language);
+void printSanitizerText(const SanitizerReport& report, std::ostream& out, Language language,
+                        int width);
 // A profile: the lesson's kernels' counters beside the simulator's prediction, the counters that
 // prove the lesson's point first (profile_views.cpp). Its JSON is the core's profileJson.
 void printProfileText(const ProfileReport& report, Language language, std::ostream& out, int width);
