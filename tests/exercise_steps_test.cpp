@@ -193,3 +193,19 @@ TEST_CASE("caught: a read of in[n] that lands before the fence page, at its line
   const std::string sentence = firstFailure(runOnce("one-queue", file.path, iota(5, 8)));
   CHECK(has(sentence, "thread 5 of block 0 at reads-in-n.cu:3 read in[5], past the end of in"));
 }
+
+TEST_CASE("exercise run: a lane schedule whose thread never reaches its warp step says so") {
+  TextFile file("last-warp.cu", solutionFile(exerciseOrThrow("fix-the-last-warp")));
+  auto heldNobody = [&](const std::string& schedule) {
+    Params p = iota(64, 64);
+    p.schedule = schedule;
+    const ExerciseReport r = runOnce("fix-the-last-warp", file.path, p);
+    INFO(english(r.summary()));
+    CHECK(r.passed());
+    for (const Message& note : r.notes)
+      if (note.id == "note.lane-never-held") return true;
+    return false;
+  };
+  CHECK_FALSE(heldNobody("lane:16:1:1"));  // lane 16 of warp 0 takes the warp's steps
+  CHECK(heldNobody("lane:40:1:1"));        // thread 40 leaves the last warp's work to warp 0
+}

@@ -188,6 +188,7 @@ struct RunnerEvents {
   double result = 0, expected = 0;
   std::vector<StepSnapshot> steps;
   Message race;  // the one run's first race (--one: a race does not end the run there)
+  std::vector<Message> notes;  // the one run's other notes (a lane schedule that held nobody)
   // ... and the step and element of the step's array where it shows (-1: none)
   long long raceStep = -1, raceElement = -1;
   std::string raceArray;
@@ -234,6 +235,7 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     ev.steps.push_back(std::move(step));
   }
   if (tag == "@race" && f.size() > 1) ev.race = decodeMessage(f[1]);
+  if (tag == "@note" && f.size() > 1) ev.notes.push_back(decodeMessage(f[1]));
   if (tag == "@race-at" && f.size() > 3) {
     ev.raceStep = std::atoll(f[1].c_str());
     ev.raceElement = std::atoll(f[2].c_str());
@@ -437,6 +439,7 @@ ExerciseReport checkOn(const Exercise& e, const ExerciseRequest& request) {
           Message(ev.hasOutcome && ev.outcomePassed ? "note.race-right" : "note.race",
                   {{"race", ev.race}}));
   }
+  for (const Message& note : ev.notes) report.notes.push_back(note);
   if (request.oneRun && !ev.steps.empty()) report.trace = learnerTrace(e, cases.front().params, ev);
   for (const auto& [met, sentence] : ev.speed)
     (met ? report.notes : report.failures).push_back(sentence);

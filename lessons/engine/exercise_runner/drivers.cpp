@@ -81,6 +81,7 @@ sim::LaunchStats launchFenced(dim3 grid, dim3 block, sim::LaunchOptions options,
                               Args... args) {
   options.offLimits = unguardedEnds();
   const sim::LaunchStats stats = sim::launch(grid, block, options, kernel, args...);
+  g_laneThreadWarpSteps = std::max(g_laneThreadWarpSteps, stats.laneThreadWarpSteps);
   if (stats.offLimits) throw RuleBroken(offLimitsSentence(*stats.offLimits));
   return stats;
 }
@@ -542,11 +543,13 @@ void StepRecorder::noteRace(const sim::LaunchStats& stats, const Shown& launchEn
 
 std::function<std::string(uintptr_t)> g_instructionName;
 bool g_detectRaces = true;
+uint64_t g_laneThreadWarpSteps = 0;
 std::function<void(const sim::LaunchError&)> g_onRace;
 
 double runExerciseKernel(const Exercise& e, const void* kernel, const Params& p,
                          StepRecorder* steps) {
   const std::vector<double> input = makeInput(resolve(p));
+  g_laneThreadWarpSteps = 0;
   if (steps) {
     const std::vector<int> ints(input.begin(), input.end());
     steps->add(Message("step.input"), ints.data(), ints.size());

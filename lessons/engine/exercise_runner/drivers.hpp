@@ -99,6 +99,9 @@ extern std::function<std::string(uintptr_t instruction)> g_instructionName;
 // Whether each run looks for races (the runner's --no-race-detector turns it off, for the
 // benchmark that measures what the detector costs).
 extern bool g_detectRaces;
+// The most warp steps the thread of a lane schedule (lane:T:S:K) took in any block of the
+// run's launches so far (LaunchStats::laneThreadWarpSteps): below S, the schedule held nobody.
+extern uint64_t g_laneThreadWarpSteps;
 // Set: a race does not end the run but is handed here (the runner's --one, which shows the
 // run's result and its race); unset: a race fails the case.
 extern std::function<void(const sim::LaunchError&)> g_onRace;
