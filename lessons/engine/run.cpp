@@ -94,25 +94,21 @@ void compareSubtractAnswers(Trace& t) {
     t.notes.push_back(Message("note.subtract.compared-up-to", {{"n", kCompareUpTo}}));
 }
 
-// lane:T:S:K holds thread T from its warp step S on: where T never got that far, the schedule
-// held nobody and the run was lockstep's. Said, so that the schedule does not seem to have acted.
-void noteIdleLaneSchedule(Trace& t) {
-  const sim::Schedule s = sim::Schedule::parse(t.params.schedule);
-  if (s.kind != sim::Schedule::Kind::Lane || t.timings.simLaneThreadWarpSteps >= s.stallRound)
-    return;
-  t.notes.push_back(
-      Message("note.lane-never-held", {{"thread", (long long)s.stallThread},
-                                       {"step", (long long)s.stallRound},
-                                       {"steps", (long long)t.timings.simLaneThreadWarpSteps},
-                                       {"schedule", t.params.schedule}}));
-}
-
 }  // namespace
 
 Trace runLesson(const Params& params) {
   Trace t = runLessonOnce(params);
   if (!t.singleAnswer) compareSubtractAnswers(t);
   return t;
+}
+
+Message laneScheduleHeldNobody(const std::string& schedule, unsigned long long threadSteps) {
+  const sim::Schedule s = sim::Schedule::parse(schedule);
+  if (s.kind != sim::Schedule::Kind::Lane || threadSteps >= s.stallRound) return {};
+  return Message("note.lane-never-held", {{"thread", (long long)s.stallThread},
+                                          {"step", (long long)s.stallRound},
+                                          {"steps", (long long)threadSteps},
+                                          {"schedule", schedule}});
 }
 
 Trace runLessonOnce(const Params& params) {
@@ -148,7 +144,9 @@ Trace runLessonOnce(const Params& params) {
     runOnGpu(p, input, trace, t);
   } else {
     runOnSimulator(p, input, trace, t);  // it times the run itself, not the naming of a race
-    noteIdleLaneSchedule(t);
+    if (Message idle = laneScheduleHeldNobody(p.schedule, t.timings.simLaneThreadWarpSteps);
+        !idle.empty())
+      t.notes.push_back(std::move(idle));
   }
   t.params.backend = useGpu ? BackendChoice::Gpu : BackendChoice::Sim;
   if (!t.fallback.empty()) t.notes.insert(t.notes.begin(), t.fallback);

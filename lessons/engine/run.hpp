@@ -14,4 +14,10 @@ Trace runLesson(const Params& params);
 // The run alone: subtract without the other kernels, and without its verdict's note.
 Trace runLessonOnce(const Params& params);
 
+// lane:T:S:K holds thread T from its warp step S on. Where T took fewer warp steps than S in
+// every block (`threadSteps`, the simulator's LaunchStats::laneThreadWarpSteps), the schedule
+// held nobody and the run was lockstep's: the note that says so (a lesson's run and an exercise
+// run both carry it); empty for any other schedule, or one that held its thread.
+Message laneScheduleHeldNobody(const std::string& schedule, unsigned long long threadSteps);
+
 }  // namespace rlab

@@ -50,28 +50,22 @@ std::string shellWord(const std::string& word) {
   return out + "'";
 }
 
-// "a,b,c" as its parts; "" as none.
-std::vector<std::string> splitOn(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  for (size_t start = 0; start < text.size();) {
-    const size_t end = std::min(text.find(separator, start), text.size());
-    parts.push_back(text.substr(start, end - start));
+// The fields of `text` between `separator`s, empty ones kept: at least one.
+std::vector<std::string> fieldsOf(const std::string& text, char separator) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  for (;;) {
+    const size_t end = text.find(separator, start);
+    fields.push_back(text.substr(start, end - start));
+    if (end == std::string::npos) return fields;
     start = end + 1;
   }
-  return parts;
 }
 
 }  // namespace
 
 std::vector<std::string> splitReportLine(const std::string& line) {
-  std::vector<std::string> fields;
-  size_t start = 0;
-  for (;;) {
-    const size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab - start));
-    if (tab == std::string::npos) return fields;
-    start = tab + 1;
-  }
+  return fieldsOf(line, '\t');
 }
 
 bool readDiagnostic(const std::vector<std::string>& fields, size_t first, CompileDiagnostic& out) {
@@ -226,12 +220,12 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     StepSnapshot step;
     step.label = decodeMessage(f[1]);
     step.values = parseValues(f[2]);  // the runner's ints, as --values spells them
-    if (f.size() > 4) {
-      for (const std::string& t : splitOn(f[3], ',')) step.active.push_back(std::atoi(t.c_str()));
-      for (const std::string& pair : splitOn(f[4], ','))
+    if (f.size() > 4 && !f[3].empty())
+      for (const std::string& t : fieldsOf(f[3], ',')) step.active.push_back(std::atoi(t.c_str()));
+    if (f.size() > 4 && !f[4].empty())
+      for (const std::string& pair : fieldsOf(f[4], ','))
         if (const size_t arrow = pair.find('>'); arrow != std::string::npos)
           step.pairs.emplace_back(std::atoi(pair.c_str()), std::atoi(pair.c_str() + arrow + 1));
-    }
     ev.steps.push_back(std::move(step));
   }
   if (tag == "@race" && f.size() > 1) ev.race = decodeMessage(f[1]);

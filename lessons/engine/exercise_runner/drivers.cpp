@@ -419,11 +419,16 @@ void StepRecorder::take(StepSnapshot step) {
   sink_(step);
 }
 
-void StepRecorder::add(const Message& label, const int* values, size_t count) {
+// A step showing `count` ints from `values`, who worked in it not yet said.
+StepSnapshot StepRecorder::snapshot(const Message& label, const int* values, size_t count) {
   StepSnapshot step;
   step.label = label;
   step.values.assign(values, values + count);
-  take(std::move(step));
+  return step;
+}
+
+void StepRecorder::add(const Message& label, const int* values, size_t count) {
+  take(snapshot(label, values, count));
 }
 
 int StepRecorder::nextBarrier(unsigned block) {
@@ -433,9 +438,7 @@ int StepRecorder::nextBarrier(unsigned block) {
 void StepRecorder::addAtBarrier(const Message& label, const int* values, size_t count,
                                 unsigned block, int barrier, const Shown& shown) {
   if (taken_ < limit_) barrierSteps_[{block, barrier}] = {taken_, shown};
-  StepSnapshot step;
-  step.label = label;
-  step.values.assign(values, values + count);
+  StepSnapshot step = snapshot(label, values, count);
   if (const auto made = pending_.find(block); made != pending_.end()) {
     addWork(step, made->second, shown.shared ? values : shown.global, count, shown.shared);
     pendingCount_ -= made->second.size();
@@ -446,9 +449,7 @@ void StepRecorder::addAtBarrier(const Message& label, const int* values, size_t 
 
 void StepRecorder::addAtLaunchEnd(const Message& label, const int* values, size_t count,
                                   const Shown& shown) {
-  StepSnapshot step;
-  step.label = label;
-  step.values.assign(values, values + count);
+  StepSnapshot step = snapshot(label, values, count);
   std::vector<sim::ThreadAccess> made;
   for (auto& [block, accesses] : pending_)
     made.insert(made.end(), accesses.begin(), accesses.end());

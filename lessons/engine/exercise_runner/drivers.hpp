@@ -85,6 +85,7 @@ class StepRecorder {
   size_t pendingCount_ = 0;
   int blockThreads_ = 1;
 
+  static StepSnapshot snapshot(const Message& label, const int* values, size_t count);
   void take(StepSnapshot step);
   // step.active and step.pairs from `made`, those of its accesses that fall in the step's
   // array (`count` ints from `first`). Threads are numbered within their block where the array

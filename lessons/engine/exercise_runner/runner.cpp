@@ -50,6 +50,7 @@
 #include "lessons/engine/exercise_runner/fenced.hpp"
 #include "lessons/engine/exercise_runner/gpu.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/run.hpp"
 #include "lessons/engine/verify.hpp"
 
 namespace rlab::exercise {
@@ -441,15 +442,9 @@ int runnerMain(int argc, char** argv) {
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
       if (recorder.left() > 0) report("@steps-left\t" + std::to_string(recorder.left()));
       if (!race.empty()) report("@race\t" + clean(race));
-      // lane:T:S:K whose thread never reached its warp step S held nobody: said, as a lesson's
-      // run says it, so that the schedule does not seem to have acted.
-      if (const sim::Schedule s = sim::Schedule::parse(c.params.schedule);
-          s.kind == sim::Schedule::Kind::Lane && g_laneThreadWarpSteps < s.stallRound)
-        report("@note\t" +
-               clean(Message("note.lane-never-held", {{"thread", (long long)s.stallThread},
-                                                      {"step", (long long)s.stallRound},
-                                                      {"steps", (long long)g_laneThreadWarpSteps},
-                                                      {"schedule", c.params.schedule}})));
+      if (const Message idle = laneScheduleHeldNobody(c.params.schedule, g_laneThreadWarpSteps);
+          !idle.empty())
+        report("@note\t" + clean(idle));
       if (const auto& mark = recorder.raceMark())
         report("@race-at\t" + std::to_string(mark->step) + "\t" + std::to_string(mark->element) +
                "\t" + mark->array);
