@@ -12,8 +12,8 @@
 #include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 // (the shim must come before any kernel source)
 #include "lessons/allreduce/driver.hpp"
-#include "lessons/engine/params.hpp"
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/params.hpp"
+#include "lessons/engine/run/run.hpp"
 #include "lessons/engine/backends/sim/backend.hpp"
 
 using namespace rlab;

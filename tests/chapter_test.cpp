@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "lessons/engine/chapter_check.hpp"
+#include "lessons/engine/texts/chapter_check.hpp"
 #include "tests/cli_driver.hpp"
 #include "tests/temp_folder.hpp"
 

@@ -10,10 +10,10 @@
 #include "app/cli/cli.hpp"
 #include "app/cli/terminal.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/engine/recording.hpp"
+#include "lessons/engine/gpu_tools/recording.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 namespace {
 

@@ -10,13 +10,13 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/texts.hpp"
 #include "tests/temp_folder.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/race.hpp"
+#include "lessons/engine/races/race.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/sanitizer.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
 #include "tests/cli_driver.hpp"
 #include "tests/printf_lines.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/cli/cli.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/texts.hpp"
 #include "tests/cli_driver.hpp"
 
 namespace {

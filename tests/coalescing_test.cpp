@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/run.hpp"
 
 namespace {
 

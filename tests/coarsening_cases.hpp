@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "lessons/engine/params.hpp"
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/params.hpp"
+#include "lessons/engine/run/run.hpp"
 
 namespace rlab::testing {
 

@@ -2,9 +2,9 @@
 // speed-up table's columns computed from given times.
 #include <doctest/doctest.h>
 
-#include "lessons/engine/bench.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/run.hpp"
 #include "tests/coarsening_cases.hpp"
 
 using namespace rlab;

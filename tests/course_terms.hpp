@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/language.hpp"
+#include "lessons/engine/texts/language.hpp"
 
 namespace course_terms {
 

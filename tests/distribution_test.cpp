@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "lessons/engine/distribution.hpp"
+#include "lessons/engine/races/distribution.hpp"
 
 using namespace rlab;
 

@@ -12,7 +12,7 @@
 #include <set>
 #include <thread>
 
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/exercise/probe.hpp"

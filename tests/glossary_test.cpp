@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/messages.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/messages.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 using rlab::Language;
 
@@ -285,7 +285,7 @@ TEST_CASE("glossary: no chapter, exercise text or sentence uses a word its gloss
       for (const std::string& problem : markdownProblems(g, path, *markdown)) FAIL_CHECK(problem);
     }
 
-    const std::string catalogue = "lessons/engine/messages/" + lang + ".txt";
+    const std::string catalogue = "lessons/engine/texts/messages/" + lang + ".txt";
     const std::string* catalogueText = rlab::embeddedFile(catalogue);
     for (const auto& [id, text] : rlab::messageCatalogue(language).entries) {
       const int line = catalogueText ? lineOfId(*catalogueText, id) : 0;

@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "app/gui/app.hpp"
-#include "lessons/engine/backends.hpp"
+#include "lessons/engine/backends/backends.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
 #include "tests/temp_folder.hpp"

@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <string>
 
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/process.hpp"
-#include "lessons/engine/profile.hpp"
-#include "lessons/engine/sanitizer.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/system/process.hpp"
+#include "lessons/engine/gpu_tools/profile.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
 
 using namespace rlab;
 

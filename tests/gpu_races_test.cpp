@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/distribution.hpp"
+#include "lessons/engine/races/distribution.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/sanitizer.hpp"
-#include "lessons/engine/witness.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
+#include "lessons/engine/races/witness.hpp"
 #include "tests/gpu_runs.hpp"
 
 using namespace rlab;

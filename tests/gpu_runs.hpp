@@ -5,7 +5,7 @@
 
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/params.hpp"
+#include "lessons/engine/run/params.hpp"
 
 namespace rlab {
 

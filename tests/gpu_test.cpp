@@ -1,6 +1,7 @@
 // The lessons on the CUDA device: a test binary of their own, which ctest reports as skipped
 // (with the reason) where no device works. Run it on the GPU machine for every kernel change.
-// Every lesson kernel runs the verification cases of the GPU scope (lessons/engine/verify.hpp).
+// Every lesson kernel runs the verification cases of the GPU scope
+// (lessons/engine/races/verify.hpp).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -13,16 +14,16 @@
 #include <vector>
 
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/timeline.hpp"
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/distribution.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/run/timeline.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/races/distribution.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/verify.hpp"
-#include "lessons/engine/witness.hpp"
+#include "lessons/engine/races/verify.hpp"
+#include "lessons/engine/races/witness.hpp"
 #include "tests/printf_lines.hpp"
-#include "lessons/engine/bench.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
 #include "tests/coarsening_cases.hpp"
 #include "tests/gpu_runs.hpp"
 

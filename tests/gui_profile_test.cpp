@@ -9,9 +9,9 @@
 
 #include "app/gui/app.hpp"
 #include "app/gui/panels.hpp"
-#include "lessons/engine/bench.hpp"
-#include "lessons/engine/profile.hpp"
-#include "lessons/engine/recording.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
+#include "lessons/engine/gpu_tools/profile.hpp"
+#include "lessons/engine/gpu_tools/recording.hpp"
 #include "tests/app_driver.hpp"
 #include "tests/headless_imgui.hpp"
 

@@ -16,7 +16,7 @@
 #include "app/gui/strings.hpp"
 #include "app/gui/tabs.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/run.hpp"
 #include "tests/app_driver.hpp"
 #include "tests/headless_imgui.hpp"
 

@@ -21,11 +21,11 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/engine/backends.hpp"
+#include "lessons/engine/backends/backends.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/bench.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/texts/texts.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "tests/app_driver.hpp"
 #include "tests/headless_imgui.hpp"
@@ -350,7 +350,7 @@ TEST_CASE("gui: the Host code tab shows the driver that ran and the run's launch
   }
   const auto tree = rlab::gui::hostFiles(rlab::lessonOrThrow("divergence"));
   CHECK(tree == std::vector<std::string>{"lessons/divergence/driver.hpp",
-                                         "lessons/engine/tree_passes.hpp"});
+                                         "lessons/engine/run/tree_passes.hpp"});
   click(app, "tab:Kernel source");
 }
 

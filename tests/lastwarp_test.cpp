@@ -10,12 +10,12 @@
 #include <string>
 
 #include "kernels/sim/runtime.hpp"
-#include "lessons/engine/distribution.hpp"
-#include "lessons/engine/race.hpp"
+#include "lessons/engine/races/distribution.hpp"
+#include "lessons/engine/races/race.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/timeline.hpp"
-#include "lessons/engine/witness.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/run/timeline.hpp"
+#include "lessons/engine/races/witness.hpp"
 
 using namespace rlab;
 

@@ -14,7 +14,7 @@
 #include "kernels/sim/runtime.hpp"
 #include "kernels/sim/shim.hpp"
 #include "lessons/engine/backends/sim/backend.hpp"
-#include "lessons/engine/messages.hpp"
+#include "lessons/engine/texts/messages.hpp"
 
 using rlab::Language;
 using rlab::Message;

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "kernels/sim/runtime.hpp"
-#include "lessons/engine/messages.hpp"
+#include "lessons/engine/texts/messages.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/run.hpp"
 
 using namespace rlab;
 

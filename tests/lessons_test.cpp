@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/verify.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/races/verify.hpp"
 
 using namespace rlab;
 
@@ -25,9 +25,9 @@ std::vector<double> valuesOf(const Trace& t, size_t step) {
   return t.steps.at(step).values;
 }
 
-// ---- Every lesson kernel through the verification cases (lessons/engine/verify.hpp) --------
-// One test per variant, so that ctest runs them side by side; a failure's sentence names the
-// case and the rlab run line that replays it.
+// ---- Every lesson kernel through the verification cases (lessons/engine/races/verify.hpp)
+// -------- One test per variant, so that ctest runs them side by side; a failure's sentence names
+// the case and the rlab run line that replays it.
 
 // The variants that have their verification test: each RLAB_VERIFY_VARIANT line below adds its
 // own when the test binary starts, so deleting a line takes its variant out of this list too.

@@ -1,4 +1,4 @@
-// The core's sentences (lessons/engine/messages.hpp): every id the sources give Message() has
+// The core's sentences (lessons/engine/texts/messages.hpp): every id the sources give Message() has
 // an English, a Japanese and a Chinese sentence with the same placeholders, no entry is unused,
 // the Japanese and Chinese keep the course's terms and punctuation, and render() fills them in.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 #include <regex>
 #include <string>
 
-#include "lessons/engine/messages.hpp"
+#include "lessons/engine/texts/messages.hpp"
 #include "tests/catalogue_checks.hpp"
 #include "tests/course_terms.hpp"
 
@@ -52,7 +52,7 @@ TEST_CASE("messages: every id the sources use has every language, and no more") 
       });
   for (Language language : rlab::kLanguages) {
     const std::string file =
-        "lessons/engine/messages/" + std::string(rlab::code(language)) + ".txt";
+        "lessons/engine/texts/messages/" + std::string(rlab::code(language)) + ".txt";
     catalogue_checks::checkCatalogue(
         file, rlab::messageCatalogue(language), ids,
         [&](const std::string& id) {

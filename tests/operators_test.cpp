@@ -6,10 +6,10 @@
 #include <cmath>
 #include <set>
 
-#include "lessons/engine/race.hpp"
-#include "lessons/engine/reference.hpp"
+#include "lessons/engine/races/race.hpp"
+#include "lessons/engine/run/reference.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/run.hpp"
 
 using namespace rlab;
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/params.hpp"
+#include "lessons/engine/run/params.hpp"
 
 // What the kernel prints, worked out on the host with the barrier on: at each level, before
 // anyone combines, every thread that is a multiple of 3 prints the value its element holds

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/params.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/stdout_capture.hpp"
+#include "lessons/engine/run/params.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/run/stdout_capture.hpp"
 #include "tests/printf_lines.hpp"
 
 namespace {

@@ -9,11 +9,11 @@
 #include <sstream>
 
 #include "kernels/sim/runtime.hpp"
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/profile.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/gpu_tools/profile.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run_parameters.hpp"
-#include "lessons/engine/sanitizer.hpp"
+#include "lessons/engine/run/run_parameters.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
 #include "tests/cli_driver.hpp"
 #include "tests/temp_folder.hpp"
 

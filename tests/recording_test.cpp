@@ -1,15 +1,15 @@
-// Recordings of a GPU (lessons/engine/recording.hpp): read back into bench rows and profiles,
-// their figures filled into texts by {{rec:CARD:PATH}} links, and every link of every text
-// checked against the recording it names. The sample is written by hand (tests/fixtures/
+// Recordings of a GPU (lessons/engine/gpu_tools/recording.hpp): read back into bench rows and
+// profiles, their figures filled into texts by {{rec:CARD:PATH}} links, and every link of every
+// text checked against the recording it names. The sample is written by hand (tests/fixtures/
 // recordings): the layout, not a measurement.
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "lessons/engine/recording.hpp"
+#include "lessons/engine/gpu_tools/recording.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 using namespace rlab;
 

@@ -2,10 +2,10 @@
 // file that holds the kernel it names, its texts and a tour; unknown ids are refused.
 #include <doctest/doctest.h>
 
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/run.hpp"
 
 using namespace rlab;
 

@@ -17,8 +17,8 @@
 #include "app/cli/terminal.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/sanitizer.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
 
 using namespace rlab;
 

@@ -12,12 +12,12 @@
 #include "app/cli/cli.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/engine/exercise/check.hpp"
-#include "lessons/engine/race.hpp"
-#include "lessons/engine/recording.hpp"
+#include "lessons/engine/races/race.hpp"
+#include "lessons/engine/gpu_tools/recording.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/timeline.hpp"
-#include "lessons/engine/witness.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/run/timeline.hpp"
+#include "lessons/engine/races/witness.hpp"
 
 using namespace rlab;
 

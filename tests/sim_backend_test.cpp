@@ -12,7 +12,7 @@
 #include "kernels/sim/shim.hpp"
 #include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/run.hpp"
 #include "lessons/engine/backends/sim/backend.hpp"
 
 using rlab::SimBackend;

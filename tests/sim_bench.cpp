@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/run.hpp"
 
 int main(int argc, char** argv) {
   rlab::Params p;

@@ -10,7 +10,7 @@
 
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "tests/catalogue_checks.hpp"
 
@@ -111,7 +111,7 @@ TEST_CASE("strings: every character of the course, the exercises and the app's w
     // What the app shows in this language, file by file, so that a failure names the file: its
     // own words, the core's sentences, the chapters and the exercises.
     std::vector<std::string> files = {"app/gui/strings/" + lang + ".txt",
-                                      "lessons/engine/messages/" + lang + ".txt"};
+                                      "lessons/engine/texts/messages/" + lang + ".txt"};
     for (const std::string& id : rlab::chapterIds())
       files.push_back("lessons/" + id + "/" + lang + ".md");
     for (const rlab::Exercise& e : rlab::exercises())

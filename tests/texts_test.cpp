@@ -7,12 +7,12 @@
 #include <functional>
 #include <regex>
 
-#include "lessons/engine/chapter_check.hpp"
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/texts/chapter_check.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/texts/texts.hpp"
 #include "tests/course_terms.hpp"
 
 using rlab::Language;

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/timeline.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/run/timeline.hpp"
 
 using namespace rlab;
 

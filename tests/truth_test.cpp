@@ -6,10 +6,10 @@
 #include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
 // (the shim before any kernel source)
 #include "lessons/atomic/driver.hpp"
-#include "lessons/engine/race.hpp"
-#include "lessons/engine/reference.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/witness.hpp"
+#include "lessons/engine/races/race.hpp"
+#include "lessons/engine/run/reference.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/races/witness.hpp"
 
 using namespace rlab;
 

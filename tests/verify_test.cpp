@@ -1,5 +1,5 @@
-// The verification (lessons/engine/verify.hpp) against kernels known to be wrong: each fixture in
-// tests/fixtures/wrong_kernels.cuh runs on the simulator through the driver helpers the
+// The verification (lessons/engine/races/verify.hpp) against kernels known to be wrong: each
+// fixture in tests/fixtures/wrong_kernels.cuh runs on the simulator through the driver helpers the
 // lessons use, and the same cases that every lesson kernel passes must catch it. Also: the
 // cases themselves (valid, deterministic, covering what they promise) and their sentences.
 #include <doctest/doctest.h>
@@ -12,12 +12,12 @@
 // The fixtures are CUDA, compiled through the shim, as the lesson kernels are.
 #include "kernels/sim/shim.hpp"
 #include "kernels/sim/runtime.hpp"  // the host side: launch, options, errors
-#include "lessons/engine/reference.hpp"
+#include "lessons/engine/run/reference.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/drivers.hpp"
+#include "lessons/engine/run/drivers.hpp"
 #include "lessons/engine/backends/sim/backend.hpp"
-#include "lessons/engine/tree_passes.hpp"
-#include "lessons/engine/verify.hpp"
+#include "lessons/engine/run/tree_passes.hpp"
+#include "lessons/engine/races/verify.hpp"
 #include "tests/fixtures/wrong_kernels.cuh"
 
 using namespace rlab;

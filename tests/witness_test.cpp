@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "app/cli/cli.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/witness.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/races/witness.hpp"
 
 using namespace rlab;
 

@@ -5,8 +5,8 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/engine/bench.hpp"
-#include "lessons/engine/backends.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
+#include "lessons/engine/backends/backends.hpp"
 
 namespace rlab::cli {
 

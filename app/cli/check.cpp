@@ -3,7 +3,7 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/engine/sanitizer.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
 
 namespace rlab::cli {
 

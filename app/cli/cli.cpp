@@ -7,7 +7,7 @@
 
 #include "app/cli/subcommands.hpp"
 #include "kernels/sim/runtime.hpp"
-#include "lessons/engine/backends.hpp"
+#include "lessons/engine/backends/backends.hpp"
 
 namespace rlab::cli {
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "app/cli/terminal.hpp"
-#include "lessons/engine/params.hpp"
-#include "lessons/engine/recording.hpp"
-#include "lessons/engine/sanitizer.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/run/params.hpp"
+#include "lessons/engine/gpu_tools/recording.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 namespace CLI {
 class App;

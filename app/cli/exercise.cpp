@@ -10,7 +10,7 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/engine/backends.hpp"
+#include "lessons/engine/backends/backends.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/exercise/progress.hpp"

@@ -13,7 +13,7 @@
 #include "app/cli/terminal_style.hpp"
 #include "app/cli/views.hpp"
 #include "kernels/sim/runtime.hpp"
-#include "lessons/engine/distribution.hpp"
+#include "lessons/engine/races/distribution.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::cli {

@@ -4,7 +4,7 @@
 
 #include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/timeline.hpp"
+#include "lessons/engine/run/timeline.hpp"
 
 namespace rlab::cli {
 

@@ -4,7 +4,7 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/engine/chapter_check.hpp"
+#include "lessons/engine/texts/chapter_check.hpp"
 
 namespace rlab::cli {
 

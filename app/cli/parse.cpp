@@ -5,7 +5,7 @@
 
 #include "app/cli/cli.hpp"
 #include "kernels/sim/runtime.hpp"
-#include "lessons/engine/bench.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
 

@@ -4,8 +4,8 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/profile.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/gpu_tools/profile.hpp"
 
 namespace rlab::cli {
 

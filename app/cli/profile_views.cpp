@@ -7,7 +7,7 @@
 #include "app/cli/terminal.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run_parameters.hpp"
+#include "lessons/engine/run/run_parameters.hpp"
 
 namespace rlab::cli {
 

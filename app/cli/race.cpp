@@ -5,8 +5,8 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/engine/race.hpp"
-#include "lessons/engine/witness.hpp"
+#include "lessons/engine/races/race.hpp"
+#include "lessons/engine/races/witness.hpp"
 
 namespace rlab::cli {
 

@@ -7,8 +7,8 @@
 
 #include "app/cli/subcommands.hpp"
 #include "app/cli/views.hpp"
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/recording.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/gpu_tools/recording.hpp"
 
 namespace rlab::cli {
 

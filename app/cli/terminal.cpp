@@ -12,7 +12,7 @@
 #include <ostream>
 
 #include "app/cli/terminal_style.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 namespace rlab::cli {
 

@@ -12,7 +12,7 @@
 #include "app/cli/terminal.hpp"
 #include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run.hpp"
+#include "lessons/engine/run/run.hpp"
 
 namespace rlab::cli {
 

@@ -13,7 +13,7 @@
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/timeline.hpp"
+#include "lessons/engine/run/timeline.hpp"
 #include "app/cli/terminal.hpp"
 #include "app/cli/terminal_style.hpp"
 
@@ -66,7 +66,7 @@ size_t widestValue(const std::vector<double>& values, size_t first, size_t count
   return cell;
 }
 
-// A view's words are core messages too (lessons/engine/messages), in the command's language.
+// A view's words are core messages too (lessons/engine/texts/messages), in the command's language.
 std::string say(const Message& m, Language language) {
   return render(m, language);
 }

@@ -7,16 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/bench.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/progress.hpp"
-#include "lessons/engine/profile.hpp"
-#include "lessons/engine/race.hpp"
-#include "lessons/engine/recording.hpp"
-#include "lessons/engine/sanitizer.hpp"
-#include "lessons/engine/texts.hpp"
-#include "lessons/engine/trace.hpp"
-#include "lessons/engine/witness.hpp"
+#include "lessons/engine/gpu_tools/profile.hpp"
+#include "lessons/engine/races/race.hpp"
+#include "lessons/engine/gpu_tools/recording.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
+#include "lessons/engine/texts/texts.hpp"
+#include "lessons/engine/run/trace.hpp"
+#include "lessons/engine/races/witness.hpp"
 
 namespace rlab {
 // JSON is for scripts: a sentence goes into it in English.

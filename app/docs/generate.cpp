@@ -15,8 +15,8 @@
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/sanitizer.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
+#include "lessons/engine/texts/texts.hpp"
 #ifdef RLAB_DOCS_APP
 #include "app/gui/options.hpp"
 #endif

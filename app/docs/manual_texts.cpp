@@ -2,7 +2,7 @@
 
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 namespace rlab::docs {
 

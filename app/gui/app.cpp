@@ -11,13 +11,13 @@
 #include "app/gui/strings.hpp"
 #include "app/gui/tabs.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/engine/distribution.hpp"
-#include "lessons/engine/race.hpp"
+#include "lessons/engine/races/distribution.hpp"
+#include "lessons/engine/races/race.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/witness.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/sanitizer.hpp"
+#include "lessons/engine/races/witness.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
 
 namespace rlab::gui {
 

@@ -1,11 +1,11 @@
 // A teacher's own chapters: opened from a file, checked in the background with the course's
-// checks (lessons/engine/chapter_check.hpp), listed beside the lessons and shown in the
+// checks (lessons/engine/texts/chapter_check.hpp), listed beside the lessons and shown in the
 // Lesson text tab.
 #include <filesystem>
 
 #include "app/gui/app.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/engine/chapter_check.hpp"
+#include "lessons/engine/texts/chapter_check.hpp"
 
 namespace rlab::gui {
 

@@ -5,7 +5,7 @@
 
 #include "app/gui/app.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/engine/backends.hpp"
+#include "lessons/engine/backends/backends.hpp"
 
 namespace rlab::gui {
 

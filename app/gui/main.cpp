@@ -17,14 +17,14 @@
 #include "app/gui/settings.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/engine/chapter_check.hpp"
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/texts/chapter_check.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/installation.hpp"
-#include "lessons/engine/recording.hpp"
-#include "lessons/engine/sanitizer.hpp"
+#include "lessons/engine/system/installation.hpp"
+#include "lessons/engine/gpu_tools/recording.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 int main(int argc, char** argv) {
   CLI::App cli{rlab::gui::kProgramDescription, "reduction-lab"};

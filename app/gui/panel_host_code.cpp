@@ -7,7 +7,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {
@@ -97,7 +97,8 @@ std::vector<std::string> hostFiles(const LessonInfo& lesson) {
     const size_t at = line.find("#include \"lessons/");
     if (at == std::string::npos) continue;
     const std::string path = line.substr(at + 10, line.rfind('"') - at - 10);
-    if (path != "lessons/engine/driver_support.hpp" && embeddedFile(path)) files.push_back(path);
+    if (path != "lessons/engine/run/driver_support.hpp" && embeddedFile(path))
+      files.push_back(path);
   }
   return files;
 }

@@ -3,8 +3,8 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/engine/texts.hpp"
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/texts/texts.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/exercise/progress.hpp"
 #include "lessons/engine/registry.hpp"

@@ -11,7 +11,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/engine/installation.hpp"
+#include "lessons/engine/system/installation.hpp"
 
 extern char** environ;
 

@@ -2,16 +2,17 @@
 // (App::startProfile, on the worker), the simulator's prediction in the next column where the
 // lesson has one (bank conflicts, global sectors per request), the counters that prove the
 // lesson's point first. Without a GPU or ncu it says why in one sentence and offers what a
-// GPU recorded (lessons/engine/recording.hpp), always labelled with the card and the date.
+// GPU recorded (lessons/engine/gpu_tools/recording.hpp), always labelled with the card and the
+// date.
 #include <algorithm>
 #include <cmath>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/engine/recording.hpp"
+#include "lessons/engine/gpu_tools/recording.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/sanitizer.hpp"  // findCudaTool
+#include "lessons/engine/gpu_tools/sanitizer.hpp"  // findCudaTool
 
 namespace rlab::gui {
 

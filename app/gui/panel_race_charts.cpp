@@ -1,6 +1,6 @@
 // The race explorer's charts: a histogram of runs by how far off they were, the share of wrong
 // runs against block size, and float sums in ulps beside fastest's. They draw what the core
-// measured (lessons/engine/distribution.hpp) and compute nothing.
+// measured (lessons/engine/races/distribution.hpp) and compute nothing.
 //
 // [SECTION] Histogram by how far off
 // [SECTION] Share of wrong runs against block size

@@ -1,8 +1,8 @@
-// The race witness, as found by the core (lessons/engine/witness.hpp): the smallest stall schedule
-// that makes the run wrong, the read that came too early, the two kernel lines, how it was shown to
-// be the smallest, the rlab line that replays it, and the same failure as a pause on a GPU. The
-// witness run itself is in the step player, its cells marked in the array view and its lines in
-// the source panel.
+// The race witness, as found by the core (lessons/engine/races/witness.hpp): the smallest stall
+// schedule that makes the run wrong, the read that came too early, the two kernel lines, how it was
+// shown to be the smallest, the rlab line that replays it, and the same failure as a pause on a
+// GPU. The witness run itself is in the step player, its cells marked in the array view and its
+// lines in the source panel.
 #include <cmath>
 #include <cstdio>
 

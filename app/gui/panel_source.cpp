@@ -7,8 +7,8 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/engine/embedded.hpp"
-#include "lessons/engine/kernel_body.hpp"
+#include "lessons/engine/texts/embedded.hpp"
+#include "lessons/engine/texts/kernel_body.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {

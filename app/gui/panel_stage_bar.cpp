@@ -8,7 +8,7 @@
 #include "app/gui/strings.hpp"
 #include "app/gui/tabs.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 namespace rlab::gui {
 

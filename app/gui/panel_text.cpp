@@ -9,7 +9,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/engine/chapter_check.hpp"
+#include "lessons/engine/texts/chapter_check.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::gui {

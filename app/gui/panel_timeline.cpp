@@ -1,6 +1,6 @@
-// The per-thread timeline (lessons/engine/timeline.hpp): one row per thread, the levels as columns,
-// each combine a box saying when the thread read and wrote; a late thread's row has a gap, and
-// a read that came before the write it needed is red: an arc from where the value it read was
+// The per-thread timeline (lessons/engine/run/timeline.hpp): one row per thread, the levels as
+// columns, each combine a box saying when the thread read and wrote; a late thread's row has a gap,
+// and a read that came before the write it needed is red: an arc from where the value it read was
 // written, and a dashed line to the write it missed, "read 11 before thread 4 wrote 26".
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/timeline.hpp"
+#include "lessons/engine/run/timeline.hpp"
 
 namespace rlab::gui {
 

@@ -13,7 +13,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/engine/recording.hpp"
+#include "lessons/engine/gpu_tools/recording.hpp"
 
 namespace rlab::gui {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 struct GLFWwindow;
 

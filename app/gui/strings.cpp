@@ -7,7 +7,7 @@
 #include <iterator>
 #include <map>
 
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 
 namespace rlab::gui {
@@ -65,7 +65,7 @@ std::string glyphText(Language language) {
     if (const std::string* text = embeddedFile(e.folder + "/" + lang + ".md")) all += *text;
   if (const std::string* labels = embeddedStringsFile("app/gui/strings/" + lang + ".txt"))
     all += *labels;
-  if (const std::string* messages = embeddedFile("lessons/engine/messages/" + lang + ".txt"))
+  if (const std::string* messages = embeddedFile("lessons/engine/texts/messages/" + lang + ".txt"))
     all += *messages;                                          // the core's sentences
   for (Language other : kLanguages) all += nativeName(other);  // the language menu
   return all;

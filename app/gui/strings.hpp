@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "lessons/engine/messages.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/messages.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 #if defined(__GNUC__)
 #define RLAB_TR_FORMAT_ARG __attribute__((format_arg(1)))
@@ -34,7 +34,7 @@ const char* tr(const char* english) RLAB_TR_FORMAT_ARG;
 const char* trId(const char* english);
 
 // A sentence of the core (a run's labels and notes, a race's summary, an error) in the UI's
-// language: the core's own catalogue (lessons/engine/messages), not the app's.
+// language: the core's own catalogue (lessons/engine/texts/messages), not the app's.
 std::string say(const Message& message);
 
 // printf into a std::string: for sentences with placeholders, printed(tr("Ran on %s"), name).

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 namespace rlab::gui {
 

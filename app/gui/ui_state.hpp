@@ -11,17 +11,17 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/bench.hpp"
-#include "lessons/engine/distribution.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
+#include "lessons/engine/races/distribution.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/progress.hpp"
-#include "lessons/engine/params.hpp"
-#include "lessons/engine/profile.hpp"
-#include "lessons/engine/race.hpp"
-#include "lessons/engine/sanitizer.hpp"
-#include "lessons/engine/texts.hpp"
-#include "lessons/engine/trace.hpp"
-#include "lessons/engine/witness.hpp"
+#include "lessons/engine/run/params.hpp"
+#include "lessons/engine/gpu_tools/profile.hpp"
+#include "lessons/engine/races/race.hpp"
+#include "lessons/engine/gpu_tools/sanitizer.hpp"
+#include "lessons/engine/texts/texts.hpp"
+#include "lessons/engine/run/trace.hpp"
+#include "lessons/engine/races/witness.hpp"
 
 namespace rlab::gui {
 
@@ -56,8 +56,8 @@ struct BenchOutcome {
   std::string device;
   bool gpuTimes = false;
   ElementType type = ElementType::Int;
-  // Rows read from a recording (lessons/engine/recording.hpp), not measured here: its path, and
-  // the views label them with its card and date. Empty: measured here.
+  // Rows read from a recording (lessons/engine/gpu_tools/recording.hpp), not measured here: its
+  // path, and the views label them with its card and date. Empty: measured here.
   std::string recording;
 };
 

@@ -4,7 +4,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
-#include "lessons/engine/texts.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 namespace rlab::gui {
 

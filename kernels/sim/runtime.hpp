@@ -229,8 +229,8 @@ inline constexpr size_t kRacesKept = 8;
 inline constexpr size_t kPrintedBytes = size_t(1) << 20;
 
 // Why a launch could not finish, as data: `id` is a sentence the lessons' engine says in the
-// learner's language (lessons/engine/messages/*.txt, the "sim." ids; an id that names the block
-// is for launches of several blocks, its pair without "-in-block" for one), `args` fill its
+// learner's language (lessons/engine/texts/messages/*.txt, the "sim." ids; an id that names the
+// block is for launches of several blocks, its pair without "-in-block" for one), `args` fill its
 // placeholders (thread lists, lines, code and numbers: the same in every language), and
 // `sites`, where a block is stuck at several places, are one sentence each (the "sites"
 // placeholder).

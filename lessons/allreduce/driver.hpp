@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "kernels/allreduce.cuh"
-#include "lessons/engine/driver_support.hpp"
+#include "lessons/engine/run/driver_support.hpp"
 
 namespace rlab {
 

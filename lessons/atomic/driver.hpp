@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "kernels/atomic.cuh"
-#include "lessons/engine/driver_support.hpp"
+#include "lessons/engine/run/driver_support.hpp"
 
 namespace rlab {
 

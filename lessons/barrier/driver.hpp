@@ -1,6 +1,6 @@
 #pragma once
 #include "kernels/barrier.cuh"
-#include "lessons/engine/driver_support.hpp"
+#include "lessons/engine/run/driver_support.hpp"
 
 namespace rlab {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "lessons/engine/params.hpp"
+#include "lessons/engine/run/params.hpp"
 
 namespace rlab {
 

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "lessons/engine/counters.hpp"
-#include "lessons/engine/messages.hpp"
+#include "lessons/engine/gpu_tools/counters.hpp"
+#include "lessons/engine/texts/messages.hpp"
 
 namespace rlab {
 

@@ -2,7 +2,7 @@
 #include <utility>
 
 #include "kernels/folding.cuh"
-#include "lessons/engine/driver_support.hpp"
+#include "lessons/engine/run/driver_support.hpp"
 
 namespace rlab {
 

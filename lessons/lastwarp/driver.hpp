@@ -1,6 +1,6 @@
 #pragma once
 #include "kernels/lastwarp.cuh"
-#include "lessons/engine/tree_passes.hpp"
+#include "lessons/engine/run/tree_passes.hpp"
 
 namespace rlab {
 

@@ -3,7 +3,7 @@
 #include <type_traits>
 
 #include "kernels/shared.cuh"
-#include "lessons/engine/tree_passes.hpp"
+#include "lessons/engine/run/tree_passes.hpp"
 
 namespace rlab {
 

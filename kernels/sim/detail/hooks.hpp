@@ -78,7 +78,7 @@ struct AtomicSpan {
 [[noreturn]] void failAssertion(const char* expression, const char* file, int line);
 // Ends the launch: the running thread did what it cannot go on from, at file:line (line 0: no
 // line). `id` and `idInBlock` name the sentence for a launch of one block and of several (the
-// simulator's LaunchFailure ids: lessons/engine/messages/*.txt); `english` is the sentence in
+// simulator's LaunchFailure ids: lessons/engine/texts/messages/*.txt); `english` is the sentence in
 // English after "thread T at file:line ".
 [[noreturn]] void failInKernel(const char* id, const char* idInBlock, const char* english,
                                const char* file, int line);

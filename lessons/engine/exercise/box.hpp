@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <string>
 
-#include "lessons/engine/messages.hpp"
+#include "lessons/engine/texts/messages.hpp"
 
 namespace rlab {
 

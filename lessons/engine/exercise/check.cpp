@@ -17,8 +17,8 @@
 #include "lessons/engine/exercise/box.hpp"
 #include "lessons/engine/exercise/fault_words.hpp"
 #include "lessons/engine/exercise/source_check.hpp"
-#include "lessons/engine/installation.hpp"
-#include "lessons/engine/process.hpp"
+#include "lessons/engine/system/installation.hpp"
+#include "lessons/engine/system/process.hpp"
 
 namespace rlab {
 

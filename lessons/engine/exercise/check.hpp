@@ -12,7 +12,7 @@
 
 #include "lessons/engine/exercise/compile.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/trace.hpp"
+#include "lessons/engine/run/trace.hpp"
 
 namespace rlab {
 

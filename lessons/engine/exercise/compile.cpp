@@ -14,11 +14,11 @@
 #include <sstream>
 #include <string_view>
 
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/exercise/cuda_surface.hpp"
 #include "lessons/engine/exercise/object_check.hpp"
 #include "lessons/engine/exercise/source_check.hpp"
-#include "lessons/engine/process.hpp"
+#include "lessons/engine/system/process.hpp"
 
 // Set by lessons/CMakeLists.txt: the compiler this build used, and its CMake id.
 #ifndef RLAB_CXX_COMPILER

@@ -4,7 +4,7 @@
 
 #include "lessons/engine/exercise/exercises.hpp"
 
-#include "lessons/engine/embedded.hpp"
+#include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab {

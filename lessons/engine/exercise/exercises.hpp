@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/params.hpp"
-#include "lessons/engine/texts.hpp"
-#include "lessons/engine/verify.hpp"
+#include "lessons/engine/run/params.hpp"
+#include "lessons/engine/texts/texts.hpp"
+#include "lessons/engine/races/verify.hpp"
 
 namespace rlab {
 

@@ -10,7 +10,7 @@
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/exercise/box.hpp"
 #include "lessons/engine/exercise/check.hpp"
-#include "lessons/engine/process.hpp"
+#include "lessons/engine/system/process.hpp"
 
 namespace rlab {
 

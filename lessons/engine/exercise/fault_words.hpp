@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/messages.hpp"
+#include "lessons/engine/texts/messages.hpp"
 
 namespace rlab {
 

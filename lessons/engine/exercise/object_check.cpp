@@ -18,7 +18,7 @@
 #include <sstream>
 
 #include "kernels/sim/runtime.hpp"
-#include "lessons/engine/process.hpp"
+#include "lessons/engine/system/process.hpp"
 
 #include "kernels/sim/cuda_surface.def"  // its sentences
 
@@ -126,7 +126,7 @@ enum class Verdict { Allowed, Redirected, Refused };
 Verdict judge(const std::string& symbol, std::string& sentence) {
   if (startsWith(symbol, "_ZN4rlab3sim6detail")) return Verdict::Allowed;  // the simulator's
   if (startsWith(symbol, "__tsan_")) return Verdict::Allowed;  // the race detector's hooks
-  if (startsWith(symbol, "_ZTVN10__cxxabiv1")) return Verdict::Allowed;    // classes' vtables
+  if (startsWith(symbol, "_ZTVN10__cxxabiv1")) return Verdict::Allowed;  // classes' vtables
   for (const char* name : kCompilerSupport)
     if (symbol == name) return Verdict::Allowed;
   // libgcc's helpers for what the machine has no instruction for (__popcountdi2, __divti3):

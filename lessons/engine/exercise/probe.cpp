@@ -13,7 +13,7 @@
 #include "lessons/engine/exercise/box.hpp"
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/process.hpp"
+#include "lessons/engine/system/process.hpp"
 
 namespace rlab {
 

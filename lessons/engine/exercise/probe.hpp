@@ -9,7 +9,7 @@
 
 #include "lessons/engine/exercise/compile.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/params.hpp"
+#include "lessons/engine/run/params.hpp"
 
 namespace rlab {
 

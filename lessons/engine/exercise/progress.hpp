@@ -17,7 +17,7 @@
 
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/messages.hpp"
+#include "lessons/engine/texts/messages.hpp"
 
 namespace rlab {
 

@@ -13,7 +13,7 @@
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/exercise_runner/fenced.hpp"
-#include "lessons/engine/reference.hpp"
+#include "lessons/engine/run/reference.hpp"
 
 namespace rlab::exercise {
 

@@ -15,7 +15,7 @@
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/exercise/probe.hpp"
-#include "lessons/engine/trace.hpp"
+#include "lessons/engine/run/trace.hpp"
 
 namespace rlab::exercise {
 

@@ -14,13 +14,13 @@
 #include <stdexcept>
 #include <vector>
 
-#include "lessons/engine/backends.hpp"
+#include "lessons/engine/backends/backends.hpp"
 #include "lessons/engine/exercise/source_check.hpp"
 #include "lessons/engine/exercise_runner/box.hpp"
 #include "lessons/engine/exercise_runner/drivers.hpp"
 #include "lessons/engine/exercise_runner/gpu_toolkit.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/verify.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/races/verify.hpp"
 
 namespace rlab::exercise {
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/backends.hpp"
+#include "lessons/engine/backends/backends.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/messages.hpp"
+#include "lessons/engine/texts/messages.hpp"
 
 // Set by lessons/engine/exercise_runner/CMakeLists.txt: NVRTC of the toolkit this build was
 // configured with.

@@ -50,8 +50,8 @@
 #include "lessons/engine/exercise_runner/fenced.hpp"
 #include "lessons/engine/exercise_runner/gpu.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
-#include "lessons/engine/run.hpp"
-#include "lessons/engine/verify.hpp"
+#include "lessons/engine/run/run.hpp"
+#include "lessons/engine/races/verify.hpp"
 
 namespace rlab::exercise {
 

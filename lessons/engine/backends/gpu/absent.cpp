@@ -1,6 +1,6 @@
 // The GPU backend's stand-in where the build has no CUDA.
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/bench.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
 
 namespace rlab {
 

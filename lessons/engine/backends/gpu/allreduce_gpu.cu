@@ -1,6 +1,6 @@
 // The allreduce lesson on GPUs: timing one run (rlab run --backend gpu) and rlab bench's rows,
 // beside the peer copy of the same bytes and the alpha-beta model.
-#include "lessons/engine/bench.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
 #include "lessons/engine/backends/gpu/allreduce_gpu.cuh"
 #include "lessons/engine/backends/gpu/timing.cuh"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "lessons/engine/bench.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
 #include "lessons/engine/backends/gpu/backend.cuh"
 
 namespace rlab {

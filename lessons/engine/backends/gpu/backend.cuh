@@ -11,8 +11,8 @@
 
 #include "kernels/common.cuh"
 
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/stdout_capture.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/run/stdout_capture.hpp"
 
 namespace rlab {
 

@@ -1,5 +1,5 @@
 // rlab bench on the GPU: every lesson kernel that scales, beside CUB and the copy roofline.
-#include "lessons/engine/bench.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
 #include "lessons/engine/backends/gpu/allreduce_gpu.cuh"
 #include "lessons/engine/backends/gpu/timing.cuh"
 

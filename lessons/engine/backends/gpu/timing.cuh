@@ -8,8 +8,8 @@
 #include <chrono>
 #include <vector>
 
-#include "lessons/engine/bench.hpp"
-#include "lessons/engine/drivers.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
+#include "lessons/engine/run/drivers.hpp"
 #include "lessons/engine/backends/gpu/backend.cuh"
 #include "lessons/engine/registry.hpp"
 

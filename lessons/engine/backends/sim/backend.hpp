@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "kernels/sim/runtime.hpp"
-#include "lessons/engine/trace.hpp"
+#include "lessons/engine/run/trace.hpp"
 #include "lessons/engine/backends/sim/coalescing.hpp"
 
 namespace rlab {

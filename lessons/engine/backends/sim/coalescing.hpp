@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "kernels/sim/runtime.hpp"
-#include "lessons/engine/trace.hpp"
+#include "lessons/engine/run/trace.hpp"
 
 namespace rlab {
 

@@ -1,11 +1,11 @@
 // Every lesson kernel, compiled by g++ through the shim, run by the lesson drivers.
 #include "kernels/sim/shim.hpp"
 // (the shim must come before any kernel source)
-#include "lessons/engine/backends.hpp"
-#include "lessons/engine/drivers.hpp"
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/run/drivers.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/backends/sim/backend.hpp"
-#include "lessons/engine/process.hpp"
+#include "lessons/engine/system/process.hpp"
 
 #include <dlfcn.h>
 
