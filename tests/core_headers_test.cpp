@@ -10,8 +10,11 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include "lessons/engine/registry.hpp"
 
 namespace {
 
@@ -173,7 +176,7 @@ TEST_CASE("layout: a lesson's folder holds only a lesson") {
   CHECK(files > 40);
 }
 
-TEST_CASE("layout: no source file is longer than 700 lines") {
+TEST_CASE("layout: no source file is longer than 500 lines (a test's, 700)") {
   std::vector<std::string> long_;
   for (const char* folder : {"kernels", "lessons", "app", "tests"})
     for (const auto& entry : fs::recursive_directory_iterator(kRoot / folder)) {
@@ -181,11 +184,114 @@ TEST_CASE("layout: no source file is longer than 700 lines") {
       std::ifstream in(entry.path());
       int lines = 0;
       for (std::string line; std::getline(in, line);) ++lines;
-      if (lines > 700)
+      if (lines > (std::string(folder) == "tests" ? 700 : 500))
         long_.push_back(fs::relative(entry.path(), kRoot).generic_string() + ": " +
                         std::to_string(lines) + " lines");
     }
   CHECK(long_ == std::vector<std::string>{});
+}
+
+// The lengths of the functions a file defines at namespace level (the house's style: such a
+// function's signature starts in column 0 and its closing brace stands alone in column 0), by
+// name, where longer than `most` lines.
+std::vector<std::string> functionsLongerThan(const std::string& file, std::istream& in, int most) {
+  static const std::regex opening(R"(^[A-Za-z_][^;(]*\b([A-Za-z_][A-Za-z_0-9]*)\(.*$)");
+  std::vector<std::string> long_;
+  std::string name;
+  int start = 0, number = 0;
+  bool opened = false;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    std::smatch m;
+    if (name.empty()) {
+      if (std::regex_match(line, m, opening) && !startsWith(line, "namespace") &&
+          !startsWith(line, "struct") && !startsWith(line, "class"))
+        name = m[1], start = number, opened = false;
+      else
+        continue;
+    }
+    if (line.find('{') != std::string::npos) opened = true;
+    if (!opened && !line.empty() && line.back() == ';') name.clear();  // a declaration
+    if (!name.empty() && line == "}") {
+      if (number - start + 1 > most)
+        long_.push_back(file + ": " + name + " " + std::to_string(number - start + 1) + " lines");
+      name.clear();
+    }
+  }
+  return long_;
+}
+
+TEST_CASE("layout: no function is longer than 80 lines, but the tables") {
+  // Tables of data read best whole: the lessons' and exercises' descriptors, the manual's text,
+  // and the fastest kernel, which learners read as one.
+  const std::set<std::string> tables = {"describeLessons", "describeExercises", "rlabText",
+                                        "fastestReduce"};
+  std::vector<std::string> long_;
+  int functions = 0;
+  for (const char* folder : {"kernels", "lessons", "app"})
+    for (const auto& entry : fs::recursive_directory_iterator(kRoot / folder)) {
+      if (!entry.is_regular_file() || !isSource(entry.path())) continue;
+      std::ifstream in(entry.path());
+      const std::string file = fs::relative(entry.path(), kRoot).generic_string();
+      for (const std::string& found : functionsLongerThan(file, in, 80)) {
+        const std::string name =
+            found.substr(file.size() + 2, found.find(' ', file.size() + 2) - file.size() - 2);
+        if (!tables.count(name)) long_.push_back(found);
+      }
+      ++functions;
+    }
+  CHECK(long_ == std::vector<std::string>{});
+  CHECK(functions > 200);
+  // The measure bites: a function of 81 lines is found, one of 80 is not.
+  auto body = [](int lines) {
+    std::string text = "int sum(int a) {\n";
+    for (int k = 0; k < lines - 2; ++k) text += "  a += 1;\n";
+    return text + "}\n";
+  };
+  std::istringstream over(body(81)), under(body(80));
+  CHECK(functionsLongerThan("x.cpp", over, 80) == std::vector<std::string>{"x.cpp: sum 81 lines"});
+  CHECK(functionsLongerThan("x.cpp", under, 80).empty());
+}
+
+// A string literal that is a lesson's, a variant's or a chapter's id, compared with ==, != or
+// in a case: a fact about that lesson kept outside the registry.
+std::vector<std::string> idComparisons(const std::string& file, std::istream& in,
+                                       const std::set<std::string>& ids) {
+  static const std::regex compared(R"re((==|!=)\s*"([a-z-]+)"|"([a-z-]+)"\s*(==|!=))re");
+  std::vector<std::string> found;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    const std::string code = line.substr(0, line.find("//"));
+    for (std::sregex_iterator it(code.begin(), code.end(), compared), end; it != end; ++it) {
+      const std::string id = (*it)[2].matched ? (*it)[2].str() : (*it)[3].str();
+      if (ids.count(id)) found.push_back(file + ":" + std::to_string(number) + ": " + id);
+    }
+  }
+  return found;
+}
+
+TEST_CASE("layout: lessons' and variants' ids are compared only in the registry and the lessons") {
+  std::set<std::string> ids = {rlab::kBasicsChapter};
+  for (const rlab::LessonInfo& lesson : rlab::lessons()) {
+    ids.insert(lesson.id);
+    for (const rlab::VariantInfo& variant : lesson.variants) ids.insert(variant.id);
+  }
+  std::vector<std::string> found;
+  for (const char* folder : {"app", "lessons/engine"})
+    for (const auto& entry : fs::recursive_directory_iterator(kRoot / folder)) {
+      if (!entry.is_regular_file() || !isSource(entry.path())) continue;
+      const std::string file = fs::relative(entry.path(), kRoot).generic_string();
+      if (startsWith(file, "lessons/engine/registry.")) continue;
+      std::ifstream in(entry.path());
+      for (const std::string& f : idComparisons(file, in, ids)) found.push_back(f);
+    }
+  CHECK(found == std::vector<std::string>{});
+  // The look bites: the comparisons the registry replaced are found.
+  std::istringstream old(
+      "if (p.variant == \"ring\") x();\nif (\"butterfly\" != lesson) y(); // == \"shared\"\n");
+  CHECK(idComparisons("x.cpp", old, ids) ==
+        std::vector<std::string>{"x.cpp:1: ring", "x.cpp:2: butterfly"});
 }
 
 TEST_CASE("layout: only the simulator's own files include kernels/sim/detail/") {

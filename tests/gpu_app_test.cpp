@@ -40,7 +40,7 @@ TEST_CASE("gpu app: starts on the GPU, names it, and re-runs a changed control t
   CHECK(rlab::english(app.ui.gpuName).find("compute capability") != std::string::npos);
   frames(app);
   REQUIRE(app.ui.trace);
-  CHECK(app.ui.trace->backend == "gpu");
+  CHECK(app.ui.trace->backend == rlab::BackendChoice::Gpu);
   CHECK(app.ui.trace->correct);
   app.ui.params.barrier = false;  // as the checkbox does: no Run pressed
   app.ui.params.perturb = true;
@@ -49,7 +49,7 @@ TEST_CASE("gpu app: starts on the GPU, names it, and re-runs a changed control t
   frames(app);
   CHECK(app.ui.trace->params.n == 256);
   CHECK(!app.ui.trace->params.barrier);
-  CHECK(app.ui.trace->backend == "gpu");
+  CHECK(app.ui.trace->backend == rlab::BackendChoice::Gpu);
 }
 
 TEST_CASE("gpu app: every lesson and variant runs on the GPU from the app and is right") {
@@ -71,7 +71,7 @@ TEST_CASE("gpu app: every lesson and variant runs on the GPU from the app and is
       app.ui.params.backend = rlab::BackendChoice::Gpu;
       app.runNow();
       REQUIRE(app.ui.trace);
-      CHECK(app.ui.trace->backend == "gpu");
+      CHECK(app.ui.trace->backend == rlab::BackendChoice::Gpu);
       // Harris's last warp counts on lanes in step (plain: on values nvcc kept in registers);
       // the race lessons test how often it is wrong.
       if (!variant.needsLanesInStep()) CHECK(app.ui.trace->correct);
@@ -99,7 +99,7 @@ TEST_CASE(
   frames(app);
   REQUIRE(app.ui.trace);
   CHECK(app.ui.trace->params.lesson == "allreduce");
-  CHECK(app.ui.trace->backend == "sim");
+  CHECK(app.ui.trace->backend == rlab::BackendChoice::Sim);
   CHECK(app.ui.trace->correct);
   CHECK(!app.ui.statusIsError);
   CHECK(app.ui.status.find("This machine has " + std::to_string(devices) + " GPU") == 0);
@@ -116,7 +116,7 @@ TEST_CASE("gpu app: the race explorer finds the perturbed race on the GPU") {
   app.startRace();
   app.waitForWork();
   frames(app);
-  CHECK(app.ui.race.result.backend == "gpu");
+  CHECK(app.ui.race.result.backend == rlab::BackendChoice::Gpu);
   CHECK(app.ui.race.result.runs == 50);
   CHECK(app.ui.race.result.wrong > 0);
   std::printf("race explorer on the GPU: %d of %d perturbed runs wrong\n", app.ui.race.result.wrong,
@@ -164,7 +164,7 @@ TEST_CASE("gpu app: a GPU run with the barrier off is followed by its live race 
   app.ui.rerunWanted = true;
   frames(app, 6);  // the run, then the rate in the background, then applied
   REQUIRE(app.ui.trace);
-  CHECK(app.ui.trace->backend == "gpu");
+  CHECK(app.ui.trace->backend == rlab::BackendChoice::Gpu);
   REQUIRE(app.ui.liveRate);
   CHECK(app.ui.liveRate->forRun == app.ui.trace);
   CHECK(app.ui.liveRate->runs == rlab::gui::kLiveRaceRuns);

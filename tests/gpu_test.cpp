@@ -34,8 +34,8 @@ namespace {
 // A KernelRunner for the verification: the lesson's kernel, on the GPU and nowhere else.
 double resultOnGpu(const Params& p) {
   const Trace t = runLesson(p);
-  if (t.backend != "gpu")
-    throw std::runtime_error("the run was not on the GPU but on " + t.backend);
+  if (t.backend != BackendChoice::Gpu)
+    throw std::runtime_error("the run was not on the GPU but on " + std::string(name(t.backend)));
   return t.result;
 }
 
@@ -67,7 +67,7 @@ TEST_CASE("gpu: subtract gives every offering kernel the simulator's answer, and
       p.op = Op::Subtract;
       p.data = "random:" + std::to_string(n);
       const Trace gpu = runLesson(p);
-      REQUIRE(gpu.backend == "gpu");
+      REQUIRE(gpu.backend == BackendChoice::Gpu);
       CHECK_FALSE(gpu.singleAnswer);
       CHECK_FALSE(gpu.correct);
       p.backend = BackendChoice::Sim;
@@ -132,7 +132,7 @@ TEST_CASE("gpu: both folds record the same launches as on the simulator") {
       const Trace sim = runLesson(p);
       CAPTURE(variant);
       CAPTURE(n);
-      REQUIRE(gpu.backend == "gpu");
+      REQUIRE(gpu.backend == BackendChoice::Gpu);
       CHECK(launchTable(gpu).rows == launchTable(sim).rows);
       CHECK(!gpu.launches.empty());
     }
@@ -199,7 +199,7 @@ TEST_CASE("gpu: --printf: every third thread's lines are caught and returned, no
       Params p = gpuParams("barrier", variant, n);
       p.printing = true;
       const Trace t = runLesson(p);
-      REQUIRE(t.backend == "gpu");
+      REQUIRE(t.backend == BackendChoice::Gpu);
       CHECK(t.correct);
       // The barrier is on, so each value is its level's own; the GPU's order is its own.
       std::vector<std::string> lines = t.kernelOutput, expected = expectedPrintfLines(p);
@@ -379,7 +379,7 @@ TEST_CASE("gpu: coarsened records the reads the simulator records: the grid-stri
     CAPTURE(gpu[k].n);
     CAPTURE(gpu[k].block);
     CAPTURE(gpu[k].perThread);
-    REQUIRE(gpu[k].trace.backend == "gpu");
+    REQUIRE(gpu[k].trace.backend == BackendChoice::Gpu);
     testing::checkGatherAgainstHost(gpu[k]);
     REQUIRE(gpu[k].trace.steps.size() >= 2);
     REQUIRE(sim[k].trace.steps.size() >= 2);
@@ -526,7 +526,7 @@ TEST_CASE("gpu: allreduce on two GPUs, every rank equals the host reference") {
             CHECK(std::string(e.what()).find("libnccl.so.2") != std::string::npos);
             continue;
           }
-          REQUIRE(t.backend == "gpu");
+          REQUIRE(t.backend == BackendChoice::Gpu);
           REQUIRE(t.rankResults.size() == 2);
           const auto expected = hostAllReduce(makeInput(resolve(p)), 2, n, type, op);
           for (int r = 0; r < 2; ++r) CHECK(t.rankResults[r] == expected);

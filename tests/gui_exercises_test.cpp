@@ -144,7 +144,8 @@ TEST_CASE("gui: the lesson list marks each exercise, and a pass offers the next 
   REQUIRE(app.ui.exercise.report);
   REQUIRE(app.ui.exercise.report->passed());
   CHECK(app.ui.progress.markOf(e.id) == rlab::ExerciseMark::Done);
-  CHECK(rlab::loadProgress(app.ui.progressFile).of(e.id).backend == "sim");  // in the file too
+  CHECK(rlab::loadProgress(app.ui.progressFile).of(e.id).backend ==
+        rlab::BackendChoice::Sim);  // in the file too
   const rlab::Exercise* next = rlab::nextExercise(app.ui.progress, e.id);
   REQUIRE(next);
   click(app, "exercise:next");

@@ -138,10 +138,10 @@ TEST_CASE("progress: marks survive a round trip through the file, written whole"
   CHECK(back.problem.empty());
   CHECK_FALSE(back.unreadable);
   CHECK(back.markOf("fold-any-length") == ExerciseMark::Done);
-  CHECK(back.of("fold-any-length").backend == "sim");
+  CHECK(back.of("fold-any-length").backend == rlab::BackendChoice::Sim);
   CHECK(back.of("fold-any-length").cases == 126);
   CHECK(back.of("fold-any-length").date == "2026-03-01");
-  CHECK(back.of("one-queue").backend == "gpu");
+  CHECK(back.of("one-queue").backend == rlab::BackendChoice::Gpu);
   CHECK(back.of("one-queue").cases == 93);
   CHECK(back.of("one-queue").simulatorCases == 120);
   CHECK(back.markOf("largest-element") == ExerciseMark::Tried);
@@ -170,6 +170,8 @@ TEST_CASE("progress: a corrupt file is one sentence and a fresh start, and is ke
   for (const std::string& text :
        {std::string("{\"exercises\": {\"one-queue\": "), std::string("[1, 2, 3]"),
         std::string("{\"exercises\": {\"one-queue\": {\"mark\": \"halfway\"}}}"),
+        std::string("{\"exercises\": {\"one-queue\": {\"mark\": \"done\", \"backend\": "
+                    "\"tpu\"}}}"),
         std::string("\x89PNG\r\n")}) {
     CAPTURE(text);
     writeText(home.progress(), text);
@@ -326,7 +328,7 @@ TEST_CASE("rlab exercise check records the progress and offers the next exercise
   REQUIRE_MESSAGE(passed.code == 0, passed.err);
   const rlab::Progress p = rlab::loadProgress(home.progress().string());
   CHECK(p.markOf("fold-any-length") == ExerciseMark::Done);
-  CHECK(p.of("fold-any-length").backend == "sim");
+  CHECK(p.of("fold-any-length").backend == rlab::BackendChoice::Sim);
   CHECK(p.of("fold-any-length").cases > 100);
   CHECK(p.of("fold-any-length").date == rlab::todayDate());
   const rlab::Exercise* next = rlab::nextExercise(p, "fold-any-length");

@@ -2,6 +2,9 @@
 // file that holds the kernel it names, its texts and a tour; unknown ids are refused.
 #include <doctest/doctest.h>
 
+#include <iterator>
+#include <set>
+
 #include "lessons/engine/backends/backends.hpp"
 #include "lessons/engine/texts/embedded.hpp"
 #include "lessons/engine/registry.hpp"
@@ -13,7 +16,6 @@ TEST_CASE("every lesson and variant has a driver, its kernel, texts and a tour s
   REQUIRE(lessons().size() >= 7);
   for (const LessonInfo& lesson : lessons()) {
     CAPTURE(lesson.id);
-    CHECK(!lesson.title.empty());
     CHECK(lesson.defaultN >= 1);
     CHECK(lesson.defaultN <= lesson.maxN);
     const std::string* kernels = embeddedFile(lesson.kernelFile);
@@ -21,8 +23,8 @@ TEST_CASE("every lesson and variant has a driver, its kernel, texts and a tour s
     REQUIRE(!lesson.variants.empty());
     for (const VariantInfo& variant : lesson.variants) {
       CAPTURE(variant.id);
-      CHECK(simulatorHasDriver(lesson.id, variant.id));
-      if (gpuBackendBuilt()) CHECK(gpuHasDriver(lesson.id, variant.id));
+      CHECK(simulatorHasDriver(variant.driver));
+      if (gpuBackendBuilt()) CHECK(gpuHasDriver(variant.driver));
       CHECK(kernels->find("__global__ void " + variant.kernelFunction + "(") != std::string::npos);
       if (!variant.noLoadAddKernelFunction.empty())
         CHECK(kernels->find("__global__ void " + variant.noLoadAddKernelFunction + "(") !=
@@ -70,6 +72,32 @@ TEST_CASE("a lesson or variant the registry lacks is refused with the ones there
     for (const VariantInfo& v : findLesson("shared")->variants)
       CHECK(message.find(v.id) != std::string::npos);
   }
-  CHECK_FALSE(simulatorHasDriver("shared", "magic"));
-  CHECK_FALSE(gpuHasDriver("reduce-by-magic", "default"));
+}
+
+TEST_CASE("each variant has a driver of its own, and the empty variant is the default") {
+  std::set<DriverId> drivers;
+  size_t variants = 0;
+  for (const LessonInfo& lesson : lessons()) {
+    for (const VariantInfo& variant : lesson.variants) {
+      CAPTURE(lesson.id + " " + variant.id);
+      CHECK(drivers.insert(variant.driver).second);
+      CHECK(variant.offersSubtract == offersSubtract(variant.driver));
+      ++variants;
+    }
+    CHECK(lesson.findVariant("") == &lesson.variants.front());
+    Params p;
+    p.lesson = lesson.id;
+    CHECK(variantOf(p) == &lesson.variants.front());
+    p.variant = lesson.variants.back().id;
+    CHECK(variantOf(p) == &lesson.variants.back());
+  }
+  CHECK(drivers.size() == variants);
+  CHECK(subtractRuns().size() == std::size(kSubtractRuns));
+  Params unknown;
+  unknown.lesson = "shared";
+  unknown.variant = "magic";
+  CHECK(variantOf(unknown) == nullptr);
+  unknown.lesson = "reduce-by-magic";
+  unknown.variant = "";
+  CHECK(variantOf(unknown) == nullptr);
 }

@@ -99,85 +99,70 @@ std::string learnersOwnFile(const Exercise& e, std::ostream& err, Language langu
   return found.path;
 }
 
-}  // namespace
+// rlab exercise list: every exercise with the learner's mark.
+int listExercises(const Command& c, std::ostream& out, std::ostream& err, bool colour) {
+  const Progress progress = loadProgress(progressFilePath());
+  sayProgressProblem(progress, err, c.language);
+  if (c.format == Format::Json)
+    out << exercisesJson(progress).dump(2) << "\n";
+  else
+    printExerciseList(out, c.language, progress, colour, c.terminal.width);
+  return 0;
+}
 
-int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour) {
-  if (c.exerciseAction == "progress") return exerciseProgressCommand(c, out, err, colour);
-  if (c.exerciseAction == "list") {
-    const Progress progress = loadProgress(progressFilePath());
-    sayProgressProblem(progress, err, c.language);
-    if (c.format == Format::Json)
-      out << exercisesJson(progress).dump(2) << "\n";
-    else
-      printExerciseList(out, c.language, progress, colour, c.terminal.width);
+// rlab exercise show and hint: the statement, or one hint, in the command's language.
+int showExercise(const Exercise& e, const Command& c, std::ostream& out, std::ostream& err) {
+  const ExerciseText text = exerciseText(e, c.language);
+  if (text.language != c.language)  // every exercise has every language (a test checks)
+    err << "rlab: "
+        << render(Message("view.exercise-in-english",
+                          {{"exercise", e.id}, {"language", nativeName(c.language)}}),
+                  c.language)
+        << "\n";
+  if (c.exerciseAction == "show") {
+    printExerciseStatement(e, text, out, c.language, c.terminal.width);
     return 0;
   }
-  const Exercise& e = exerciseOrThrow(c.exerciseId);
-  if (c.exerciseAction == "start") return startExercise(e, c.exerciseFolder, out, err, c.language);
-  if (c.exerciseAction == "show" || c.exerciseAction == "hint") {
-    const ExerciseText text = exerciseText(e, c.language);
-    if (text.language != c.language)  // every exercise has every language (a test checks)
-      err << "rlab: "
-          << render(Message("view.exercise-in-english",
-                            {{"exercise", e.id}, {"language", nativeName(c.language)}}),
-                    c.language)
-          << "\n";
-    if (c.exerciseAction == "show") {
-      printExerciseStatement(e, text, out, c.language, c.terminal.width);
-      return 0;
-    }
-    // The hint as a chapter's text is printed: wrapped, its code as code, under its heading.
-    const std::string heading =
-        render(Message("view.exercise-hint",
-                       {{"hint", c.hint}, {"hints", text.hints.size()}, {"exercise", e.id}}),
-               c.language);
-    printChapterText(text::parse("# " + heading + "\n\n" + text.hints[size_t(c.hint - 1)] + "\n"),
-                     e.lesson, out, c.language, c.terminal.width);
-    return 0;
-  }
-  if (c.exerciseAction == "solution") {
-    // The code is the same in every language: a reader of another one is told its comments are
-    // English, in a comment of its own, so the output still compiles.
-    if (c.language != Language::En)
-      out << "// "
-          << render(Message("view.exercise-solution-comments", {{"exercise", e.id}}), c.language)
-          << "\n";
-    out << solutionFile(e);
-    return 0;
-  }
+  // The hint as a chapter's text is printed: wrapped, its code as code, under its heading.
+  const std::string heading =
+      render(Message("view.exercise-hint",
+                     {{"hint", c.hint}, {"hints", text.hints.size()}, {"exercise", e.id}}),
+             c.language);
+  printChapterText(text::parse("# " + heading + "\n\n" + text.hints[size_t(c.hint - 1)] + "\n"),
+                   e.lesson, out, c.language, c.terminal.width);
+  return 0;
+}
 
-  // check and run: the core compiles the file and runs it in a child process.
-  ExerciseRequest request;
-  request.file = c.exerciseFile.empty() ? learnersOwnFile(e, err, c.language) : c.exerciseFile;
-  request.oneRun = c.exerciseAction == "run";
-  request.options = c.params;
-  request.caseSeconds = c.caseSeconds;
-  request.backend = c.params.backend;
-  if (request.backend != BackendChoice::Sim) {  // auto: the GPU where one works, else say why
+// rlab exercise solution: our solution's file.
+int printSolution(const Exercise& e, const Command& c, std::ostream& out) {
+  // The code is the same in every language: a reader of another one is told its comments are
+  // English, in a comment of its own, so the output still compiles.
+  if (c.language != Language::En)
+    out << "// "
+        << render(Message("view.exercise-solution-comments", {{"exercise", e.id}}), c.language)
+        << "\n";
+  out << solutionFile(e);
+  return 0;
+}
+
+// The backend a check runs on: --backend's, with auto made the GPU or the simulator.
+BackendChoice checkBackend(const Command& c, std::ostream& err) {
+  BackendChoice backend = c.params.backend;
+  if (backend != BackendChoice::Sim) {  // auto: the GPU where one works, else say why
     const GpuProbe gpu = probeGpu();
-    if (!gpu.usable && request.backend == BackendChoice::Gpu) throw GpuUnavailable(gpu.why);
+    if (!gpu.usable && backend == BackendChoice::Gpu) throw GpuUnavailable(gpu.why);
     if (!gpu.usable)
       err << "rlab: "
           << render(Message("view.exercise-on-simulator", {{"why", gpu.why}}), c.language) << "\n";
-    request.backend = gpu.usable ? BackendChoice::Gpu : BackendChoice::Sim;
+    backend = gpu.usable ? BackendChoice::Gpu : BackendChoice::Sim;
   }
-  if (colour)  // a person at a terminal: say what is going on, on one line that updates
-    request.progress = [&](const std::string& stage, int done, int total) {
-      if (stage == "compiling")
-        err << "\rcompiling " << request.file << " ..." << std::flush;
-      else
-        err << "\rchecking: " << done << " of " << total << " cases  " << std::flush;
-      return true;
-    };
-  const ExerciseReport report = checkExercise(e, request);
-  if (colour) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
-  if (report.verdict == ExerciseVerdict::NotRun) throw MessageError(report.problem);
-  // A full check is the learner's progress: done where it passed, tried where it did not.
-  std::optional<Progress> progress;
-  if (!request.oneRun) {
-    progress = recordCheckInFile(progressFilePath(), e, report, request.backend);
-    sayProgressProblem(*progress, err, c.language);
-  }
+  return backend;
+}
+
+// A check's or run's report, as JSON or as text; after a passed full check, the next exercise.
+void printCheckReport(const Exercise& e, const ExerciseReport& report,
+                      const std::optional<Progress>& progress, const Command& c, std::ostream& out,
+                      bool colour) {
   const bool offerNext = progress && report.passed();
   if (c.format == Format::Json) {
     nlohmann::json j = exerciseReportJson(e, report);
@@ -195,7 +180,48 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
       printNextExercise(out, *progress, e.id, c.language);
     }
   }
+}
+
+// rlab exercise check and run: the core compiles the file and runs it in a child process.
+int checkExerciseFile(const Exercise& e, const Command& c, std::ostream& out, std::ostream& err,
+                      bool colour) {
+  ExerciseRequest request;
+  request.file = c.exerciseFile.empty() ? learnersOwnFile(e, err, c.language) : c.exerciseFile;
+  request.oneRun = c.exerciseAction == "run";
+  request.options = c.params;
+  request.caseSeconds = c.caseSeconds;
+  request.backend = checkBackend(c, err);
+  if (colour)  // a person at a terminal: say what is going on, on one line that updates
+    request.progress = [&](const std::string& stage, int done, int total) {
+      if (stage == "compiling")
+        err << "\rcompiling " << request.file << " ..." << std::flush;
+      else
+        err << "\rchecking: " << done << " of " << total << " cases  " << std::flush;
+      return true;
+    };
+  const ExerciseReport report = checkExercise(e, request);
+  if (colour) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  if (report.verdict == ExerciseVerdict::NotRun) throw MessageError(report.problem);
+  // A full check is the learner's progress: done where it passed, tried where it did not.
+  std::optional<Progress> progress;
+  if (!request.oneRun) {
+    progress = recordCheckInFile(progressFilePath(), e, report, request.backend);
+    sayProgressProblem(*progress, err, c.language);
+  }
+  printCheckReport(e, report, progress, c, out, colour);
   return report.passed() ? 0 : 1;
+}
+
+}  // namespace
+
+int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour) {
+  if (c.exerciseAction == "progress") return exerciseProgressCommand(c, out, err, colour);
+  if (c.exerciseAction == "list") return listExercises(c, out, err, colour);
+  const Exercise& e = exerciseOrThrow(c.exerciseId);
+  if (c.exerciseAction == "start") return startExercise(e, c.exerciseFolder, out, err, c.language);
+  if (c.exerciseAction == "show" || c.exerciseAction == "hint") return showExercise(e, c, out, err);
+  if (c.exerciseAction == "solution") return printSolution(e, c, out);
+  return checkExerciseFile(e, c, out, err, colour);
 }
 
 }  // namespace rlab::cli

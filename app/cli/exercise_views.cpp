@@ -68,9 +68,8 @@ void printMarkedExercises(std::ostream& out, const Progress& progress, Language 
     ++number;
     const auto mine = exercisesOf(lesson.id);
     if (mine.empty()) continue;
-    const text::Document* chapter = text::chapter(lesson.id, language);
     printWrapped((numbered ? std::to_string(number) + ". " : "") + lesson.id + " — " +
-                     (chapter ? chapter->title : lesson.title),
+                     text::lessonTitle(lesson.id, language),
                  "", "    ", width, out);
     for (const Exercise* e : mine) {
       const ExerciseProgress p = progress.of(e->id);
@@ -79,13 +78,15 @@ void printMarkedExercises(std::ostream& out, const Progress& progress, Language 
       printWrapped(mark + e->id + " — " + exerciseText(*e, language).title, "  ",
                    std::string(size_t(visibleColumns(mark)) + 4, ' '), width, out);
       if (details && p.mark == ExerciseMark::Done)
-        printWrapped(render(Message("progress.passed-detail",
-                                    {{"date", p.date},
-                                     {"backend", Message(p.backend == "gpu" ? "progress.on-gpu"
-                                                                            : "progress.on-sim")},
-                                     {"cases", p.cases}}),
-                            language),
-                     "      ", "      ", width, out);
+        printWrapped(
+            render(
+                Message("progress.passed-detail",
+                        {{"date", p.date},
+                         {"backend", Message(p.backend == BackendChoice::Gpu ? "progress.on-gpu"
+                                                                             : "progress.on-sim")},
+                         {"cases", p.cases}}),
+                language),
+            "      ", "      ", width, out);
     }
   }
 }
@@ -138,7 +139,7 @@ nlohmann::json exerciseProgressJson(const Progress& progress) {
       nlohmann::json j = {{"id", e->id}, {"title", e->title}, {"mark", markKey(p.mark)}};
       if (p.mark != ExerciseMark::NotStarted) j["date"] = p.date;
       if (p.mark == ExerciseMark::Done) {
-        j["backend"] = p.backend;
+        j["backend"] = name(p.backend);
         j["cases"] = p.cases;
       }
       list.push_back(j);

@@ -15,6 +15,7 @@
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/races/distribution.hpp"
 #include "lessons/engine/registry.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 namespace rlab::cli {
 
@@ -39,7 +40,7 @@ std::vector<std::string> variantSwitches(const LessonInfo& l, const VariantInfo&
 
 void printLessonList(std::ostream& out, int width) {
   for (const LessonInfo& l : lessons()) {
-    printWrapped(l.id + " — " + l.title, "", "  ", width, out);
+    printWrapped(l.id + " — " + text::lessonTitle(l.id, Language::En), "", "  ", width, out);
     printWrapped("variants: " + l.variantIds(), "  ", "    ", width, out);
     std::string limits = "n: 1 to " + std::to_string(l.maxN) + " (default " +
                          std::to_string(l.defaultN) + ")" +
@@ -141,23 +142,12 @@ void printRaceText(const RaceResult& race, std::ostream& out, bool colour, Langu
   }
 }
 
-void printWitnessText(const Witness& w, std::ostream& screen, bool colour, Language language,
-                      int width) {
-  // Written line by line as below, then each line wrapped to the terminal under its own indent.
-  std::ostringstream out;
+namespace {
+
+// The first wrong schedule the search met, the smallest failing one it found, and the schedules
+// one step smaller that come out right.
+void writeWitnessSchedule(const Witness& w, std::ostream& out, Language language) {
   auto say = [&](const Message& m) { return render(m, language); };
-  const Params& p = w.params;
-  out << say(Message("view.witness-header", {{"lesson", p.lesson},
-                                             {"variant", p.variant},
-                                             {"n", p.n},
-                                             {"block", p.block},
-                                             {"switches", switchesText(p, language)}}))
-      << "\n";
-  if (!w.found) {
-    printWrapped(say(Message("view.witness-none", {{"why", w.why}})), "", "  ", width, screen);
-    printWrapped(say(Message("view.witness-tried", {{"tried", w.tried}})), "", "  ", width, screen);
-    return;
-  }
   out << say(Message("view.witness-first-wrong",
                      {{"schedule", w.firstWrong}, {"searched", w.searched}}))
       << "\n";
@@ -199,6 +189,12 @@ void printWitnessText(const Witness& w, std::ostream& screen, bool colour, Langu
                          {{"total", w.smallerTotal}, {"family", family}}))
           << "\n";
   }
+}
+
+// The read that went wrong, with the lines of the kernel that combine and that wait at the
+// barrier, then the wrong run's result.
+void writeWitnessRead(const Witness& w, std::ostream& out, bool colour, Language language) {
+  auto say = [&](const Message& m) { return render(m, language); };
   if (w.readFound) {
     const EarlyRead& r = w.read;
     out << say(Message(r.afterOverwrite ? "view.witness-read-late" : "view.witness-read-early",
@@ -225,6 +221,12 @@ void printWitnessText(const Witness& w, std::ostream& screen, bool colour, Langu
                         : say(Message("view.verdict-off", {{"verdict", verdict}, {"off", off}})))
         << "\n";
   }
+}
+
+// The replay line, then the pause (--delay) that makes the same race on the simulator and on a
+// GPU, and what forcing it on the GPU gave.
+void writeWitnessReplay(const Witness& w, std::ostream& out, Language language) {
+  auto say = [&](const Message& m) { return render(m, language); };
   out << say(Message("view.witness-replay", {{"command", w.replay}})) << "\n";
   const Params& d = w.delayed;
   if (d.delayThread >= 0) {
@@ -233,7 +235,7 @@ void printWitnessText(const Witness& w, std::ostream& screen, bool colour, Langu
                {{"delay", "--delay " + delayText(d)},
                 {"thread", d.delayThread},
                 {"level", d.delayLevel},
-                {"result", formatValue(w.delayResultOnSimulator, p.type)}}))
+                {"result", formatValue(w.delayResultOnSimulator, w.params.type)}}))
         << "\n";
     out << "  " << say(Message("view.witness-on-gpu", {{"command", w.delayCommand}})) << "\n";
   }
@@ -246,6 +248,31 @@ void printWitnessText(const Witness& w, std::ostream& screen, bool colour, Langu
         << "\n";
   else if (!g.why.empty())
     out << say(Message("view.witness-not-forced", {{"why", g.why}})) << "\n";
+}
+
+}  // namespace
+
+void printWitnessText(const Witness& w, std::ostream& screen, bool colour, Language language,
+                      int width) {
+  // Written line by line (here and by the writeWitness parts above), then each line wrapped to
+  // the terminal under its own indent.
+  std::ostringstream out;
+  auto say = [&](const Message& m) { return render(m, language); };
+  const Params& p = w.params;
+  out << say(Message("view.witness-header", {{"lesson", p.lesson},
+                                             {"variant", p.variant},
+                                             {"n", p.n},
+                                             {"block", p.block},
+                                             {"switches", switchesText(p, language)}}))
+      << "\n";
+  if (!w.found) {
+    printWrapped(say(Message("view.witness-none", {{"why", w.why}})), "", "  ", width, screen);
+    printWrapped(say(Message("view.witness-tried", {{"tried", w.tried}})), "", "  ", width, screen);
+    return;
+  }
+  writeWitnessSchedule(w, out, language);
+  writeWitnessRead(w, out, colour, language);
+  writeWitnessReplay(w, out, language);
   out << say(Message("view.witness-tried", {{"tried", w.tried}})) << "\n";
   std::istringstream lines(out.str());
   for (std::string line; std::getline(lines, line);) {

@@ -4,6 +4,7 @@
 
 #include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
+#include "lessons/engine/texts/texts.hpp"
 #include "lessons/engine/run/timeline.hpp"
 
 namespace rlab::cli {
@@ -80,13 +81,15 @@ json timelineJson(const Trace& t) {
           {"reads_before_their_write", tl.readsBeforeTheirWrite}};
 }
 
-json traceJson(const Trace& t) {
+namespace {
+
+// What was run, and how: the lesson, its parameters, the backend and the device.
+void addRunSettings(json& j, const Trace& t) {
   const Params& p = t.params;
-  json j;
   j["lesson"] = p.lesson;
   j["variant"] = p.variant;
   if (!t.exercise.empty()) j["exercise"] = t.exercise;  // the learner's kernel ran
-  j["backend"] = t.backend;
+  j["backend"] = name(t.backend);
   j["device"] = t.device;
   j["n"] = p.n;
   j["block"] = p.block;
@@ -102,7 +105,7 @@ json traceJson(const Trace& t) {
     j["per_thread"] = p.perThread;
     j["load_add"] = p.loadAdd;
   }
-  j["schedule"] = t.backend == "sim" ? json(p.schedule) : json(nullptr);
+  j["schedule"] = t.backend == BackendChoice::Sim ? json(p.schedule) : json(nullptr);
   j["traced"] = t.traced;
   j["memory_recorded"] = t.memoryRecorded;
   if (t.gpus > 0) {
@@ -110,124 +113,148 @@ json traceJson(const Trace& t) {
     j["chunk_starts"] = t.chunkStarts;
     j["rank_wrong_elements"] = t.rankWrongElements;
   }
+}
+
+json launchesJson(const Trace& t) {
   json launches = json::array();
   for (const LaunchRecord& l : t.launches) {
     json launch = {{"grid", l.grid}, {"block", l.block}};
     for (const auto& [name, v] : l.values) launch[name] = v;
     launches.push_back(launch);
   }
-  j["launches"] = launches;
-  auto value = [&](double v) { return jsonValue(v, p.type); };
-  json steps = json::array();
-  for (const auto& s : t.steps) {
-    json step;
-    step["label"] = s.label;
-    json values = json::array();
-    for (size_t i = 0; i < std::min(s.values.size(), kJsonValues); ++i)
-      values.push_back(value(s.values[i]));
-    step["values"] = values;
-    if (s.values.size() > kJsonValues) step["values_total"] = s.values.size();
-    step["active"] = s.active;
-    json pairs = json::array();
-    for (const auto& pr : s.pairs) pairs.push_back({pr.first, pr.second});
-    step["pairs"] = pairs;
-    if (t.gpus > 0) {  // allreduce: values are the G buffers, rank after rank
-      step["contains"] = s.contains;
-      json transfers = json::array();
-      for (const Transfer& x : s.transfers)
-        transfers.push_back({{"from", x.from},
-                             {"to", x.to},
-                             {"begin", x.begin},
-                             {"end", x.end},
-                             {"bytes", x.bytes},
-                             {"combined", x.combined}});
-      step["transfers"] = transfers;
+  return launches;
+}
+
+json transfersJson(const StepSnapshot& s) {
+  json transfers = json::array();
+  for (const Transfer& x : s.transfers)
+    transfers.push_back({{"from", x.from},
+                         {"to", x.to},
+                         {"begin", x.begin},
+                         {"end", x.end},
+                         {"bytes", x.bytes},
+                         {"combined", x.combined}});
+  return transfers;
+}
+
+json valueReadJson(const ValueRead& r, ElementType type) {
+  json j = {{"element", r.element},
+            {"value", jsonValue(r.value, type)},
+            {"written_at", r.writtenAt},
+            {"stale", r.stale}};
+  if (r.stale)
+    j.update({{"missed", jsonValue(r.missed, type)},
+              {"missed_writer", r.missedWriter},
+              {"missed_step", r.missedStep}});
+  if (r.overwrittenBy >= 0) j["overwritten_by"] = r.overwrittenBy;
+  return j;
+}
+
+json combinesJson(const StepSnapshot& s, ElementType type) {
+  json combines = json::array();
+  for (const CombineRead& c : s.combines) {
+    json combine = {{"thread", c.thread},
+                    {"target", valueReadJson(c.target, type)},
+                    {"wrote", jsonValue(c.wrote, type)}};
+    if (c.source.element >= 0) combine["source"] = valueReadJson(c.source, type);
+    if (c.readClock >= 0) {
+      combine["read_clock"] = c.readClock;
+      combine["wrote_clock"] = c.wroteClock;
     }
-    if (!s.combines.empty()) {
-      auto read = [&](const ValueRead& r) {
-        json j = {{"element", r.element},
-                  {"value", value(r.value)},
-                  {"written_at", r.writtenAt},
-                  {"stale", r.stale}};
-        if (r.stale)
-          j.update({{"missed", value(r.missed)},
-                    {"missed_writer", r.missedWriter},
-                    {"missed_step", r.missedStep}});
-        if (r.overwrittenBy >= 0) j["overwritten_by"] = r.overwrittenBy;
-        return j;
-      };
-      json combines = json::array();
-      for (const CombineRead& c : s.combines) {
-        json combine = {
-            {"thread", c.thread}, {"target", read(c.target)}, {"wrote", value(c.wrote)}};
-        if (c.source.element >= 0) combine["source"] = read(c.source);
-        if (c.readClock >= 0) {
-          combine["read_clock"] = c.readClock;
-          combine["wrote_clock"] = c.wroteClock;
-        }
-        combines.push_back(combine);
-      }
-      step["combines"] = combines;
-    }
-    if (s.racedElement >= 0) step["raced_element"] = s.racedElement;
-    if (!s.gathers.empty()) {  // coarsening: the elements each thread read, in its order
-      json gathers = json::array();
-      for (size_t k = 0; k < s.gathers.size(); ++k) {
-        json read = json::array();
-        for (double v : s.gathers[k].values) read.push_back(value(v));
-        gathers.push_back({{"thread", k}, {"elements", s.gathers[k].elements}, {"values", read}});
-      }
-      step["gathers"] = gathers;
-    }
-    if (t.memoryRecorded && &s != &t.steps.front()) {
-      json requests = json::array();
-      for (const WarpMemoryRequest& r : s.memory) {
-        json lanes = json::array();
-        for (const LaneAddress& a : r.lanes)
-          lanes.push_back(
-              {{"lane", a.lane}, {"offset", a.offset}, {"bytes", a.bytes}, {"sector", a.sector}});
-        requests.push_back({{"block", r.block},
-                            {"warp", r.warp},
-                            {"argument", r.buffer},
-                            {"store", r.write},
-                            {"lanes", lanes},
-                            {"sectors", r.sectors},
-                            {"lines", r.lines},
-                            {"useful_bytes", r.usefulBytes},
-                            {"min_sectors", r.minSectors},
-                            {"efficiency_percent", jsonNumber(sectorEfficiency(r))}});
-      }
-      const MemoryStepSummary sum = summarizeMemory(s.memory);
-      step["memory"] = {{"requests", requests},
-                        {"sectors", sum.sectors},
-                        {"min_sectors", sum.minSectors},
-                        {"useful_bytes", sum.usefulBytes},
-                        {"efficiency_percent", jsonNumber(sum.efficiency)}};
-    }
-    if (!s.activeWarps.empty() || s.bankConflictDegree) {
-      step["active_warps"] = s.activeWarps;
-      step["bank_conflict_degree"] = s.bankConflictDegree;
-    }
-    steps.push_back(step);
+    combines.push_back(combine);
   }
-  j["steps"] = steps;
+  return combines;
+}
+
+// coarsening: the elements each thread read, in its order
+json gathersJson(const StepSnapshot& s, ElementType type) {
+  json gathers = json::array();
+  for (size_t k = 0; k < s.gathers.size(); ++k) {
+    json read = json::array();
+    for (double v : s.gathers[k].values) read.push_back(jsonValue(v, type));
+    gathers.push_back({{"thread", k}, {"elements", s.gathers[k].elements}, {"values", read}});
+  }
+  return gathers;
+}
+
+json memoryJson(const StepSnapshot& s) {
+  json requests = json::array();
+  for (const WarpMemoryRequest& r : s.memory) {
+    json lanes = json::array();
+    for (const LaneAddress& a : r.lanes)
+      lanes.push_back(
+          {{"lane", a.lane}, {"offset", a.offset}, {"bytes", a.bytes}, {"sector", a.sector}});
+    requests.push_back({{"block", r.block},
+                        {"warp", r.warp},
+                        {"argument", r.buffer},
+                        {"store", r.write},
+                        {"lanes", lanes},
+                        {"sectors", r.sectors},
+                        {"lines", r.lines},
+                        {"useful_bytes", r.usefulBytes},
+                        {"min_sectors", r.minSectors},
+                        {"efficiency_percent", jsonNumber(sectorEfficiency(r))}});
+  }
+  const MemoryStepSummary sum = summarizeMemory(s.memory);
+  return {{"requests", requests},
+          {"sectors", sum.sectors},
+          {"min_sectors", sum.minSectors},
+          {"useful_bytes", sum.usefulBytes},
+          {"efficiency_percent", jsonNumber(sum.efficiency)}};
+}
+
+// One step of t.steps (`s` is an element of it: the first, the input, has no memory).
+json stepJson(const Trace& t, const StepSnapshot& s) {
+  const ElementType type = t.params.type;
+  json step;
+  step["label"] = s.label;
+  json values = json::array();
+  for (size_t i = 0; i < std::min(s.values.size(), kJsonValues); ++i)
+    values.push_back(jsonValue(s.values[i], type));
+  step["values"] = values;
+  if (s.values.size() > kJsonValues) step["values_total"] = s.values.size();
+  step["active"] = s.active;
+  json pairs = json::array();
+  for (const auto& pr : s.pairs) pairs.push_back({pr.first, pr.second});
+  step["pairs"] = pairs;
+  if (t.gpus > 0) {  // allreduce: values are the G buffers, rank after rank
+    step["contains"] = s.contains;
+    step["transfers"] = transfersJson(s);
+  }
+  if (!s.combines.empty()) step["combines"] = combinesJson(s, type);
+  if (s.racedElement >= 0) step["raced_element"] = s.racedElement;
+  if (!s.gathers.empty()) step["gathers"] = gathersJson(s, type);
+  if (t.memoryRecorded && &s != &t.steps.front()) step["memory"] = memoryJson(s);
+  if (!s.activeWarps.empty() || s.bankConflictDegree) {
+    step["active_warps"] = s.activeWarps;
+    step["bank_conflict_degree"] = s.bankConflictDegree;
+  }
+  return step;
+}
+
+json otherKernelsJson(const Trace& t) {
+  json answers = json::array();
+  for (const KernelAnswer& a : t.otherKernels) {
+    json answer = {{"lesson", a.lesson}, {"variant", a.variant}};
+    if (a.notRun.empty())
+      answer["result"] = jsonValue(a.result, t.params.type);
+    else
+      answer["not_run"] = a.notRun;
+    answers.push_back(answer);
+  }
+  return answers;
+}
+
+// What the run ended with: its result against the expected one, and what the lesson adds.
+void addOutcome(json& j, const Trace& t) {
+  const Params& p = t.params;
+  auto value = [&](double v) { return jsonValue(v, p.type); };
   j["result"] = value(t.result);
   j["expected"] = value(t.expected);
   j["tolerance"] = jsonNumber(t.tolerance);
   j["correct"] = t.correct;
   j["single_answer"] = t.singleAnswer;  // false: expected is the host's loop, not a verdict
-  if (!t.otherKernels.empty()) {
-    json answers = json::array();
-    for (const KernelAnswer& a : t.otherKernels) {
-      json answer = {{"lesson", a.lesson}, {"variant", a.variant}};
-      if (a.notRun.empty())
-        answer["result"] = value(a.result);
-      else
-        answer["not_run"] = a.notRun;
-      answers.push_back(answer);
-    }
-    j["other_kernels"] = answers;
-  }
+  if (!t.otherKernels.empty()) j["other_kernels"] = otherKernelsJson(t);
   if (!t.atomicOrder.empty()) {
     json order = json::array();
     for (const auto& a : t.atomicOrder)
@@ -240,11 +267,15 @@ json traceJson(const Trace& t) {
     for (double v : t.blockPartials) partials.push_back(value(v));
     j["block_partials"] = partials;
   }
-  if (t.params.lesson == "butterfly") j["threads_off_total"] = t.threadsOffTotal;
+  if (lessonOrThrow(t.params.lesson).picture == LessonPicture::Butterfly)
+    j["threads_off_total"] = t.threadsOffTotal;
   if (p.printing || !t.kernelOutput.empty())
     j["kernel_output"] = {
-        {"from", t.backend}, {"count", t.kernelOutput.size()}, {"lines", t.kernelOutput}};
+        {"from", name(t.backend)}, {"count", t.kernelOutput.size()}, {"lines", t.kernelOutput}};
   j["notes"] = t.notes;
+}
+
+json timingsJson(const Trace& t) {
   json timings;
   if (t.timings.measured) {
     const Timings& m = t.timings;
@@ -262,7 +293,20 @@ json traceJson(const Trace& t) {
   } else {
     timings = {{"simulator_seconds", jsonNumber(t.timings.simSeconds)}};
   }
-  j["timings"] = timings;
+  return timings;
+}
+
+}  // namespace
+
+json traceJson(const Trace& t) {
+  json j;
+  addRunSettings(j, t);
+  j["launches"] = launchesJson(t);
+  json steps = json::array();
+  for (const auto& s : t.steps) steps.push_back(stepJson(t, s));
+  j["steps"] = steps;
+  addOutcome(j, t);
+  j["timings"] = timingsJson(t);
   return j;
 }
 
@@ -271,7 +315,7 @@ json lessonsJson() {
   for (const LessonInfo& l : lessons()) {
     json lesson = {
         {"id", l.id},
-        {"title", l.title},
+        {"title", text::lessonTitle(l.id, Language::En)},
         {"variants", l.variantList()},
         {"n", {{"min", 1}, {"max", l.maxN}, {"default", l.defaultN}}},
         {"block", {{"power_of_two", true}, {"max", 1024}, {"min", l.variants.back().minBlock}}},
@@ -291,7 +335,8 @@ json lessonsJson() {
           {"schedules",
            {"lockstep", "sequential", "reverse", "random:SEED", "warps-random:SEED", "stall:T:R:K",
             "lane:T:S:K", "lanes-random:SEED"}},
-          {"backends", {"sim", "gpu", "auto"}}};
+          {"backends",
+           {name(BackendChoice::Sim), name(BackendChoice::Gpu), name(BackendChoice::Auto)}}};
 }
 
 json raceJson(const RaceResult& race) {
@@ -303,7 +348,7 @@ json raceJson(const RaceResult& race) {
   json j = {{"lesson", p.lesson},    {"variant", p.variant},
             {"barrier", p.barrier},  {"syncwarp", p.syncwarp},
             {"perturb", p.perturb},  {"printf", p.printing},
-            {"delay", delayJson(p)}, {"backend", race.backend},
+            {"delay", delayJson(p)}, {"backend", name(race.backend)},
             {"device", race.device}, {"schedules", race.schedules},
             {"runs", race.runs},     {"wrong", race.wrong},
             {"raced", race.raced},   {"expected", jsonValue(race.expected, type)},

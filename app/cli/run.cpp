@@ -15,7 +15,7 @@ int runCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) 
     out << j.dump() << "\n";
   } else
     printTraceText(t, out, colour, c.language, c.terminal.width,
-                   narrationFor(t.params, t.backend != "gpu", c.language));
+                   narrationFor(t.params, t.backend != BackendChoice::Gpu, c.language));
   if (c.timeline && c.format != Format::Json)
     printTimelineText(t, out, colour, c.language, c.terminal.width);
   if (c.launches && c.format != Format::Json)

@@ -47,13 +47,9 @@ class ChapterPrinter {
   void block(const text::Block& b, const std::string& indent) {
     using Kind = text::Block::Kind;
     switch (b.kind) {
-      case Kind::Heading: {
-        const std::string title = inlineText(b.spans);
-        out_ << "\n" << indent << title << "\n";
-        out_ << indent << std::string(size_t(text::columns(title)), b.level <= 2 ? '=' : '-')
-             << "\n\n";
+      case Kind::Heading:
+        heading(b, indent);
         break;
-      }
       case Kind::Paragraph:
         printWrapped(inlineText(b.spans), indent, indent, width_, out_);
         out_ << "\n";
@@ -64,90 +60,120 @@ class ChapterPrinter {
         out_ << "\n";
         break;
       }
-      case Kind::List: {
-        int number = 1;
-        for (const auto& item : b.children) {
-          const std::string bullet = b.ordered ? std::to_string(number++) + ". " : "- ";
-          const std::string inner = indent + std::string(bullet.size(), ' ');
-          bool first = true;
-          for (const auto& child : item.children) {
-            if (first && child.kind == Kind::Paragraph) {
-              printWrapped(inlineText(child.spans), indent + bullet, inner, width_, out_);
-            } else {
-              block(child, inner);
-            }
-            first = false;
-          }
-        }
-        out_ << "\n";
+      case Kind::List:
+        list(b, indent);
         break;
-      }
       case Kind::ListItem:
       case Kind::Quote:
         blocks(b.children, indent + "  | ");
         break;
-      case Kind::Table: {
-        std::vector<size_t> widths;
-        for (const auto& row : b.rows)
-          for (size_t c = 0; c < row.size(); ++c) {
-            if (widths.size() <= c) widths.resize(c + 1, 0);
-            widths[c] = std::max(widths[c], size_t(text::columns(inlineText(row[c]))));
-          }
-        size_t wide = indent.size();
-        for (size_t c = 0; c < widths.size(); ++c) wide += widths[c] + (c ? 2 : 0);
-        if (int(wide) > width_) {
-          stackedRows(b, indent);
-          break;
-        }
-        for (size_t r = 0; r < b.rows.size(); ++r) {
-          out_ << indent;
-          for (size_t c = 0; c < b.rows[r].size(); ++c) {
-            const std::string cell = inlineText(b.rows[r][c]);
-            out_ << (c ? "  " : "") << cell
-                 << std::string(widths[c] - size_t(text::columns(cell)), ' ');
-          }
-          out_ << "\n";
-          if (r == 0) {
-            out_ << indent;
-            for (size_t c = 0; c < widths.size(); ++c)
-              out_ << (c ? "  " : "") << std::string(widths[c], '-');
-            out_ << "\n";
-          }
-        }
-        out_ << "\n";
+      case Kind::Table:
+        table(b, indent);
         break;
-      }
       case Kind::Rule:
         out_ << indent << std::string(size_t(width_) - indent.size(), '-') << "\n\n";
         break;
       case Kind::Details:
-        // A folded answer stays folded (the reader predicts first) unless --answers unfolds
-        // every one, each right under its question.
-        if (!unfoldAnswers_) {
-          printWrapped("? " + inlineText(b.spans) + "  " + say(Message("view.answer-folded")),
-                       indent, indent + "  ", width_, out_);
-          out_ << "\n";
-          break;
-        }
-        printWrapped("> " + inlineText(b.spans), indent, indent + "  ", width_, out_);
-        blocks(b.children, indent + "    ");
+        details(b, indent);
         break;
       case Kind::Steps:
-        out_ << indent << commandLineFor(chapter_, b.query) << "\n";
-        for (size_t k = 0; k < b.items.size(); ++k)
-          printWrapped(inlineText(b.items[k]),
-                       indent + "  " + say(Message("view.step-number", {{"step", k}})) + " ",
-                       indent + "          ", width_, out_);
-        out_ << "\n";
+        steps(b, indent);
         break;
       case Kind::Predict:
-        printWrapped(say(Message("view.predict", {{"question", inlineText(b.spans)}})), indent,
-                     indent + "  ", width_, out_);
-        printWrapped(say(predictCommands(b)), indent + "  ", indent + "    ", width_, out_);
-        for (const auto& reason : b.children) block(reason, indent);
-        out_ << "\n";
+        predict(b, indent);
         break;
     }
+  }
+
+  void heading(const text::Block& b, const std::string& indent) {
+    const std::string title = inlineText(b.spans);
+    out_ << "\n" << indent << title << "\n";
+    out_ << indent << std::string(size_t(text::columns(title)), b.level <= 2 ? '=' : '-') << "\n\n";
+  }
+
+  // Each item after its bullet or number, its first paragraph on the bullet's line.
+  void list(const text::Block& b, const std::string& indent) {
+    using Kind = text::Block::Kind;
+    int number = 1;
+    for (const auto& item : b.children) {
+      const std::string bullet = b.ordered ? std::to_string(number++) + ". " : "- ";
+      const std::string inner = indent + std::string(bullet.size(), ' ');
+      bool first = true;
+      for (const auto& child : item.children) {
+        if (first && child.kind == Kind::Paragraph) {
+          printWrapped(inlineText(child.spans), indent + bullet, inner, width_, out_);
+        } else {
+          block(child, inner);
+        }
+        first = false;
+      }
+    }
+    out_ << "\n";
+  }
+
+  // A table in columns as wide as their widest cells, the header ruled off; stacked rows where
+  // the columns do not fit the width.
+  void table(const text::Block& b, const std::string& indent) {
+    std::vector<size_t> widths;
+    for (const auto& row : b.rows)
+      for (size_t c = 0; c < row.size(); ++c) {
+        if (widths.size() <= c) widths.resize(c + 1, 0);
+        widths[c] = std::max(widths[c], size_t(text::columns(inlineText(row[c]))));
+      }
+    size_t wide = indent.size();
+    for (size_t c = 0; c < widths.size(); ++c) wide += widths[c] + (c ? 2 : 0);
+    if (int(wide) > width_) {
+      stackedRows(b, indent);
+      return;
+    }
+    for (size_t r = 0; r < b.rows.size(); ++r) {
+      out_ << indent;
+      for (size_t c = 0; c < b.rows[r].size(); ++c) {
+        const std::string cell = inlineText(b.rows[r][c]);
+        out_ << (c ? "  " : "") << cell
+             << std::string(widths[c] - size_t(text::columns(cell)), ' ');
+      }
+      out_ << "\n";
+      if (r == 0) {
+        out_ << indent;
+        for (size_t c = 0; c < widths.size(); ++c)
+          out_ << (c ? "  " : "") << std::string(widths[c], '-');
+        out_ << "\n";
+      }
+    }
+    out_ << "\n";
+  }
+
+  void details(const text::Block& b, const std::string& indent) {
+    // A folded answer stays folded (the reader predicts first) unless --answers unfolds
+    // every one, each right under its question.
+    if (!unfoldAnswers_) {
+      printWrapped("? " + inlineText(b.spans) + "  " + say(Message("view.answer-folded")), indent,
+                   indent + "  ", width_, out_);
+      out_ << "\n";
+      return;
+    }
+    printWrapped("> " + inlineText(b.spans), indent, indent + "  ", width_, out_);
+    blocks(b.children, indent + "    ");
+  }
+
+  // A narrated run: its command line, then each step's sentence under its number.
+  void steps(const text::Block& b, const std::string& indent) {
+    out_ << indent << commandLineFor(chapter_, b.query) << "\n";
+    for (size_t k = 0; k < b.items.size(); ++k)
+      printWrapped(inlineText(b.items[k]),
+                   indent + "  " + say(Message("view.step-number", {{"step", k}})) + " ",
+                   indent + "          ", width_, out_);
+    out_ << "\n";
+  }
+
+  // A prediction: the question, the run that answers it, then its reasons.
+  void predict(const text::Block& b, const std::string& indent) {
+    printWrapped(say(Message("view.predict", {{"question", inlineText(b.spans)}})), indent,
+                 indent + "  ", width_, out_);
+    printWrapped(say(predictCommands(b)), indent + "  ", indent + "    ", width_, out_);
+    for (const auto& reason : b.children) block(reason, indent);
+    out_ << "\n";
   }
 
   // A table too wide for the terminal: each row a block of its own, its first cell as the

@@ -13,6 +13,7 @@
 #include "app/cli/views.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run/run.hpp"
+#include "lessons/engine/texts/texts.hpp"
 
 namespace rlab::cli {
 
@@ -34,18 +35,17 @@ void showStop(const Command& c, const std::vector<Stop>& stops, size_t k, std::o
               bool colour) {
   const Stop& s = stops[k];
   const Trace t = runLesson(tourStopParams(*s.lesson, *s.stop));
-  const text::Document* doc = text::chapter(s.lesson->id, c.language);
   const int width = c.terminal.width;
   out << "\n";
-  printWrapped(
-      "== " + render(Message("view.tour-stop", {{"stop", k + 1},
-                                                {"stops", stops.size()},
-                                                {"title", doc ? doc->title : s.lesson->title}}),
-                     c.language),
-      "", "   ", width, out);
+  printWrapped("== " + render(Message("view.tour-stop",
+                                      {{"stop", k + 1},
+                                       {"stops", stops.size()},
+                                       {"title", text::lessonTitle(s.lesson->id, c.language)}}),
+                              c.language),
+               "", "   ", width, out);
   printWrapped(render(s.stop->why, c.language), "   ", "   ", width, out);
   printTraceText(t, out, colour, c.language, width,
-                 narrationFor(t.params, t.backend != "gpu", c.language));
+                 narrationFor(t.params, t.backend != BackendChoice::Gpu, c.language));
   out.flush();
 }
 

@@ -1,5 +1,6 @@
-// Text views for the terminal of a run: its steps, launches, timeline and ranks. The views of
-// the other jobs (lessons, races, witnesses, bench tables, sanitizer reports) are in
+// Text views for the terminal of a run: its header, steps, ranks, result and timings. The views
+// rlab run adds on request (--memory, --timeline, --launches) are in run_option_views.cpp; those
+// of the other jobs (lessons, races, witnesses, bench tables, sanitizer reports) are in
 // job_views.cpp. They read results; they compute nothing.
 #include "app/cli/views.hpp"
 
@@ -13,7 +14,7 @@
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/run/timeline.hpp"
+#include "app/cli/run_option_views.hpp"
 #include "app/cli/terminal.hpp"
 #include "app/cli/terminal_style.hpp"
 
@@ -71,11 +72,15 @@ std::string say(const Message& m, Language language) {
   return render(m, language);
 }
 
-// allreduce: each step as G rows, one per GPU, its chunks with the ranks each one holds, and
-// the copies of the step. Every chunk shows the same number of its first values (all where they
-// fit); a GPU's chunks that do not fit on one line go on under it.
-void printRanksText(const Trace& t, std::ostream& out, bool colour, int width,
-                    const text::Block* narration, Language language) {
+// How an allreduce's steps are laid out: the widest value and ranks label, the start of a GPU's
+// row (as wide as the last GPU's name), and how many values each chunk shows.
+struct RanksLayout {
+  size_t cell = 1, label = 3, shownPerChunk = 0;
+  std::string rowStart;
+};
+
+// The layout every step of the run shares, from the widest value and ranks label of all of them.
+RanksLayout ranksLayout(const Trace& t, int width) {
   const Params& p = t.params;
   const size_t n = size_t(p.n);
   const int chunks = int(t.chunkStarts.size()) - 1;
@@ -111,48 +116,76 @@ void printRanksText(const Trace& t, std::ostream& out, bool colour, int width,
     const int lines = (count + perLine - 1) / perLine;
     shownPerChunk = valuesInChunk(available / ((count + lines - 1) / lines) - 2 - labelColumns);
   }
+  return {cell, label, shownPerChunk, rowStart};
+}
 
+// Chunk `c` of GPU `r` in step `s`: " |", its first values, " [ranks]" it holds; coloured where
+// the ranks it holds changed since the previous step.
+std::string chunkText(const Trace& t, const StepSnapshot& s, const StepSnapshot* previous, int r,
+                      int c, const RanksLayout& layout, bool colour) {
+  const Params& p = t.params;
+  const size_t n = size_t(p.n);
+  const bool changed =
+      previous && !previous->contains.empty() && previous->contains[r][c] != s.contains[r][c];
+  const char* style = colour && changed ? kChanged : "";
+  std::string chunk = " |";
+  chunk += style;
+  const size_t first = r * n + size_t(t.chunkStarts[c]);
+  const size_t count = size_t(t.chunkStarts[c + 1] - t.chunkStarts[c]);
+  for (size_t i : shownIndices(count, std::min(layout.shownPerChunk, count))) {
+    if (i == SIZE_MAX) {
+      chunk += " …";
+      break;  // a chunk shows its first values only: the ranks say the rest
+    }
+    const std::string text = formatValue(s.values[first + i], p.type);
+    chunk += ' ' + spaces(layout.cell - std::min(layout.cell, text.size())) + text;
+  }
+  if (!s.contains.empty()) {
+    const std::string held = ranksText(s.contains[r][c], p.gpus);
+    chunk += " [" + held + "]" + spaces(layout.label - std::min(layout.label, held.size()));
+  }
+  chunk += *style ? kReset : "";
+  return chunk;
+}
+
+// GPU `r`'s row of step `s`: its name, then its chunks; those that do not fit on one line go on
+// under it.
+void printGpuRow(const Trace& t, const StepSnapshot& s, const StepSnapshot* previous, int r,
+                 const RanksLayout& layout, std::ostream& out, bool colour, int width) {
+  const int chunks = int(t.chunkStarts.size()) - 1;
+  const std::string& rowStart = layout.rowStart;
+  std::string name = "      GPU " + std::to_string(r);
+  std::string line = name + spaces(rowStart.size() - name.size());
+  int column = int(rowStart.size());
+  for (int c = 0; c < chunks; ++c) {
+    const std::string chunk = chunkText(t, s, previous, r, c, layout, colour);
+    const int chunkColumns = visibleColumns(chunk);
+    if (c > 0 && column + chunkColumns + 2 > width) {  // on under the GPU's name
+      out << line << " |\n";
+      line = spaces(rowStart.size());
+      column = int(rowStart.size());
+    }
+    line += chunk;
+    column += chunkColumns;
+  }
+  out << line << " |\n";
+}
+
+// allreduce: each step as G rows, one per GPU, its chunks with the ranks each one holds, and
+// the copies of the step. Every chunk shows the same number of its first values (all where they
+// fit); a GPU's chunks that do not fit on one line go on under it.
+void printRanksText(const Trace& t, std::ostream& out, bool colour, int width,
+                    const text::Block* narration, Language language) {
+  const Params& p = t.params;
+  const size_t n = size_t(p.n);
+  const RanksLayout layout = ranksLayout(t, width);
   for (size_t k = 0; k < t.steps.size(); ++k) {
     const StepSnapshot& s = t.steps[k];
     const StepSnapshot* previous = k > 0 ? &t.steps[k - 1] : nullptr;
     printWrapped(std::to_string(k) + "  " + say(s.label, language),
                  spaces(4 - std::min<size_t>(4, std::to_string(k).size())), spaces(6), width, out);
-    for (int r = 0; r < p.gpus && s.values.size() >= (r + 1) * n; ++r) {
-      std::string name = "      GPU " + std::to_string(r);
-      std::string line = name + spaces(rowStart.size() - name.size());
-      int column = int(rowStart.size());
-      for (int c = 0; c < chunks; ++c) {
-        const bool changed =
-            previous && !previous->contains.empty() && previous->contains[r][c] != s.contains[r][c];
-        const char* style = colour && changed ? kChanged : "";
-        std::string chunk = " |";
-        chunk += style;
-        const size_t first = r * n + size_t(t.chunkStarts[c]);
-        const size_t count = size_t(t.chunkStarts[c + 1] - t.chunkStarts[c]);
-        for (size_t i : shownIndices(count, std::min(shownPerChunk, count))) {
-          if (i == SIZE_MAX) {
-            chunk += " …";
-            break;  // a chunk shows its first values only: the ranks say the rest
-          }
-          const std::string text = formatValue(s.values[first + i], p.type);
-          chunk += ' ' + spaces(cell - std::min(cell, text.size())) + text;
-        }
-        if (!s.contains.empty()) {
-          const std::string held = ranksText(s.contains[r][c], p.gpus);
-          chunk += " [" + held + "]" + spaces(label - std::min(label, held.size()));
-        }
-        chunk += *style ? kReset : "";
-        const int chunkColumns = visibleColumns(chunk);
-        if (c > 0 && column + chunkColumns + 2 > width) {  // on under the GPU's name
-          out << line << " |\n";
-          line = spaces(rowStart.size());
-          column = int(rowStart.size());
-        }
-        line += chunk;
-        column += chunkColumns;
-      }
-      out << line << " |\n";
-    }
+    for (int r = 0; r < p.gpus && s.values.size() >= (r + 1) * n; ++r)
+      printGpuRow(t, s, previous, r, layout, out, colour, width);
     for (const Transfer& x : s.transfers)
       printWrapped(say(Message(x.combined ? "view.transfer-combined" : "view.transfer-copied",
                                {{"from", x.from},
@@ -169,7 +202,8 @@ void printRanksText(const Trace& t, std::ostream& out, bool colour, int width,
 // What the kernel printed, every line, under a heading that says how many and from where.
 void printKernelOutput(const Trace& t, std::ostream& out, int width, Language language) {
   const size_t count = t.kernelOutput.size();
-  printWrapped(say(Message(t.backend == "gpu" ? "view.kernel-output-gpu" : "view.kernel-output-sim",
+  printWrapped(say(Message(t.backend == BackendChoice::Gpu ? "view.kernel-output-gpu"
+                                                           : "view.kernel-output-sim",
                            {{"lines", count}}),
                    language),
                "", "  ", width, out);
@@ -196,48 +230,6 @@ void printOtherKernels(const Trace& t, std::ostream& out, int width, Language la
   }
   out << "  " << padded(say(Message("view.host-loop"), language))
       << formatValue(t.expected, t.params.type) << "\n";
-}
-
-std::string percent(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", v);
-  return text;
-}
-
-// The step's global loads and stores (rlab run --memory): a summary, then each warp's request.
-void printMemoryStep(const StepSnapshot& s, std::ostream& out, int width, Language language) {
-  const MemoryStepSummary sum = summarizeMemory(s.memory);
-  if (sum.requests == 0) {
-    out << "        " << say(Message("view.memory-none"), language) << "\n";
-    return;
-  }
-  printWrapped(say(Message("view.memory-step", {{"requests", sum.requests},
-                                                {"sectors", sum.sectors},
-                                                {"useful", sum.usefulBytes},
-                                                {"efficiency", percent(sum.efficiency)},
-                                                {"fewest", sum.minSectors}}),
-                   language),
-               spaces(8), spaces(10), width, out);
-  constexpr size_t kShownRequests = 16;
-  for (size_t k = 0; k < s.memory.size() && k < kShownRequests; ++k) {
-    const WarpMemoryRequest& r = s.memory[k];
-    printWrapped(say(Message(r.write ? "view.memory-store" : "view.memory-load",
-                             {{"block", r.block},
-                              {"warp", r.warp},
-                              {"arg", r.buffer},
-                              {"lanes", r.lanes.size()},
-                              {"sectors", r.sectors},
-                              {"fewest", r.minSectors},
-                              {"lines", r.lines},
-                              {"useful", r.usefulBytes},
-                              {"efficiency", percent(sectorEfficiency(r))}}),
-                     language),
-                 spaces(10), spaces(12), width, out);
-  }
-  if (s.memory.size() > kShownRequests)
-    printWrapped(
-        say(Message("view.memory-more", {{"more", s.memory.size() - kShownRequests}}), language),
-        spaces(10), spaces(12), width, out);
 }
 
 // A gather step (coarsening): the elements each of the first threads read, in its order, and
@@ -273,7 +265,8 @@ void printGathers(const StepSnapshot& s, ElementType type, std::ostream& out, in
 // The run's first lines: what ran, with which parameters, where.
 void printRunHeader(const Trace& t, std::ostream& out, int width, Language language) {
   const Params& p = t.params;
-  const std::string device = (t.backend == "gpu" ? "GPU: " : "") + say(t.device, language);
+  const std::string device =
+      (t.backend == BackendChoice::Gpu ? "GPU: " : "") + say(t.device, language);
   if (t.gpus > 0) {
     printWrapped(p.lesson + " (" + p.variant + ")  gpus=" + std::to_string(p.gpus) + "  " +
                      say(Message("view.n-per-gpu", {{"n", p.n}}), language) + "  " + name(p.op) +
@@ -313,87 +306,123 @@ std::string workersText(const StepSnapshot& s, size_t k, Language language) {
   return "   " + say(Message("view.list", {{"items", worked}}), language);
 }
 
+// What the steps' lines are laid out by: each step's label and who worked in it, the widest
+// label and value, and whether every step fits on one line.
+struct StepsLayout {
+  std::vector<std::string> labels, workers;
+  size_t widestLabel = 5, cell = 1;
+  int oneLineColumns = 0, underColumns = 0;
+  bool oneLine = true;
+};
+
+StepsLayout stepsLayout(const Trace& t, int width, Language language) {
+  const Params& p = t.params;
+  StepsLayout l;
+  size_t widestWorkers = 0;
+  for (size_t k = 0; k < t.steps.size(); ++k) {
+    const StepSnapshot& s = t.steps[k];
+    l.labels.push_back(say(s.label, language));
+    l.workers.push_back(workersText(s, k, language));
+    l.widestLabel = std::max(l.widestLabel, size_t(visibleColumns(l.labels.back())));
+    widestWorkers = std::max(widestWorkers, size_t(visibleColumns(l.workers.back())));
+    l.cell = std::max(l.cell, widestValue(s.values, 0, s.values.size(), p.type));
+  }
+  // One line a step where every row shows all its values, or at least 8 of them.
+  l.oneLineColumns = width - int(6 + l.widestLabel + 2 + widestWorkers);
+  l.underColumns = width - 5;  // the array under the label, from column 6
+  for (const auto& s : t.steps)
+    l.oneLine &= valuesFitting(s.values.size(), l.cell, l.oneLineColumns) >=
+                 std::min<size_t>(s.values.size(), 8);
+  return l;
+}
+
+// A step's array as its row shows it: both ends of a long one, the raced cell, changed cells and
+// cells written by working threads coloured, and how many values it holds where some are left out.
+std::string stepRow(const StepSnapshot& s, const std::vector<double>* previous,
+                    const StepsLayout& l, ElementType type, bool colour, Language language) {
+  const size_t cell = l.cell;
+  std::set<int> written;
+  for (const auto& pair : s.pairs) written.insert(pair.second);
+  std::string row;
+  const size_t shown =
+      valuesFitting(s.values.size(), cell, l.oneLine ? l.oneLineColumns : l.underColumns);
+  for (size_t i : shownIndices(s.values.size(), shown)) {
+    if (i == SIZE_MAX) {
+      row += "  …";
+      continue;
+    }
+    const std::string text = formatValue(s.values[i], type);
+    const bool changed = previous && i < previous->size() && (*previous)[i] != s.values[i];
+    const char* style = !colour                    ? ""
+                        : int(i) == s.racedElement ? kWrong
+                        : changed                  ? kChanged
+                        : written.count(int(i))    ? kWorked
+                                                   : "";
+    row += ' ' + spaces(cell - std::min(cell, text.size())) + style + text + (*style ? kReset : "");
+  }
+  if (shown < s.values.size())
+    row += "  " + say(Message("view.values", {{"values", s.values.size()}}), language);
+  return row;
+}
+
+// Step `k`'s number, label, row and who worked: on one line, or the row under the label and who
+// worked after whichever of the two has room for it.
+void printStepLines(size_t k, const std::string& row, const StepsLayout& l, std::ostream& out,
+                    int width) {
+  const std::string number = std::to_string(k);
+  const std::string start = spaces(4 - std::min<size_t>(4, number.size())) + number + "  ";
+  const std::string& label = l.labels[k];
+  const std::string& who = l.workers[k];
+  if (l.oneLine) {
+    out << start << label << spaces(l.widestLabel - size_t(visibleColumns(label)) + 2) << row << who
+        << "\n";
+  } else if (visibleColumns(start + label + who) <= width) {
+    out << start << label << who << "\n" << spaces(5) << row << "\n";
+  } else {
+    printWrapped(label, start, spaces(6), width, out);
+    if (5 + visibleColumns(row + who) <= width)
+      out << spaces(5) << row << who << "\n";
+    else
+      out << spaces(5) << row << "\n" << spaces(6) << who.substr(3) << "\n";
+  }
+}
+
+// Under step `k`'s lines: what its threads gathered, its memory requests, the element raced on
+// and its stale reads.
+void printStepFindings(const Trace& t, size_t k, std::ostream& out, bool colour, int width,
+                       Language language) {
+  const Params& p = t.params;
+  const StepSnapshot& s = t.steps[k];
+  if (!s.gathers.empty()) printGathers(s, p.type, out, width, language);
+  if (k > 0 && t.memoryRecorded) printMemoryStep(s, out, width, language);
+  if (s.racedElement >= 0)
+    printWrapped(
+        std::string(colour ? kWrong : "") +
+            say(Message("view.raced-element",
+                        {{"element", s.array + "[" + std::to_string(s.racedElement) + "]"}}),
+                language) +
+            (colour ? kReset : ""),
+        spaces(8), spaces(10), width, out);
+  for (const Message& stale : staleReads(s, p.type))
+    printWrapped(std::string(colour ? kWrong : "") +
+                     say(Message("view.stale-read", {{"read", stale}}), language) +
+                     (colour ? kReset : ""),
+                 spaces(8), spaces(10), width, out);
+}
+
 // One line per step where the terminal is wide enough: its number and label, the array (both
 // ends of a long one; changed cells and cells written by working threads coloured) and who
 // worked. Where it is not, the array goes under the label, and who worked after whichever of
 // the two has room for it. Then the step's stale reads and narration.
 void printSteps(const Trace& t, std::ostream& out, bool colour, int width,
                 const text::Block* narration, Language language) {
-  const Params& p = t.params;
-  size_t widestLabel = 5, widestWorkers = 0, cell = 1;
-  std::vector<std::string> labels, workers;
-  for (size_t k = 0; k < t.steps.size(); ++k) {
-    const StepSnapshot& s = t.steps[k];
-    labels.push_back(say(s.label, language));
-    workers.push_back(workersText(s, k, language));
-    widestLabel = std::max(widestLabel, size_t(visibleColumns(labels.back())));
-    widestWorkers = std::max(widestWorkers, size_t(visibleColumns(workers.back())));
-    cell = std::max(cell, widestValue(s.values, 0, s.values.size(), p.type));
-  }
-  // One line a step where every row shows all its values, or at least 8 of them.
-  const int oneLineColumns = width - int(6 + widestLabel + 2 + widestWorkers);
-  const int underColumns = width - 5;  // the array under the label, from column 6
-  bool oneLine = true;
-  for (const auto& s : t.steps)
-    oneLine &= valuesFitting(s.values.size(), cell, oneLineColumns) >=
-               std::min<size_t>(s.values.size(), 8);
-
+  const StepsLayout layout = stepsLayout(t, width, language);
   const std::vector<double>* previous = nullptr;
   for (size_t k = 0; k < t.steps.size(); ++k) {
     const StepSnapshot& s = t.steps[k];
-    std::set<int> written;
-    for (const auto& pair : s.pairs) written.insert(pair.second);
-    std::string row;
-    const size_t shown =
-        valuesFitting(s.values.size(), cell, oneLine ? oneLineColumns : underColumns);
-    for (size_t i : shownIndices(s.values.size(), shown)) {
-      if (i == SIZE_MAX) {
-        row += "  …";
-        continue;
-      }
-      const std::string text = formatValue(s.values[i], p.type);
-      const bool changed = previous && i < previous->size() && (*previous)[i] != s.values[i];
-      const char* style = !colour                    ? ""
-                          : int(i) == s.racedElement ? kWrong
-                          : changed                  ? kChanged
-                          : written.count(int(i))    ? kWorked
-                                                     : "";
-      row +=
-          ' ' + spaces(cell - std::min(cell, text.size())) + style + text + (*style ? kReset : "");
-    }
-    if (shown < s.values.size())
-      row += "  " + say(Message("view.values", {{"values", s.values.size()}}), language);
-    const std::string number = std::to_string(k);
-    const std::string start = spaces(4 - std::min<size_t>(4, number.size())) + number + "  ";
-    const std::string& label = labels[k];
-    const std::string& who = workers[k];
-    if (oneLine) {
-      out << start << label << spaces(widestLabel - size_t(visibleColumns(label)) + 2) << row << who
-          << "\n";
-    } else if (visibleColumns(start + label + who) <= width) {
-      out << start << label << who << "\n" << spaces(5) << row << "\n";
-    } else {
-      printWrapped(label, start, spaces(6), width, out);
-      if (5 + visibleColumns(row + who) <= width)
-        out << spaces(5) << row << who << "\n";
-      else
-        out << spaces(5) << row << "\n" << spaces(6) << who.substr(3) << "\n";
-    }
-    if (!s.gathers.empty()) printGathers(s, p.type, out, width, language);
-    if (k > 0 && t.memoryRecorded) printMemoryStep(s, out, width, language);
-    if (s.racedElement >= 0)
-      printWrapped(
-          std::string(colour ? kWrong : "") +
-              say(Message("view.raced-element",
-                          {{"element", s.array + "[" + std::to_string(s.racedElement) + "]"}}),
-                  language) +
-              (colour ? kReset : ""),
-          spaces(8), spaces(10), width, out);
-    for (const Message& stale : staleReads(s, p.type))
-      printWrapped(std::string(colour ? kWrong : "") +
-                       say(Message("view.stale-read", {{"read", stale}}), language) +
-                       (colour ? kReset : ""),
-                   spaces(8), spaces(10), width, out);
+    printStepLines(k, stepRow(s, previous, layout, t.params.type, colour, language), layout, out,
+                   width);
+    printStepFindings(t, k, out, colour, width, language);
     if (narration && k < narration->items.size()) printNarration(narration->items[k], out, width);
     previous = &s.values;
   }
@@ -452,78 +481,6 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, Language lan
     printWrapped(say(Message("view.note", {{"note", note}}), language), "", "      ", width, out);
   printResult(t, out, colour, width, language);
   printTimings(t, out, width, language);
-}
-
-void printLaunchesText(const Trace& t, std::ostream& out, Language language, int width) {
-  const LaunchTable launches = launchTable(t);
-  out << "\n";
-  printWrapped(say(Message("view.launches", {{"launches", launches.rows.size()},
-                                             {"file", lessonOrThrow(t.params.lesson).hostFile}}),
-                   language),
-               "", "  ", width, out);
-  std::vector<std::string> columns;
-  for (const Message& column : launches.columns) columns.push_back(say(column, language));
-  Table table{columns, launches.rows, true};
-  table.gap = " ";
-  printTable(table, "  ", width, out);
-}
-
-void printTimelineText(const Trace& t, std::ostream& out, bool colour, Language language,
-                       int width) {
-  const Timeline tl = buildTimeline(t);
-  out << "\n";
-  if (!tl.available) {
-    printWrapped(say(Message("view.timeline-none", {{"why", tl.why}}), language), "", "  ", width,
-                 out);
-    return;
-  }
-  printWrapped(
-      say(tl.measured ? Message("view.timeline-measured")
-                      : Message("view.timeline-simulated", {{"schedule", t.params.schedule}}),
-          language),
-      "", "  ", width, out);
-  printWrapped(say(tl.clockText, language), "  ", "  ", width, out);
-  const Params& p = t.params;
-  // Each level a column; a late cell says so, and its row's gap is dots.
-  const std::string waiting = say(Message("view.timeline-waiting"), language);
-  Table table;
-  table.header.push_back("");
-  for (const Message& column : tl.columns) table.header.push_back(say(column, language));
-  for (const TimelineRow& row : tl.rows) {
-    std::vector<std::string> cells(tl.columns.size() + 1);
-    cells[0] = say(Message("view.timeline-thread", {{"thread", row.thread}}), language);
-    for (const TimelineCell& cell : row.cells) {
-      std::string& s = cells[size_t(cell.column) + 1];
-      if (!s.empty()) s += "; ";
-      s += "#" + std::to_string(cell.readTick) + "-" + std::to_string(cell.writeTick) + " " +
-           cellText(cell, p.op, p.type);
-      if (cell.late)
-        s += " " + say(Message("view.timeline-late", {{"level", cell.level}}), language);
-      if (cell.staleRead) s += " !";
-      for (int gap = cell.level - 1; gap < cell.column; ++gap)
-        if (cells[size_t(gap) + 1].empty()) cells[size_t(gap) + 1] = waiting;
-    }
-    if (colour)
-      for (std::string& s : cells)
-        if (s.find(" !") != std::string::npos) s = kWrong + s + kReset;
-    table.rows.push_back(cells);
-  }
-  printTable(table, "  ", width, out);
-  for (const TimelineEarlyRead& e : tl.earlyReads)
-    printWrapped(std::string(colour ? kWrong : "") +
-                     say(Message("view.timeline-early-read",
-                                 {{"read", e.readTick}, {"what", e.text}, {"write", e.writeTick}}),
-                         language) +
-                     (colour ? kReset : "") +
-                     say(Message("view.colon", {{"text", e.sentence}}), language),
-                 "  ", "    ", width, out);
-  const int needed = tl.readsAfterTheirWrite + tl.readsBeforeTheirWrite;
-  printWrapped(say(tl.readsBeforeTheirWrite == 0
-                       ? Message("timeline.reads-all-after", {{"reads", needed}})
-                       : Message("timeline.reads-before",
-                                 {{"before", tl.readsBeforeTheirWrite}, {"reads", needed}}),
-                   language),
-               "  ", "    ", width, out);
 }
 
 }  // namespace rlab::cli

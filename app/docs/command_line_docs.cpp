@@ -193,14 +193,9 @@ std::string offer(const std::vector<std::string>& list) {
   return "COMPREPLY=($(compgen -W " + shellQuoted(words(list)) + " -- \"$cur\"))";
 }
 
-}  // namespace
-
-std::string bashCompletion(const CLI::App& app, const CompletionWords& given) {
-  const auto commands = commandsOf(app);
-  const std::string program = app.get_name();
-  std::ostringstream out;
-  out << "# bash completion for " << program
-      << ": generated from its own options by rlab-docs (app/docs); do not edit.\n\n";
+// _rlab_files and _rlab_folders, which offer() calls: file names (matching a pattern where one is
+// given) or folders.
+void writeFileHelpers(std::ostream& out) {
   out << "_rlab_files() {\n"
          "  local IFS=$'\\n'\n"
          "  if [[ -n $1 ]]; then\n"
@@ -215,8 +210,24 @@ std::string bashCompletion(const CLI::App& app, const CompletionWords& given) {
          "  COMPREPLY=($(compgen -d -- \"$cur\"))\n"
          "  compopt -o filenames 2>/dev/null\n"
          "}\n\n";
-  out << "_" << program << "() {\n"
-      << "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+}
+
+// Every long option of every command that takes a value, "--n", sorted.
+std::vector<std::string> valuedOptions(const std::vector<CommandInfo>& commands) {
+  std::set<std::string> valued;
+  for (const CommandInfo& command : commands)
+    for (const CLI::Option* option : command.options)
+      if (!option->get_positional() && takesValue(*option))
+        for (const std::string& l : option->get_lnames()) valued.insert("--" + l);
+  return std::vector<std::string>(valued.begin(), valued.end());
+}
+
+// The loop over the words typed so far: it finds the command, the lesson (the first positional
+// word) and which positional slot the cursor is in.
+void writeWordLoop(std::ostream& out, const std::string& program,
+                   const std::vector<CommandInfo>& commands,
+                   const std::vector<std::string>& valuedList) {
+  out << "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
       << "  local command=" << program << " word i slot=0 lesson=\"\" expects_value=0\n"
       << "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
       << "    word=${COMP_WORDS[i]}\n"
@@ -232,12 +243,6 @@ std::string bashCompletion(const CLI::App& app, const CompletionWords& given) {
       << "    case \"$word\" in\n"
       << "      --*=*) ;;\n";
   // Options that take a value swallow the next word.
-  std::set<std::string> valued;
-  for (const CommandInfo& command : commands)
-    for (const CLI::Option* option : command.options)
-      if (!option->get_positional() && takesValue(*option))
-        for (const std::string& l : option->get_lnames()) valued.insert("--" + l);
-  std::vector<std::string> valuedList(valued.begin(), valued.end());
   if (!valuedList.empty()) {
     std::string pattern;
     for (const std::string& v : valuedList) pattern += (pattern.empty() ? "" : "|") + v;
@@ -247,8 +252,11 @@ std::string bashCompletion(const CLI::App& app, const CompletionWords& given) {
       << "      *) ((slot == 0)) && lesson=$word; slot=$((slot + 1)) ;;\n"
       << "    esac\n"
       << "  done\n\n";
+}
 
-  // The value of the option just typed.
+// The value of the option just typed.
+void writeOptionValues(std::ostream& out, const std::vector<CommandInfo>& commands,
+                       const CompletionWords& given, const std::vector<std::string>& valuedList) {
   out << "  case \"$prev\" in\n";
   out << "    --variant)\n      case \"$lesson\" in\n";
   for (const auto& [lesson, variants] : given.variantsOfLesson)
@@ -272,8 +280,11 @@ std::string bashCompletion(const CLI::App& app, const CompletionWords& given) {
     if (!pattern.empty()) out << "    " << pattern << ") return ;;\n";
   }
   out << "  esac\n\n";
+}
 
-  // Options, subcommands or positional words of the command.
+// Options, subcommands or positional words of the command.
+void writeCommandWords(std::ostream& out, const std::vector<CommandInfo>& commands,
+                       const CompletionWords& given) {
   out << "  case \"$command\" in\n";
   for (const CommandInfo& command : commands) {
     std::vector<std::string> options, subcommands;
@@ -303,6 +314,22 @@ std::string bashCompletion(const CLI::App& app, const CompletionWords& given) {
     out << "      esac ;;\n";
   }
   out << "  esac\n}\n";
+}
+
+}  // namespace
+
+std::string bashCompletion(const CLI::App& app, const CompletionWords& given) {
+  const auto commands = commandsOf(app);
+  const std::string program = app.get_name();
+  const std::vector<std::string> valuedList = valuedOptions(commands);
+  std::ostringstream out;
+  out << "# bash completion for " << program
+      << ": generated from its own options by rlab-docs (app/docs); do not edit.\n\n";
+  writeFileHelpers(out);
+  out << "_" << program << "() {\n";
+  writeWordLoop(out, program, commands, valuedList);
+  writeOptionValues(out, commands, given, valuedList);
+  writeCommandWords(out, commands, given);
   out << "complete -F _" << program << " " << program << "\n";
   return out.str();
 }

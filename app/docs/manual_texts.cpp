@@ -15,7 +15,7 @@ std::string lessonList() {
     if (lesson.variants.size() > 1)
       for (const VariantInfo& v : lesson.variants)
         variants += (variants.empty() ? " (variants: " : ", ") + v.id;
-    out += ".TP\n.B " + roff(lesson.id) + "\n" + roff(lesson.title) +
+    out += ".TP\n.B " + roff(lesson.id) + "\n" + roff(text::lessonTitle(lesson.id, Language::En)) +
            (variants.empty() ? "" : roff(variants) + ")") + "\n";
   }
   return out;

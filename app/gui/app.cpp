@@ -11,13 +11,9 @@
 #include "app/gui/strings.hpp"
 #include "app/gui/tabs.hpp"
 #include "app/gui/theme.hpp"
-#include "lessons/engine/races/distribution.hpp"
-#include "lessons/engine/races/race.hpp"
 #include "lessons/engine/registry.hpp"
-#include "lessons/engine/races/witness.hpp"
 #include "lessons/engine/run/run.hpp"
 #include "lessons/engine/backends/backends.hpp"
-#include "lessons/engine/gpu_tools/sanitizer.hpp"
 
 namespace rlab::gui {
 
@@ -32,10 +28,7 @@ App::App() {
 }
 
 void App::resetToDefaults() {
-  Params defaults;
-  defaults.lesson = "barrier";
-  defaults.variant = "global";
-  defaults.n = 8;
+  Params defaults = openingRun();
   defaults.backend = ui.gpuUsable ? BackendChoice::Gpu : BackendChoice::Sim;
   ui.params = defaults;
   ui.valuesText[0] = '\0';
@@ -113,8 +106,9 @@ std::function<void(UiState&)> showTrace(std::shared_ptr<const Trace> trace) {
     const int last = std::max(0, int(trace->steps.size()) - 1);
     ui.step = sameLesson ? std::min(ui.step, last) : 0;
     if (!sameLesson) ui.playing = false;
-    ui.status = trace->backend == "gpu" ? printed(tr("Ran on %s"), say(trace->device).c_str())
-                                        : tr("Ran on the simulator");
+    ui.status = trace->backend == BackendChoice::Gpu
+                    ? printed(tr("Ran on %s"), say(trace->device).c_str())
+                    : tr("Ran on the simulator");
     ui.statusIsError = false;
     if (!trace->fallback.empty()) ui.status = say(trace->fallback);
   };
@@ -187,135 +181,6 @@ void App::pollWork() {
   liveRate_.poll(ui);
 }
 
-void App::followLiveRaceRate() {
-  const std::shared_ptr<const Trace> run = ui.trace;
-  const bool wanted = run && run->exercise.empty() && run->singleAnswer && runMayRace(run->params);
-  if (!wanted || liveRateFor_ == run) {  // once per run: measured, under way, or it failed
-    if (!wanted && liveRate_.busy()) liveRate_.cancel();
-    return;
-  }
-  if (liveRate_.busy()) {  // for a run no longer on screen
-    liveRate_.cancel();
-    return;
-  }
-  liveRateFor_ = run;
-  liveRate_.start("race rate", [run](JobThread::Job& job) -> JobThread::Apply {
-    // On a GPU the same setting again and again; on the simulator, where one schedule always
-    // gives one result, a different random schedule each run.
-    Params params = run->params;
-    params.backend = run->backend == "gpu" ? BackendChoice::Gpu : BackendChoice::Sim;
-    const RaceResult race = runRace(
-        params, kLiveRaceRuns, 0,
-        [&job](int done) {
-          job.progress = float(done) / float(kLiveRaceRuns);
-          return !job.cancel.load();
-        },
-        run->backend == "gpu" ? RaceSchedules::AsGiven : RaceSchedules::Vary);
-    if (race.runs < kLiveRaceRuns) return [](UiState&) {};  // cancelled: a newer run wants it
-    return [run, race](UiState& ui) {
-      ui.liveRate = LiveRaceRate{run, race.runs, race.wrong, race.device, race.backend == "gpu"};
-    };
-  });
-}
-
-void App::startRace() {
-  validate();
-  if (!ui.paramError.empty() || longWork_.busy()) return;
-  const Params params = ui.params;
-  const int runs = ui.raceRuns;
-  longWork_.start("race", [params, runs](JobThread::Job& job) -> JobThread::Apply {
-    // The schedule control's lockstep (its default) means "vary it"; any other schedule the
-    // learner picked is repeated, and the explorer says which it did.
-    const RaceSchedules schedules =
-        params.schedule == "lockstep" ? RaceSchedules::Vary : RaceSchedules::AsGiven;
-    RaceResult race = runRace(
-        params, runs, 10,
-        [&](int done) {
-          job.progress = float(done) / float(runs);
-          return !job.cancel.load();
-        },
-        schedules);
-    OffsetHistogram bins = binRace(race, 30);
-    return [race = std::move(race), bins = std::move(bins)](UiState& ui) {
-      ui.race.result = race;
-      ui.race.bins = bins;
-      ui.race.racecheck.reset();
-      ui.requestRaceTab = RaceTab::Results;
-    };
-  });
-}
-
-void App::startWitness() {
-  validate();
-  if (!ui.paramError.empty() || longWork_.busy()) return;
-  const Params params = ui.params;
-  WitnessOptions options;
-  options.searchRuns = ui.raceRuns;
-  // On the GPU the witness is then forced there, as many runs with the pause as without.
-  if (params.backend == BackendChoice::Gpu && ui.gpuUsable) options.gpuRuns = ui.raceRuns;
-  longWork_.start("witness", [this, params, options](JobThread::Job& job) -> JobThread::Apply {
-    Witness w = findWitness(params, options, [&](int, float fraction) {
-      job.progress = fraction;
-      return !job.cancel.load();
-    });
-    return [this, w = std::move(w)](UiState& ui) {
-      ui.race.witness = w;
-      ui.requestRaceTab = RaceTab::Witness;
-      showWitness();
-    };
-  });
-}
-
-void App::showWitness() {
-  if (!ui.race.witness || !ui.race.witness->found || !ui.race.witness->trace) return;
-  const Witness& w = *ui.race.witness;
-  adoptRun(w.trace, w.readFound ? w.read.step : -1);
-}
-
-bool App::witnessOnScreen() const {
-  return ui.race.witness && ui.race.witness->trace && ui.trace == ui.race.witness->trace;
-}
-
-// One of the race explorer's charts: `measure(params, runs, progress)` on the worker over the
-// run on screen, its result kept in `slot` and its tab brought to the front.
-template <class Result>
-void App::startChart(const char* label, RaceTab tab, std::optional<Result> RaceOutcome::*slot,
-                     Result (*measure)(const Params&, int, const std::function<bool(float)>&)) {
-  validate();
-  if (!ui.paramError.empty() || longWork_.busy()) return;
-  const Params params = ui.params;
-  const int runs = ui.raceRuns;
-  longWork_.start(label, [=](JobThread::Job& job) -> JobThread::Apply {
-    Result result = measure(params, runs, [&](float fraction) {
-      job.progress = fraction;
-      return !job.cancel.load();
-    });
-    return [=, result = std::move(result)](UiState& ui) {
-      ui.race.*slot = result;
-      ui.requestRaceTab = tab;
-    };
-  });
-}
-
-void App::startRateByBlock() {
-  startChart("by block", RaceTab::ByBlock, &RaceOutcome::byBlock, wrongShareByBlock);
-}
-
-void App::startFloatSums() {
-  startChart("float sums", RaceTab::FloatSums, &RaceOutcome::floatSums, floatSumSpread);
-}
-
-void App::startRacecheck() {
-  validate();
-  if (!ui.paramError.empty() || longWork_.busy()) return;
-  const Params params = ui.params;  // the run on screen: every control, --values included
-  // No sanitizer or no rlab throws GpuUnavailable: the worker shows its sentence.
-  longWork_.start("racecheck", [params](JobThread::Job&) -> JobThread::Apply {
-    SanitizerReport report = runSanitizer(params, SanitizerTool::Racecheck);
-    return [report = std::move(report)](UiState& ui) { ui.race.racecheck = report; };
-  });
-}
-
 void App::startFasterPrediction(const text::Block* prediction, const std::string& chapter) {
   if (longWork_.busy() || !ui.gpuUsable) return;
   std::vector<Params> runs;
@@ -359,8 +224,7 @@ void App::startBench() {
   const bool gpu = ui.params.backend == BackendChoice::Gpu && ui.gpuUsable;
   const ElementType type = ui.params.type;
   // shared coarsened as the controls have it, where they differ from the kernel's own
-  const LessonInfo* lesson = findLesson(ui.params.lesson);
-  const VariantInfo* variant = lesson ? lesson->findVariant(ui.params.variant) : nullptr;
+  const VariantInfo* variant = variantOf(ui.params);
   std::vector<int> perThread;
   bool loadAdd = true;
   if (variant && variant->defaultPerThread > 0 &&
@@ -449,11 +313,7 @@ void App::handleKeys() {
   if (keyPressed(Key::M)) ui.view.drawerOpen = !ui.view.drawerOpen;
   if (keyPressed(Key::Escape)) ui.view.drawerOpen = false;
   if (keyPressed(Key::R)) requestRun();
-  const LessonInfo* lesson = findLesson(ui.params.lesson);
-  const VariantInfo* variant =
-      lesson ? lesson->findVariant(ui.params.variant.empty() ? lesson->variants.front().id
-                                                             : ui.params.variant)
-             : nullptr;
+  const VariantInfo* variant = variantOf(ui.params);
   if (variant && variant->barrierSwitch) {
     if (keyPressed(Key::B)) {
       ui.params.barrier = !ui.params.barrier;
@@ -481,11 +341,10 @@ void App::adoptRun(std::shared_ptr<const Trace> trace, int step) {
   } catch (const ParamError&) {
   }
   if (ui.params.perThread == 0) {
-    const LessonInfo* lesson = findLesson(ran.lesson);
-    const VariantInfo* variant = lesson ? lesson->findVariant(ran.variant) : nullptr;
+    const VariantInfo* variant = variantOf(ran);
     if (variant && ran.perThread == variant->defaultPerThread) ran.perThread = 0;
   }
-  ran.backend = trace->backend == "gpu" ? BackendChoice::Gpu : BackendChoice::Sim;
+  ran.backend = trace->backend;
   ran.trace = ui.params.trace;
   ran.timed = ui.params.timed;
   ran.memory = ui.params.memory;

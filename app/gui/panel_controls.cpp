@@ -105,21 +105,9 @@ void scheduleControls(UiState& ui) {
   ui.rerunWanted = true;
 }
 
-}  // namespace
-
-namespace {
-// The height the panel's content took when last drawn (0: never drawn yet).
-float g_controlsNeed = 0;
-}  // namespace
-
-void drawControlsPanel(App& app) {
-  UiState& ui = app.ui;
+// Backend: the GPU when one works, the simulator always.
+bool backendControls(UiState& ui) {
   Params& p = ui.params;
-  const LessonInfo* lesson = findLesson(p.lesson);
-  bool changed = false;
-  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-
-  // Backend: the GPU when one works, the simulator always.
   int backend = p.backend == BackendChoice::Gpu ? 1 : 0;
   if (ImGui::RadioButton(trId("Simulator"), backend == 0)) backend = 0;
   noteWidget(ui, "backend:sim");
@@ -134,9 +122,14 @@ void drawControlsPanel(App& app) {
   if (!ui.gpuUsable && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", gpuName.c_str());
   if ((backend == 1) != (p.backend == BackendChoice::Gpu)) {
     p.backend = backend == 1 ? BackendChoice::Gpu : BackendChoice::Sim;
-    changed = true;
+    return true;
   }
+  return false;
+}
 
+bool sizeControl(UiState& ui) {
+  Params& p = ui.params;
+  bool changed = false;
   long long n = p.n;
   if (ImGui::InputScalar("n", ImGuiDataType_S64, &n, nullptr, nullptr, "%lld",
                          ImGuiInputTextFlags_EnterReturnsTrue) ||
@@ -148,31 +141,38 @@ void drawControlsPanel(App& app) {
   }
   noteWidget(ui, "n");
   helpMarker(tr("Number of elements. The app draws up to 4096 of them; runs go up to 2^28."));
+  return changed;
+}
 
-  // allreduce: the GPUs taking part, each with n elements.
-  if (lesson && lesson->defaultGpus > 0) {
-    const int gpus = p.gpus > 0 ? p.gpus : lesson->defaultGpus;
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(tr("GPUs"));
-    for (int g : {1, 2, 4, 8}) {
-      ImGui::SameLine();
-      if (ImGui::RadioButton(std::to_string(g).c_str(), gpus == g) && gpus != g) {
-        p.gpus = g;
-        p.values.clear();  // n values per GPU no longer split evenly
-        ui.valuesText[0] = '\0';
-        changed = true;
-      }
-      noteWidget(ui, "gpus:" + std::to_string(g));
+// allreduce: the GPUs taking part, each with n elements.
+bool gpuCountControls(UiState& ui, const LessonInfo& lesson) {
+  Params& p = ui.params;
+  bool changed = false;
+  const int gpus = p.gpus > 0 ? p.gpus : lesson.defaultGpus;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr("GPUs"));
+  for (int g : {1, 2, 4, 8}) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(std::to_string(g).c_str(), gpus == g) && gpus != g) {
+      p.gpus = g;
+      p.values.clear();  // n values per GPU no longer split evenly
+      ui.valuesText[0] = '\0';
+      changed = true;
     }
-    helpMarker(
-        tr("How many GPUs (ranks) take part; each holds n elements. The simulator runs "
-           "them as virtual GPUs."));
-    if (p.backend == BackendChoice::Gpu && gpus > ui.gpuCount)
-      wrappedText(printed(tr("This machine has %d GPU(s), so the run of %d goes to the simulator."),
-                          ui.gpuCount, gpus),
-                  palette(ui.view.presenter).muted);
+    noteWidget(ui, "gpus:" + std::to_string(g));
   }
+  helpMarker(
+      tr("How many GPUs (ranks) take part; each holds n elements. The simulator runs "
+         "them as virtual GPUs."));
+  if (p.backend == BackendChoice::Gpu && gpus > ui.gpuCount)
+    wrappedText(printed(tr("This machine has %d GPU(s), so the run of %d goes to the simulator."),
+                        ui.gpuCount, gpus),
+                palette(ui.view.presenter).muted);
+  return changed;
+}
 
+bool blockCombo(Params& p) {
+  bool changed = false;
   const std::string blockLabel = p.block == 0 ? std::string(tr("auto")) : std::to_string(p.block);
   if (ImGui::BeginCombo("block", blockLabel.c_str())) {
     if (ImGui::Selectable(trId("auto"), p.block == 0)) {
@@ -189,12 +189,13 @@ void drawControlsPanel(App& app) {
   helpMarker(
       tr("Threads per block: a power of two up to 1024. auto: the smallest that covers n, "
          "at most 256."));
-  const VariantInfo* variant =
-      lesson ? lesson->findVariant(p.variant.empty() ? lesson->variants.front().id : p.variant)
-             : nullptr;
-  changed |= operatorCombo(p, variant);
-  changed |= comboOf("type", p.type, {ElementType::Int, ElementType::Float});
+  return changed;
+}
 
+// The data set, its seed, and values typed in.
+bool dataControls(UiState& ui, const LessonInfo* lesson) {
+  Params& p = ui.params;
+  bool changed = false;
   // What runs when no data set was chosen: the lesson's own (mixed magnitudes for the atomic
   // lesson's floats).
   const std::string shown =
@@ -234,7 +235,13 @@ void drawControlsPanel(App& app) {
       ui.paramError = e.message();
     }
   }
+  return changed;
+}
 
+// The block's barrier and the warp's, where the variant can switch them.
+bool barrierSwitches(UiState& ui, const LessonInfo* lesson, const VariantInfo* variant) {
+  Params& p = ui.params;
+  bool changed = false;
   if (variant && variant->barrierSwitch) {
     ImGui::Separator();
     if (ImGui::Checkbox(trId("barrier (__syncthreads)"), &p.barrier)) changed = true;
@@ -262,24 +269,36 @@ void drawControlsPanel(App& app) {
                    : tr("This kernel has no __syncwarp(): it counts on the lanes of the warp "
                         "staying in step. The variant syncwarp is the same code with it."));
   }
-  if (variant && variant->defaultPerThread > 0) {  // shared coarsened
-    ImGui::Separator();
-    int perThread = p.perThread > 0 ? p.perThread : variant->defaultPerThread;
-    if (ImGui::SliderInt(trId("elements per thread"), &perThread, 1, kMaxPerThread) &&
-        perThread != p.perThread) {
-      p.perThread = perThread;
-      changed = true;
-    }
-    noteWidget(ui, "per-thread");
-    helpMarker(
-        tr("Each thread combines this many elements before the tree starts: that many "
-           "times fewer blocks, trees and atomics. rlab bench --per-thread times each."));
-    if (ImGui::Checkbox(trId("add during the load"), &p.loadAdd)) changed = true;
-    noteWidget(ui, "load-add");
-    helpMarker(
-        tr("Off: each thread copies its elements into shared memory as they are, and the "
-           "tree's first levels add them."));
+  return changed;
+}
+
+// shared coarsened: the elements each thread combines before the tree, and how it loads them.
+bool coarseningControls(UiState& ui, const VariantInfo& variant) {
+  Params& p = ui.params;
+  bool changed = false;
+  ImGui::Separator();
+  int perThread = p.perThread > 0 ? p.perThread : variant.defaultPerThread;
+  if (ImGui::SliderInt(trId("elements per thread"), &perThread, 1, kMaxPerThread) &&
+      perThread != p.perThread) {
+    p.perThread = perThread;
+    changed = true;
   }
+  noteWidget(ui, "per-thread");
+  helpMarker(
+      tr("Each thread combines this many elements before the tree starts: that many "
+         "times fewer blocks, trees and atomics. rlab bench --per-thread times each."));
+  if (ImGui::Checkbox(trId("add during the load"), &p.loadAdd)) changed = true;
+  noteWidget(ui, "load-add");
+  helpMarker(
+      tr("Off: each thread copies its elements into shared memory as they are, and the "
+         "tree's first levels add them."));
+  return changed;
+}
+
+// perturb and printf: slowing some threads down, the way printing from them does.
+bool slowdownSwitches(UiState& ui, const LessonInfo* lesson, const VariantInfo* variant) {
+  Params& p = ui.params;
+  bool changed = false;
   if (variant && variant->perturbs) {
     if (ImGui::Checkbox("perturb", &p.perturb)) changed = true;
     helpMarker(tr("Every third thread pauses each level, as printing from some threads does."));
@@ -296,25 +315,32 @@ void drawControlsPanel(App& app) {
            "The lines are in the \"Kernel output\" tab; printing slows those threads "
            "down."));
   }
+  return changed;
+}
+
+// The simulator's schedule, or why there is none to choose.
+void scheduleSection(UiState& ui, const LessonInfo* lesson) {
   if (lesson && lesson->defaultGpus > 0) {
     // Each rank's combine is one element per thread with no barrier: no schedule changes it.
     wrappedText(tr("The ranks copy and combine in a fixed order; no thread schedule changes "
                    "this lesson's steps."),
                 true);
-  } else if (p.backend != BackendChoice::Gpu) {
+  } else if (ui.params.backend != BackendChoice::Gpu) {
     scheduleControls(ui);
   } else {
     wrappedText(tr("The GPU schedules its threads itself. Schedules (a late thread, stall rounds) "
                    "that replay a race step by step are the simulator's: choose Simulator above."),
                 true);
   }
-  ImGui::PopItemWidth();
+}
 
-  if (changed) ui.rerunWanted = true;
+// Run, what the last run or a refused value said, the keys, and Reset settings.
+void runAndStatus(App& app) {
+  UiState& ui = app.ui;
   ImGui::Spacing();
   if (ImGui::Button(app.runBusy() ? trId("Running...") : trId("Run"))) app.requestRun();
   noteWidget(ui, "run");
-  if (p.n > kAutoRunLimit) {
+  if (ui.params.n > kAutoRunLimit) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", tr("press Run for this one"));
   }
@@ -336,6 +362,35 @@ void drawControlsPanel(App& app) {
   helpMarker(
       tr("Every control, presenter mode, text size and language as the app first starts. "
          "The app remembers them across restarts otherwise."));
+}
+
+// The height the panel's content took when last drawn (0: never drawn yet).
+float g_controlsNeed = 0;
+
+}  // namespace
+
+void drawControlsPanel(App& app) {
+  UiState& ui = app.ui;
+  Params& p = ui.params;
+  const LessonInfo* lesson = findLesson(p.lesson);
+  bool changed = false;
+  ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+  changed |= backendControls(ui);
+  changed |= sizeControl(ui);
+  if (lesson && lesson->defaultGpus > 0) changed |= gpuCountControls(ui, *lesson);
+  changed |= blockCombo(p);
+  const VariantInfo* variant = variantOf(p);
+  changed |= operatorCombo(p, variant);
+  changed |= comboOf("type", p.type, {ElementType::Int, ElementType::Float});
+  changed |= dataControls(ui, lesson);
+  changed |= barrierSwitches(ui, lesson, variant);
+  if (variant && variant->defaultPerThread > 0) changed |= coarseningControls(ui, *variant);
+  changed |= slowdownSwitches(ui, lesson, variant);
+  scheduleSection(ui, lesson);
+  ImGui::PopItemWidth();
+
+  if (changed) ui.rerunWanted = true;
+  runAndStatus(app);
   g_controlsNeed = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
 }
 

@@ -41,6 +41,128 @@ std::vector<std::string> splitLines(const std::string& text) {
   return lines;
 }
 
+// Where the editor's input sits, and where it draws its text.
+struct EditorFrame {
+  ImVec2 start;               // the gutter's top left
+  ImVec2 frameMin, frameMax;  // the input's frame
+  ImVec2 origin;              // where the input draws its first line, less its scroll
+  float lineHeight = 0;
+  float scrollY = 0;
+  ImGuiWindow* inner = nullptr;  // the input's own child window; none: the text stays plain
+};
+
+// The file's path, whether it is edited, and what to do when it changed on disk meanwhile.
+void drawFileLine(App& app, const Palette& pal) {
+  const ExerciseState& ex = app.ui.exercise;
+  if (ex.dirty)
+    ImGui::TextDisabled(tr("%s   (edited: saved before each run)"), ex.file.c_str());
+  else
+    ImGui::TextDisabled("%s", ex.file.c_str());
+  if (ex.changedOnDisk) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "%s",
+                       tr("The file changed on disk while you edited it here."));
+    ImGui::SameLine();
+    if (ImGui::SmallButton(trId("Load the file"))) app.reloadExercise();
+    ImGui::SameLine();
+    if (ImGui::SmallButton(trId("Keep mine"))) app.saveExercise();
+  }
+}
+
+// The input itself, right of the gutter, and where it draws its lines (scrolled to the line
+// asked for, once).
+EditorFrame drawKernelInput(UiState& ui, const Palette& pal) {
+  ExerciseState& ex = ui.exercise;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  EditorFrame f;
+  f.lineHeight = ImGui::GetTextLineHeight();
+  const float gutter = ImGui::CalcTextSize("0000").x + style.ItemSpacing.x;
+  f.start = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImGui::SetCursorScreenPos(ImVec2(f.start.x + gutter, f.start.y));
+  const ImGuiID id = ImGui::GetID("##kernel");
+  if (ex.editorGeneration != ex.textGeneration) {  // reloaded: drop the input's own copy
+    if (ImGui::GetActiveID() == id) ImGui::ClearActiveID();
+    ex.editorGeneration = ex.textGeneration;
+  }
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, ImGui::ColorConvertU32ToFloat4(pal.cell));
+  if (ImGui::InputTextMultiline("##kernel", &ex.text,
+                                ImVec2(std::max(50.f, avail.x - gutter), std::max(50.f, avail.y)),
+                                ImGuiInputTextFlags_AllowTabInput))
+    ex.dirty = true;
+  ImGui::PopStyleColor();
+  noteWidget(ui, "exercise:editor");
+  f.frameMin = ImGui::GetItemRectMin();
+  f.frameMax = ImGui::GetItemRectMax();
+
+  // Where the input draws line k: its child window's top left, less its scroll.
+  f.inner = inputWindow(id);
+  const ImGuiInputTextState* state = ImGui::GetInputTextState(id);
+  f.scrollY = f.inner ? f.inner->Scroll.y : 0;
+  const float scrollX = state ? state->ScrollX : 0;
+  f.origin = ImVec2(f.frameMin.x + style.FramePadding.x - scrollX,
+                    f.frameMin.y + style.FramePadding.y - f.scrollY);
+  if (f.inner && ex.scrollToLine > 0) {
+    ImGui::SetScrollY(f.inner, std::max(0.f, (ex.scrollToLine - 1) * f.lineHeight -
+                                                 (f.frameMax.y - f.frameMin.y) / 3));
+    ex.scrollToLine = 0;
+  }
+  return f;
+}
+
+// The coloured pieces over the input's own (plain) text, glyph on glyph.
+void drawCodeColours(ImDrawList* textList, const std::string& line, ImVec2 at, const Palette& pal) {
+  for (const CodePiece& piece : codePieces(line)) {
+    const ImU32 colour = codeColour(piece.kind, pal);
+    if (!colour) continue;
+    const float x = ImGui::CalcTextSize(line.c_str(), line.c_str() + piece.begin).x;
+    textList->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(at.x + x, at.y), colour,
+                      line.c_str() + piece.begin, line.c_str() + piece.end);
+  }
+}
+
+// Over the visible lines: their numbers in the gutter, a noted line tinted, the code coloured.
+// The note of the line under the mouse; none: null.
+const std::string* drawLineMarks(const EditorFrame& f, const std::vector<std::string>& lines,
+                                 const std::map<int, LineNote>& notes, const Palette& pal) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float lineHeight = f.lineHeight;
+  const int first = std::max(0, int(std::floor(f.scrollY / lineHeight)));
+  const int last =
+      std::min(int(lines.size()) - 1, first + int((f.frameMax.y - f.frameMin.y) / lineHeight) + 1);
+  ImDrawList* gutterList = ImGui::GetWindowDrawList();
+  gutterList->PushClipRect(ImVec2(f.start.x, f.frameMin.y), ImVec2(f.frameMin.x, f.frameMax.y),
+                           true);
+  ImDrawList* textList = f.inner ? f.inner->DrawList : nullptr;
+  if (textList)
+    textList->PushClipRect(f.inner->InnerClipRect.Min, f.inner->InnerClipRect.Max, true);
+  const std::string* hovered = nullptr;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  for (int k = first; k <= last; ++k) {
+    const float y = f.origin.y + float(k) * lineHeight;
+    const auto note = notes.find(k + 1);
+    const ImU32 numberColour = note == notes.end()  ? pal.muted
+                               : note->second.error ? pal.wrong
+                                                    : pal.changed;
+    const std::string number = std::to_string(k + 1);
+    const float width = ImGui::CalcTextSize(number.c_str()).x;
+    gutterList->AddText(ImVec2(f.frameMin.x - style.ItemSpacing.x - width, y), numberColour,
+                        number.c_str());
+    if (note != notes.end()) {
+      if (mouse.y >= y && mouse.y < y + lineHeight && mouse.x >= f.start.x &&
+          mouse.x < f.frameMax.x)
+        hovered = &note->second.text;
+      if (textList)
+        textList->AddRectFilled(ImVec2(f.frameMin.x, y), ImVec2(f.frameMax.x, y + lineHeight),
+                                (numberColour & 0x00ffffff) | 0x40000000);
+    }
+    if (!textList) continue;
+    drawCodeColours(textList, lines[size_t(k)], ImVec2(f.origin.x, y), pal);
+  }
+  if (textList) textList->PopClipRect();
+  gutterList->PopClipRect();
+  return hovered;
+}
+
 }  // namespace
 
 // Compile errors at their lines, and the lines a failed case names in the file ("thread 4 of
@@ -104,95 +226,15 @@ void drawExerciseEditor(App& app) {
   const Palette& pal = palette(ui.view.presenter);
   if (!findExercise(ex.id)) return;
 
-  if (ex.dirty)
-    ImGui::TextDisabled(tr("%s   (edited: saved before each run)"), ex.file.c_str());
-  else
-    ImGui::TextDisabled("%s", ex.file.c_str());
-  if (ex.changedOnDisk) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "%s",
-                       tr("The file changed on disk while you edited it here."));
-    ImGui::SameLine();
-    if (ImGui::SmallButton(trId("Load the file"))) app.reloadExercise();
-    ImGui::SameLine();
-    if (ImGui::SmallButton(trId("Keep mine"))) app.saveExercise();
-  }
+  drawFileLine(app, pal);
 
   ImFont* font = codeFont();
   if (font) ImGui::PushFont(font);
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float lineHeight = ImGui::GetTextLineHeight();
-  const float gutter = ImGui::CalcTextSize("0000").x + style.ItemSpacing.x;
-  const ImVec2 start = ImGui::GetCursorScreenPos();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  ImGui::SetCursorScreenPos(ImVec2(start.x + gutter, start.y));
-  const ImGuiID id = ImGui::GetID("##kernel");
-  if (ex.editorGeneration != ex.textGeneration) {  // reloaded: drop the input's own copy
-    if (ImGui::GetActiveID() == id) ImGui::ClearActiveID();
-    ex.editorGeneration = ex.textGeneration;
-  }
-  ImGui::PushStyleColor(ImGuiCol_FrameBg, ImGui::ColorConvertU32ToFloat4(pal.cell));
-  if (ImGui::InputTextMultiline("##kernel", &ex.text,
-                                ImVec2(std::max(50.f, avail.x - gutter), std::max(50.f, avail.y)),
-                                ImGuiInputTextFlags_AllowTabInput))
-    ex.dirty = true;
-  ImGui::PopStyleColor();
-  noteWidget(ui, "exercise:editor");
-  const ImVec2 frameMin = ImGui::GetItemRectMin(), frameMax = ImGui::GetItemRectMax();
-
-  // Where the input draws line k: its child window's top left, less its scroll.
-  ImGuiWindow* inner = inputWindow(id);
-  const ImGuiInputTextState* state = ImGui::GetInputTextState(id);
-  const float scrollY = inner ? inner->Scroll.y : 0;
-  const float scrollX = state ? state->ScrollX : 0;
-  const ImVec2 origin(frameMin.x + style.FramePadding.x - scrollX,
-                      frameMin.y + style.FramePadding.y - scrollY);
-  if (inner && ex.scrollToLine > 0) {
-    ImGui::SetScrollY(
-        inner, std::max(0.f, (ex.scrollToLine - 1) * lineHeight - (frameMax.y - frameMin.y) / 3));
-    ex.scrollToLine = 0;
-  }
+  const EditorFrame frame = drawKernelInput(ui, pal);
 
   const std::vector<std::string> lines = splitLines(ex.text);
   const std::map<int, LineNote> notes = notesByLine(ex);
-  const int first = std::max(0, int(std::floor(scrollY / lineHeight)));
-  const int last =
-      std::min(int(lines.size()) - 1, first + int((frameMax.y - frameMin.y) / lineHeight) + 1);
-  ImDrawList* gutterList = ImGui::GetWindowDrawList();
-  gutterList->PushClipRect(ImVec2(start.x, frameMin.y), ImVec2(frameMin.x, frameMax.y), true);
-  ImDrawList* textList = inner ? inner->DrawList : nullptr;
-  if (textList) textList->PushClipRect(inner->InnerClipRect.Min, inner->InnerClipRect.Max, true);
-  const std::string* hovered = nullptr;
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  for (int k = first; k <= last; ++k) {
-    const float y = origin.y + float(k) * lineHeight;
-    const auto note = notes.find(k + 1);
-    const ImU32 numberColour = note == notes.end()  ? pal.muted
-                               : note->second.error ? pal.wrong
-                                                    : pal.changed;
-    const std::string number = std::to_string(k + 1);
-    const float width = ImGui::CalcTextSize(number.c_str()).x;
-    gutterList->AddText(ImVec2(frameMin.x - style.ItemSpacing.x - width, y), numberColour,
-                        number.c_str());
-    if (note != notes.end()) {
-      if (mouse.y >= y && mouse.y < y + lineHeight && mouse.x >= start.x && mouse.x < frameMax.x)
-        hovered = &note->second.text;
-      if (textList)
-        textList->AddRectFilled(ImVec2(frameMin.x, y), ImVec2(frameMax.x, y + lineHeight),
-                                (numberColour & 0x00ffffff) | 0x40000000);
-    }
-    if (!textList) continue;
-    // The coloured pieces over the input's own (plain) text, glyph on glyph.
-    const std::string& line = lines[size_t(k)];
-    for (const CodePiece& piece : codePieces(line)) {
-      const ImU32 colour = codeColour(piece.kind, pal);
-      if (!colour) continue;
-      const float x = ImGui::CalcTextSize(line.c_str(), line.c_str() + piece.begin).x;
-      textList->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(origin.x + x, y), colour,
-                        line.c_str() + piece.begin, line.c_str() + piece.end);
-    }
-  }
-  if (textList) textList->PopClipRect();
-  gutterList->PopClipRect();
+  const std::string* hovered = drawLineMarks(frame, lines, notes, pal);
   if (font) ImGui::PopFont();
   if (hovered) {
     ImGui::BeginTooltip();

@@ -20,7 +20,7 @@ void drawKernelOutputPanel(App& app) {
     return;
   }
   const size_t count = t.kernelOutput.size();
-  wrappedText(t.backend == "gpu"
+  wrappedText(t.backend == BackendChoice::Gpu
                   ? printed(tr("The kernel printed %zu lines on the GPU, in the order the GPU's "
                                "printf buffer returned them."),
                             count)

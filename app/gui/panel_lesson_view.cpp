@@ -17,7 +17,7 @@ namespace {
 // What each thread of a fold does, with the operator that ran: the double buffer writes the
 // other buffer and copies the odd middle element across.
 std::string foldCombineText(const Params& p) {
-  if (p.variant == "double-buffer")
+  if (const VariantInfo* variant = variantOf(p); variant && variant->doubleBuffer)
     return "out[i] = " + applyText(p.op, "in[i]", "in[i + remain]") +
            " (i < reduce); out[reduce] = in[reduce] (len % 2 == 1)";
   return combineText(p.op, "a[i]", "a[i + remain]") + " (i < reduce)";
@@ -41,6 +41,32 @@ void atomicQueue(const UiState& ui, const Trace& t, const Palette& pal) {
   }
 }
 
+// Each box as wide as the widest value it may show, at least three digits.
+float foldBoxWidth(const FoldPicture& f, ElementType type) {
+  float box = ImGui::CalcTextSize("000").x;
+  for (const FoldArc& a : f.arcs)
+    box = std::max({box, ImGui::CalcTextSize(formatValue(a.fromValue, type).c_str()).x,
+                    ImGui::CalcTextSize(formatValue(a.toValue, type).c_str()).x,
+                    ImGui::CalcTextSize(formatValue(a.result, type).c_str()).x});
+  return box + ImGui::GetFontSize() * 0.6f;
+}
+
+// The arcs, over the boxes: from the back element's top to the front element's, an arrow
+// head where it lands.
+void foldArrows(ImDrawList* draw, const std::vector<float>& front, const std::vector<float>& back,
+                float box, float top, float arcHeight, const Palette& pal) {
+  const float font = ImGui::GetFontSize();
+  for (size_t k = 0; k < front.size(); ++k) {
+    const ImVec2 from(back[k] + box / 2, top), to(front[k] + box / 2, top);
+    const float lift = arcHeight * (0.55f + 0.4f * float(k % 3) / 2.f);
+    const ImVec2 control((from.x + to.x) / 2, top - lift * 2 + font * 0.2f);
+    draw->AddBezierQuadratic(from, control, to, pal.pair, pal.line * 1.3f);
+    const float head = font * 0.35f;
+    draw->AddTriangleFilled(ImVec2(to.x, to.y), ImVec2(to.x - head, to.y - head * 1.6f),
+                            ImVec2(to.x + head * 0.6f, to.y - head * 1.7f), pal.pair);
+  }
+}
+
 // The fold of the step on screen, from its recorded combines: the strip before the step, an
 // arc from each back-half element onto the front-half element it was added to, the sum under
 // it, and the odd middle element waiting. Many arcs: the first few, the elements between them
@@ -54,13 +80,7 @@ void foldArcs(const UiState& ui, const Trace& t, const Palette& pal) {
   const ElementType type = t.params.type;
   const long long arcs = (long long)f.arcs.size();
   const float font = ImGui::GetFontSize();
-  // Each box as wide as the widest value it may show, at least three digits.
-  float box = ImGui::CalcTextSize("000").x;
-  for (const FoldArc& a : f.arcs)
-    box = std::max({box, ImGui::CalcTextSize(formatValue(a.fromValue, type).c_str()).x,
-                    ImGui::CalcTextSize(formatValue(a.toValue, type).c_str()).x,
-                    ImGui::CalcTextSize(formatValue(a.result, type).c_str()).x});
-  box += font * 0.6f;
+  const float box = foldBoxWidth(f, type);
   const float gap = font * 0.25f, avail = ImGui::GetContentRegionAvail().x;
   const bool waiting = f.waiting >= 0;
   // Slots: the front boxes, "...", the waiting box, the back boxes, "...".
@@ -118,17 +138,7 @@ void foldArcs(const UiState& ui, const Trace& t, const Palette& pal) {
     boxAt(x, a.fromValue, pal.cell, std::to_string(a.from));
   }
   if (shown < arcs) ellipsis();
-  // The arcs, over the boxes: from the back element's top to the front element's, an arrow
-  // head where it lands.
-  for (long long k = 0; k < shown; ++k) {
-    const ImVec2 from(back[size_t(k)] + box / 2, top), to(front[size_t(k)] + box / 2, top);
-    const float lift = arcHeight * (0.55f + 0.4f * float(k % 3) / 2.f);
-    const ImVec2 control((from.x + to.x) / 2, top - lift * 2 + font * 0.2f);
-    draw->AddBezierQuadratic(from, control, to, pal.pair, pal.line * 1.3f);
-    const float head = font * 0.35f;
-    draw->AddTriangleFilled(ImVec2(to.x, to.y), ImVec2(to.x - head, to.y - head * 1.6f),
-                            ImVec2(to.x + head * 0.6f, to.y - head * 1.7f), pal.pair);
-  }
+  foldArrows(draw, front, back, box, top, arcHeight, pal);
   ImGui::Dummy(ImVec2(std::max(x - origin.x, 1.f), arcHeight + row * 2 + font * 1.3f));
   if (waiting)
     wrappedText(printed(tr("len %lld is odd: a[%lld] has no partner and waits for the next step."),
@@ -364,6 +374,57 @@ void blockPartials(const UiState& ui, const Trace& t, const Palette& pal) {
   }
 }
 
+// The barrier on or off in large type, what that means, the schedule, and with it off what to
+// try next; then the tree as a network with the barriers between its levels.
+void barrierPicture(App& app, const Trace& t, const Palette& pal) {
+  const bool on = t.params.barrier;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(on ? pal.right : pal.wrong));
+  ImGui::SetWindowFontScale(1.6f);
+  ImGui::TextUnformatted(on ? tr("__syncthreads() is ON") : tr("__syncthreads() is OFF"));
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::PopStyleColor();
+  wrappedText(on ? tr("Every thread waits at the end of each level, so a[tid + i] is final "
+                      "before anyone reads it.")
+                 : tr("Nothing makes a thread wait: it may read a[tid + i] before the thread "
+                      "that owns it has finished the level below."));
+  ImGui::Text(tr("Schedule: %s"),
+              t.backend == BackendChoice::Sim ? t.params.schedule.c_str() : tr("the GPU's own"));
+  if (!on) {  // what to try next, as buttons that set the controls and run
+    suggestionButton(app, tr("Thread 4 late: n = 8, stall:4:2:1"), "barrier",
+                     "try:n=8&barrier=off&schedule=stall:4:2:1&backend=sim");
+    ImGui::SameLine();
+    if (ImGui::Button(trId("Race it 200 times"))) {
+      app.ui.raceRuns = 200;
+      app.startRace();
+      app.ui.requestTab = ViewTab::Race;
+    }
+    noteWidget(app.ui, "suggestion:race");
+  }
+  network(app.ui, t, pal, true);
+}
+
+// The butterfly: what its partners do, the blocks' totals where there is more than one block,
+// and the network.
+void butterflyPicture(const UiState& ui, const Trace& t, const Palette& pal) {
+  wrappedText(
+      tr("Partner i ^ b: both partners end with the pair's total; after "
+         "the last step every thread of a block holds that block's "
+         "total, and one atomic per block adds the blocks' totals into "
+         "the result."));
+  if (const size_t block = size_t(t.params.block); t.steps.back().values.size() > block) {
+    // More than one block: the totals each block's threads ended with, as the run left them.
+    std::string totals;
+    const auto& last = t.steps.back().values;
+    for (size_t b = 0; b * block < last.size() && b < 8; ++b)
+      totals += (b ? ", " : "") + printed(tr("block %zu: %s"), b,
+                                          formatValue(last[b * block], t.params.type).c_str());
+    if (last.size() > 8 * block) totals += ", ...";
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), tr("After the last step: %s"),
+                       totals.c_str());
+  }
+  network(ui, t, pal);
+}
+
 }  // namespace
 
 void drawLessonView(App& app) {
@@ -390,34 +451,9 @@ void drawLessonView(App& app) {
       foldArcs(ui, t, pal);
       hostLoop(ui, t, pal);
       break;
-    case LessonPicture::Barrier: {
-      const bool on = t.params.barrier;
-      ImGui::PushStyleColor(ImGuiCol_Text,
-                            ImGui::ColorConvertU32ToFloat4(on ? pal.right : pal.wrong));
-      ImGui::SetWindowFontScale(1.6f);
-      ImGui::TextUnformatted(on ? tr("__syncthreads() is ON") : tr("__syncthreads() is OFF"));
-      ImGui::SetWindowFontScale(1.0f);
-      ImGui::PopStyleColor();
-      wrappedText(on ? tr("Every thread waits at the end of each level, so a[tid + i] is final "
-                          "before anyone reads it.")
-                     : tr("Nothing makes a thread wait: it may read a[tid + i] before the thread "
-                          "that owns it has finished the level below."));
-      ImGui::Text(tr("Schedule: %s"),
-                  t.backend == "sim" ? t.params.schedule.c_str() : tr("the GPU's own"));
-      if (!on) {  // what to try next, as buttons that set the controls and run
-        suggestionButton(app, tr("Thread 4 late: n = 8, stall:4:2:1"), "barrier",
-                         "try:n=8&barrier=off&schedule=stall:4:2:1&backend=sim");
-        ImGui::SameLine();
-        if (ImGui::Button(trId("Race it 200 times"))) {
-          app.ui.raceRuns = 200;
-          app.startRace();
-          app.ui.requestTab = ViewTab::Race;
-        }
-        noteWidget(app.ui, "suggestion:race");
-      }
-      network(ui, t, pal, true);
+    case LessonPicture::Barrier:
+      barrierPicture(app, t, pal);
       break;
-    }
     case LessonPicture::WarpGrid:
       warpGrid(s, t.params.block, pal);
       break;
@@ -425,23 +461,7 @@ void drawLessonView(App& app) {
       blockPartials(ui, t, pal);
       break;
     case LessonPicture::Butterfly:
-      wrappedText(
-          tr("Partner i ^ b: both partners end with the pair's total; after "
-             "the last step every thread of a block holds that block's "
-             "total, and one atomic per block adds the blocks' totals into "
-             "the result."));
-      if (const size_t block = size_t(t.params.block); t.steps.back().values.size() > block) {
-        // More than one block: the totals each block's threads ended with, as the run left them.
-        std::string totals;
-        const auto& last = t.steps.back().values;
-        for (size_t b = 0; b * block < last.size() && b < 8; ++b)
-          totals += (b ? ", " : "") + printed(tr("block %zu: %s"), b,
-                                              formatValue(last[b * block], t.params.type).c_str());
-        if (last.size() > 8 * block) totals += ", ...";
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent),
-                           tr("After the last step: %s"), totals.c_str());
-      }
-      network(ui, t, pal);
+      butterflyPicture(ui, t, pal);
       break;
     case LessonPicture::Pipeline:
       pipeline(ui, t, pal);

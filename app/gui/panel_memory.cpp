@@ -122,8 +122,7 @@ void drawMemoryPanel(App& app) {
   const Palette& pal = palette(ui.view.presenter);
   if (!ui.trace) return;
   const Trace& t = *ui.trace;
-  const LessonInfo* lesson = findLesson(t.params.lesson);
-  const VariantInfo* variant = lesson ? lesson->findVariant(t.params.variant) : nullptr;
+  const VariantInfo* variant = variantOf(t.params);
   if (!variant || !variant->globalMemorySteps) {
     wrappedText(
         tr("This variant's steps work in shared memory or registers: global memory is read "
@@ -137,7 +136,7 @@ void drawMemoryPanel(App& app) {
     return;
   }
   if (!t.memoryRecorded) {
-    wrappedText(t.backend == "gpu"
+    wrappedText(t.backend == BackendChoice::Gpu
                     ? tr("Sectors are counted by the simulator, from the addresses it sees each "
                          "lane touch; this run was on the GPU. Choose the simulator and run again.")
                     : printed(tr("Sectors are counted in runs of up to %lld elements."),

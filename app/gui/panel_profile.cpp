@@ -215,10 +215,11 @@ std::string recordedOnText(const std::string& path) {
   return path;
 }
 
-void drawProfilePanel(App& app) {
+namespace {
+
+// Profile this run with Nsight Compute (its progress and Cancel while it counts), or why not.
+void drawProfileButton(App& app, const std::string& why) {
   UiState& ui = app.ui;
-  const Palette& pal = palette(ui.view.presenter);
-  const std::string why = whyNoProfile(ui);
   const bool profiling = app.longWorkBusy() && app.longWorkLabel() == "profile";
   if (profiling) {
     ImGui::ProgressBar(app.longWorkProgress(), ImVec2(ImGui::GetFontSize() * 14, 0),
@@ -239,25 +240,13 @@ void drawProfilePanel(App& app) {
     wrappedText(why, true);
     noteWidget(ui, "profile-why");
   }
-  if (!ui.profile.error.empty()) {
-    wrappedText(say(ui.profile.error), pal.wrong);
-    noteWidget(ui, "profile-error");
-  }
-  ImGui::Separator();
+}
 
-  // What this machine profiled, while it is of the lesson and variant on screen.
-  const Params shown = controlsRun(ui);
-  if (ui.profile.report && ui.profile.report->params.lesson == shown.lesson &&
-      ui.profile.report->params.variant == shown.variant) {
-    const ProfileReport& r = *ui.profile.report;
-    wrappedText(printed(tr("Profiled here on %s: %s, block %d, %s."), r.device.c_str(),
-                        runSetup(r.params).c_str(), r.params.block, name(r.params.type)),
-                true);
-    noteWidget(ui, "profile-here");
-    drawCounters(app, r);
-    return;
-  }
-  // Otherwise what a GPU recorded, labelled.
+// What a GPU recorded of the run on screen, labelled with the card and the date; a choice of
+// recordings where there are several.
+void drawRecordedProfile(App& app, const Params& shown, const std::string& why) {
+  UiState& ui = app.ui;
+  const Palette& pal = palette(ui.view.presenter);
   const std::vector<Recording>& all = recordings();
   std::vector<const Recording*> usable;
   for (const Recording& r : all)
@@ -296,6 +285,35 @@ void drawProfilePanel(App& app) {
                         static_cast<long long>(shown.n)),
                 true);
   drawCounters(app, recorded);
+}
+
+}  // namespace
+
+void drawProfilePanel(App& app) {
+  UiState& ui = app.ui;
+  const Palette& pal = palette(ui.view.presenter);
+  const std::string why = whyNoProfile(ui);
+  drawProfileButton(app, why);
+  if (!ui.profile.error.empty()) {
+    wrappedText(say(ui.profile.error), pal.wrong);
+    noteWidget(ui, "profile-error");
+  }
+  ImGui::Separator();
+
+  // What this machine profiled, while it is of the lesson and variant on screen.
+  const Params shown = controlsRun(ui);
+  if (ui.profile.report && ui.profile.report->params.lesson == shown.lesson &&
+      ui.profile.report->params.variant == shown.variant) {
+    const ProfileReport& r = *ui.profile.report;
+    wrappedText(printed(tr("Profiled here on %s: %s, block %d, %s."), r.device.c_str(),
+                        runSetup(r.params).c_str(), r.params.block, name(r.params.type)),
+                true);
+    noteWidget(ui, "profile-here");
+    drawCounters(app, r);
+    return;
+  }
+  // Otherwise what a GPU recorded, labelled.
+  drawRecordedProfile(app, shown, why);
 }
 
 }  // namespace rlab::gui

@@ -177,10 +177,11 @@ const char* raceJobName(const std::string& label) {
 // [SECTION] The panel: buttons, progress, views
 // ============================================================================================
 
-void drawRacePanel(App& app) {
+namespace {
+
+// The number of runs, then the running job's progress and Cancel, or the buttons that start one.
+void drawRaceButtons(App& app, const LessonInfo* lesson) {
   UiState& ui = app.ui;
-  const Palette& pal = palette(ui.view.presenter);
-  const LessonInfo* lesson = findLesson(ui.params.lesson);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::InputInt(trId("runs"), &ui.raceRuns, 50, 500);
   ui.raceRuns = std::clamp(ui.raceRuns, 1, 100000);
@@ -196,33 +197,37 @@ void drawRacePanel(App& app) {
     ImGui::SameLine();
     if (ImGui::Button(trId("Cancel"))) app.cancelLongWork();
     noteWidget(ui, "race cancel");
-  } else {
-    ImGui::BeginDisabled(app.longWorkBusy());  // the timing chart's job holds the worker
-    if (ImGui::Button(trId("Race it"))) app.startRace();
-    noteWidget(ui, "race");
-    ImGui::SameLine();
-    if (ImGui::Button(trId("Find a witness"))) app.startWitness();
-    noteWidget(ui, "witness");
-    if (lesson && lesson->switchableBarrier) {
-      ImGui::SameLine();
-      if (ImGui::Button(trId("By block size"))) app.startRateByBlock();
-      noteWidget(ui, "by block");
-    }
-    if (ui.params.type == ElementType::Float) {
-      ImGui::SameLine();
-      if (ImGui::Button(trId("Float sums"))) app.startFloatSums();
-      noteWidget(ui, "float sums");
-    }
-    if (ui.params.backend == BackendChoice::Gpu && ui.gpuUsable) {
-      ImGui::SameLine();
-      if (ImGui::Button("racecheck")) app.startRacecheck();
-      helpMarker(
-          tr("One run under compute-sanitizer's racecheck. It watches shared memory only: use the "
-             "barrier lesson's shared variant to see the race named."));
-    }
-    ImGui::EndDisabled();
+    return;
   }
+  ImGui::BeginDisabled(app.longWorkBusy());  // the timing chart's job holds the worker
+  if (ImGui::Button(trId("Race it"))) app.startRace();
+  noteWidget(ui, "race");
+  ImGui::SameLine();
+  if (ImGui::Button(trId("Find a witness"))) app.startWitness();
+  noteWidget(ui, "witness");
+  if (lesson && lesson->switchableBarrier) {
+    ImGui::SameLine();
+    if (ImGui::Button(trId("By block size"))) app.startRateByBlock();
+    noteWidget(ui, "by block");
+  }
+  if (ui.params.type == ElementType::Float) {
+    ImGui::SameLine();
+    if (ImGui::Button(trId("Float sums"))) app.startFloatSums();
+    noteWidget(ui, "float sums");
+  }
+  if (ui.params.backend == BackendChoice::Gpu && ui.gpuUsable) {
+    ImGui::SameLine();
+    if (ImGui::Button("racecheck")) app.startRacecheck();
+    helpMarker(
+        tr("One run under compute-sanitizer's racecheck. It watches shared memory only: use the "
+           "barrier lesson's shared variant to see the race named."));
+  }
+  ImGui::EndDisabled();
+}
 
+// The views as tabs: Results always, Witness, By block size and Float sums once their jobs ran.
+void drawRaceViews(App& app, const Palette& pal) {
+  UiState& ui = app.ui;
   if (!ImGui::BeginTabBar("race views")) return;
   struct View {
     const char* name;   // the tests' name for it
@@ -259,6 +264,15 @@ void drawRacePanel(App& app) {
   }
   ImGui::EndTabBar();
   ui.requestRaceTab.reset();
+}
+
+}  // namespace
+
+void drawRacePanel(App& app) {
+  const Palette& pal = palette(app.ui.view.presenter);
+  const LessonInfo* lesson = findLesson(app.ui.params.lesson);
+  drawRaceButtons(app, lesson);
+  drawRaceViews(app, pal);
 }
 
 }  // namespace rlab::gui

@@ -58,26 +58,8 @@ std::string howItWasShown(const Witness& w) {
   return how;
 }
 
-}  // namespace
-
-void drawWitness(App& app, const Witness& w, const Palette& pal) {
-  UiState& ui = app.ui;
-  const Params& p = w.params;
-  wrappedText(printed(w.tried == 1 ? tr("%s: searched on the simulator, %d run in all.")
-                                   : tr("%s: searched on the simulator, %d runs in all."),
-                      runSetup(p).c_str(), w.tried),
-              true);
-  if (!w.found) {
-    wrappedText(printed(tr("No witness. %s"), say(w.why).c_str()),
-                w.cancelled ? pal.muted : pal.right);
-    return;
-  }
-  const StallSchedule& s = w.stall;
-  ImGui::SetWindowFontScale(1.3f);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "%s", s.str().c_str());
-  ImGui::SetWindowFontScale(1.0f);
-  noteWidget(ui, "witness schedule");
-  ImGui::SameLine();
+// The schedule in words, beside it: which thread sits out how many rounds, and from when.
+void drawScheduleSentence(const StallSchedule& s) {
   if (s.rounds == 0)
     wrappedText(tr("No thread need be late: the run is wrong under lockstep as it stands."));
   else if (s.lane)
@@ -94,7 +76,10 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
                                       : tr("thread %d sits out %d rounds from round %d; every "
                                            "other thread runs in lockstep."),
                         s.thread, s.rounds, s.from));
+}
 
+// The read that came too early (or too late), and the kernel lines marked in the source.
+void drawEarlyRead(const Witness& w, const Palette& pal) {
   if (w.readFound) {
     const EarlyRead& r = w.read;
     wrappedText(printed(r.afterOverwrite
@@ -117,54 +102,86 @@ void drawWitness(App& app, const Witness& w, const Palette& pal) {
   } else {
     wrappedText(tr("The witness run shows no read that came too early in its steps."), true);
   }
-  if (w.trace) {
-    const Trace& t = *w.trace;
-    // The core says when a sum is off ("15 short"); the words are the UI's.
-    const std::string off =
-        howFarOff(t).empty()
-            ? ""
-            : printed(t.result < t.expected ? tr("%s short") : tr("%s over"),
-                      formatValue(std::fabs(t.expected - t.result), p.type).c_str());
-    const std::string result = formatValue(t.result, p.type);
-    const std::string expected = formatValue(t.expected, p.type);
-    if (off.empty())
-      ImGui::Text(tr("result %s, expected %s"), result.c_str(), expected.c_str());
-    else
-      ImGui::Text(tr("result %s, expected %s: %s"), result.c_str(), expected.c_str(), off.c_str());
-    if (!app.witnessOnScreen()) {
-      ImGui::SameLine();
-      if (ImGui::SmallButton(trId("Show in the player"))) app.showWitness();
-      noteWidget(ui, "show witness");
-    }
+}
+
+// The witness run's result against the expected one, and the button that opens it in the player.
+void drawWitnessResult(App& app, const Witness& w) {
+  const Params& p = w.params;
+  const Trace& t = *w.trace;
+  // The core says when a sum is off ("15 short"); the words are the UI's.
+  const std::string off =
+      howFarOff(t).empty() ? ""
+                           : printed(t.result < t.expected ? tr("%s short") : tr("%s over"),
+                                     formatValue(std::fabs(t.expected - t.result), p.type).c_str());
+  const std::string result = formatValue(t.result, p.type);
+  const std::string expected = formatValue(t.expected, p.type);
+  if (off.empty())
+    ImGui::Text(tr("result %s, expected %s"), result.c_str(), expected.c_str());
+  else
+    ImGui::Text(tr("result %s, expected %s: %s"), result.c_str(), expected.c_str(), off.c_str());
+  if (!app.witnessOnScreen()) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(trId("Show in the player"))) app.showWitness();
+    noteWidget(app.ui, "show witness");
   }
+}
+
+// The same failure as a pause, on the simulator and on a GPU.
+void drawAsAPause(const Witness& w, const Palette& pal) {
+  const Params& p = w.params;
+  const Params& d = w.delayed;
+  if (d.delayThread < 0) return;
+  wrappedText(printed(tr("As a pause: thread %d waits before level %d (--delay %s). On the "
+                         "simulator, lockstep with it gives %s: %s."),
+                      d.delayThread, d.delayLevel, delayText(d).c_str(),
+                      formatValue(w.delayResultOnSimulator, p.type).c_str(),
+                      w.delayWrongOnSimulator ? tr("wrong, as the witness") : tr("right")));
+  const GpuForcing& g = w.gpu;
+  if (g.ran)
+    wrappedText(printed(tr("Forced on this GPU (%s): wrong in %d of %d runs, against %d of %d "
+                           "without the delay."),
+                        say(g.device).c_str(), g.wrongDelayed, g.runs, g.wrongPlain, g.runs),
+                g.wrongDelayed ? pal.wrong : pal.right);
+  else if (!g.why.empty())
+    wrappedText(printed(tr("Not forced on a GPU: %s"), say(g.why).c_str()), true);
+  else {
+    ImGui::TextUnformatted(tr("On a GPU:"));
+    ImGui::SameLine();
+    copyableLine("##delay", w.delayCommand);
+  }
+}
+
+}  // namespace
+
+void drawWitness(App& app, const Witness& w, const Palette& pal) {
+  UiState& ui = app.ui;
+  const Params& p = w.params;
+  wrappedText(printed(w.tried == 1 ? tr("%s: searched on the simulator, %d run in all.")
+                                   : tr("%s: searched on the simulator, %d runs in all."),
+                      runSetup(p).c_str(), w.tried),
+              true);
+  if (!w.found) {
+    wrappedText(printed(tr("No witness. %s"), say(w.why).c_str()),
+                w.cancelled ? pal.muted : pal.right);
+    return;
+  }
+  const StallSchedule& s = w.stall;
+  ImGui::SetWindowFontScale(1.3f);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.wrong), "%s", s.str().c_str());
+  ImGui::SetWindowFontScale(1.0f);
+  noteWidget(ui, "witness schedule");
+  ImGui::SameLine();
+  drawScheduleSentence(s);
+
+  drawEarlyRead(w, pal);
+  if (w.trace) drawWitnessResult(app, w);
 
   wrappedText(howItWasShown(w), true);
   ImGui::TextUnformatted(tr("Replay:"));
   ImGui::SameLine();
   copyableLine("##replay", w.replay);
 
-  // The same failure as a pause, on the simulator and on a GPU.
-  const Params& d = w.delayed;
-  if (d.delayThread >= 0) {
-    wrappedText(printed(tr("As a pause: thread %d waits before level %d (--delay %s). On the "
-                           "simulator, lockstep with it gives %s: %s."),
-                        d.delayThread, d.delayLevel, delayText(d).c_str(),
-                        formatValue(w.delayResultOnSimulator, p.type).c_str(),
-                        w.delayWrongOnSimulator ? tr("wrong, as the witness") : tr("right")));
-    const GpuForcing& g = w.gpu;
-    if (g.ran)
-      wrappedText(printed(tr("Forced on this GPU (%s): wrong in %d of %d runs, against %d of %d "
-                             "without the delay."),
-                          say(g.device).c_str(), g.wrongDelayed, g.runs, g.wrongPlain, g.runs),
-                  g.wrongDelayed ? pal.wrong : pal.right);
-    else if (!g.why.empty())
-      wrappedText(printed(tr("Not forced on a GPU: %s"), say(g.why).c_str()), true);
-    else {
-      ImGui::TextUnformatted(tr("On a GPU:"));
-      ImGui::SameLine();
-      copyableLine("##delay", w.delayCommand);
-    }
-  }
+  drawAsAPause(w, pal);
 }
 
 }  // namespace rlab::gui

@@ -100,6 +100,275 @@ bool wrapsAround(const Transfer& x, int gpus) {
   return gpus > 2 && ((x.from == gpus - 1 && x.to == 0) || (x.from == 0 && x.to == gpus - 1));
 }
 
+// Where every copy of the step moves the same bytes (a ring, a butterfly), the header says so
+// once, and the arrows need no labels of their own.
+bool sameBytesEach(const StepSnapshot& s) {
+  bool sameBytes = true;
+  for (const Transfer& x : s.transfers) sameBytes &= x.bytes == s.transfers.front().bytes;
+  return sameBytes;
+}
+
+// The header says what moved.
+void drawCopiesHeader(const UiState& ui, const StepSnapshot& s, int gpus, long long n,
+                      bool sameBytes) {
+  long long moved = 0;
+  for (const Transfer& x : s.transfers) moved += x.bytes;
+  // Wrapped: in a narrow window the copies' size is the part that must not be cut off.
+  if (ui.step == 0 && gpus == 1)
+    wrappedText(printed(tr("the input: one GPU, %lld values: nothing to exchange"), n));
+  else if (ui.step == 0)
+    wrappedText(printed(tr("the input: %d GPUs, %lld values each"), gpus, n));
+  else if (sameBytes && s.transfers.size() > 1)
+    wrappedText(printed(tr("%s   (%zu copies of %s each)"), say(s.label).c_str(),
+                        s.transfers.size(), bytesText(s.transfers.front().bytes).c_str()));
+  else
+    wrappedText(
+        printed(s.transfers.size() == 1 ? tr("%s   (%zu copy, %s)") : tr("%s   (%zu copies, %s)"),
+                say(s.label).c_str(), s.transfers.size(), bytesText(moved).c_str()));
+}
+
+// Room around the rows for copies that wrap around: above the first row and right of the
+// chunks, the same for every step of the run so that the rows stay where they are.
+bool anyCopyWrapsAround(const Trace& t, int gpus) {
+  bool wraps = false;
+  for (const StepSnapshot& step : t.steps)
+    for (const Transfer& x : step.transfers) wraps |= wrapsAround(x, gpus);
+  return wraps;
+}
+
+constexpr float kGapShare = 0.8f;    // the gap under a row, as a share of the row
+constexpr float kSmallText = 0.75f;  // the chunks' labels under the rows
+
+// Where the rows and their chunks are drawn for the step on screen.
+struct RankLayout {
+  const Trace& t;
+  const StepSnapshot& s;
+  int gpus = 0, chunks = 0;
+  long long n = 0;
+  // The space left in the window, where it starts; the first row's corner.
+  ImVec2 start = {}, avail = {}, origin = {};
+  float font = 0;
+  float topMargin = 0, gutter = 0;  // above the first row, right of the chunks: for wrapping
+  float label = 0, width = 0;       // the GPUs' names, then the chunks
+  float row = 0, gap = 0;           // a row's height, and the gap under it
+  bool cells = false;               // every element in a cell of its own
+  float cell = 0;                   // ... this wide
+  // Where chunk c starts: by elements when every element has its cell, else equal boxes.
+  float chunkX(int c) const {
+    return origin.x + label +
+           (cells ? width * float(t.chunkStarts[size_t(c)]) / float(n) : width * c / chunks);
+  }
+  float rowTop(int r) const { return origin.y + r * (row + gap); }
+  // Around the rows: above the first row, and below the last row's small labels; the gutter's
+  // middle, right of the chunks.
+  float top() const { return start.y + topMargin * 0.4f; }
+  float bottom() const { return rowTop(gpus - 1) + row + sizeScaled(kSmallText, "0").y + 4; }
+  float right() const { return origin.x + label + width + gutter * 0.5f; }
+};
+
+// The window's type scaled for the rows to fit, then the rows laid out in the space left;
+// `wraps`: with room around them for copies that wrap around (anyCopyWrapsAround).
+RankLayout layOutRows(const Trace& t, const StepSnapshot& s, bool wraps) {
+  RankLayout l{t, s};
+  const int gpus = l.gpus = t.gpus;
+  l.chunks = int(t.chunkStarts.size()) - 1;
+  const long long n = l.n = t.params.n;
+  l.start = ImGui::GetCursorScreenPos();
+  l.avail = ImVec2(ImGui::GetContentRegionAvail().x,
+                   std::max(40.f, ImGui::GetContentRegionAvail().y - 4));
+  // Eight rows in a short window (presenter mode, 1280x800): smaller type, not a scrollbar.
+  const float needed =
+      ImGui::GetFontSize() * (1.15f * (gpus + (gpus - 1) * kGapShare) + 0.9f + (wraps ? 0.6f : 0));
+  ImGui::SetWindowFontScale(std::clamp(l.avail.y / needed, 0.6f, 1.f));
+  const float font = l.font = ImGui::GetFontSize();
+  l.topMargin = wraps ? font * 0.6f : 0;
+  l.gutter = wraps ? font * 1.2f : 0;
+  l.origin = ImVec2(l.start.x, l.start.y + l.topMargin);
+  l.label = ImGui::CalcTextSize(printed(tr("GPU %d"), gpus - 1).c_str()).x + font * 0.6f;
+  l.width = std::max(font * 4, l.avail.x - l.label - 2 - l.gutter);
+  // Rows with a gap under each for the chunk labels and the arrows; the window scrolls where
+  // eight rows do not fit.
+  l.row = std::clamp((l.avail.y - l.topMargin) / (gpus + (gpus - 1) * kGapShare + 0.9f),
+                     font * 1.15f, font * 2.4f);
+  l.gap = std::max(l.row * kGapShare, font * kSmallText + 2);
+  l.cells = n <= kCellLimit && l.width / float(n) >= font * 1.4f;
+  l.cell = l.cells ? l.width / float(n) : 0;
+  return l;
+}
+
+// Small type drawn so far: a byte count that would cover one goes to the arrow's other side,
+// or is left out (the lesson view lists every copy).
+struct SmallLabels {
+  ImDrawList* draw;
+  std::vector<ImVec4> drawn = {};
+  bool place(ImVec2 at, ImU32 colour, const std::string& text, bool backed, float scale) {
+    const ImVec2 size = sizeScaled(scale, text);
+    const ImVec4 box(at.x - 1, at.y, at.x + size.x + 1, at.y + size.y);
+    for (const ImVec4& other : drawn)
+      if (overlaps(box, other)) return false;
+    drawn.push_back(box);
+    if (backed)
+      draw->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), IM_COL32(0, 0, 0, 160));
+    textScaled(draw, scale, at, colour, text);
+    return true;
+  }
+};
+
+// What the chunks say, decided once for the step: every cell's value at one size, or none;
+// every box's first and last values, or none; never some chunks with values and some without.
+struct ChunkText {
+  float valueScale = 1;
+  bool boxValues = true;
+  bool cellValues = false;
+};
+
+ChunkText fitChunkText(const RankLayout& l) {
+  const Trace& t = l.t;
+  const StepSnapshot& s = l.s;
+  const int gpus = l.gpus, chunks = l.chunks;
+  ChunkText fit;
+  float& valueScale = fit.valueScale;
+  for (int r = 0; r < gpus; ++r) {
+    const double* values = s.values.data() + size_t(r) * size_t(l.n);
+    for (int c = 0; c < chunks; ++c) {
+      const long long begin = t.chunkStarts[size_t(c)], end = t.chunkStarts[size_t(c) + 1];
+      if (end <= begin) continue;
+      if (l.cells) {
+        for (long long i = begin; i < end; ++i)
+          valueScale = std::min(
+              valueScale,
+              (l.cell - 4) / std::max(1.f, sizeScaled(1, formatValue(values[i], t.params.type)).x));
+      } else {
+        const std::string both = heldText(s.contains[size_t(r)][size_t(c)], gpus) + "  " +
+                                 spanText(values, begin, end, t.params.type);
+        const float boxWidth = l.chunkX(c + 1) - l.chunkX(c);
+        valueScale = std::min(valueScale, (boxWidth - 8) / std::max(1.f, sizeScaled(1, both).x));
+      }
+    }
+  }
+  if (!l.cells && valueScale < 0.6f) {  // the ranks alone, at the size they need
+    fit.boxValues = false;
+    valueScale = 1;
+    for (int r = 0; r < gpus; ++r)
+      for (int c = 0; c < chunks; ++c)
+        valueScale = std::min(
+            valueScale,
+            (l.chunkX(c + 1) - l.chunkX(c) - 6) /
+                std::max(1.f, sizeScaled(1, heldText(s.contains[size_t(r)][size_t(c)], gpus)).x));
+  }
+  fit.cellValues = l.cells && valueScale >= 0.5f;
+  return fit;
+}
+
+// A row per GPU: its name, then its chunks coloured by the ranks they hold, with their values
+// (ChunkText) and, under them in small type, the ranks or the last row's element ranges.
+void drawRows(ImDrawList* draw, const RankLayout& l, const ChunkText& fit,
+              const StepSnapshot* previous, SmallLabels& labels, const Palette& pal) {
+  const Trace& t = l.t;
+  const StepSnapshot& s = l.s;
+  const int gpus = l.gpus;
+  const float font = l.font, row = l.row, cell = l.cell;
+  for (int r = 0; r < gpus; ++r) {
+    const float y = l.rowTop(r);
+    draw->AddText(ImVec2(l.origin.x, y + (row - font) / 2), pal.text,
+                  printed(tr("GPU %d"), r).c_str());
+    const double* values = s.values.data() + size_t(r) * size_t(l.n);
+    for (int c = 0; c < l.chunks; ++c) {
+      const long long begin = t.chunkStarts[size_t(c)], end = t.chunkStarts[size_t(c) + 1];
+      if (end <= begin) continue;
+      const unsigned mask = s.contains[size_t(r)][size_t(c)];
+      const float x0 = l.chunkX(c), x1 = l.chunkX(c + 1);
+      const ImU32 fill = heldColour(mask, gpus, pal), ink = textOn(mask, gpus, pal);
+      draw->AddRectFilled(ImVec2(x0 + 1, y), ImVec2(x1 - 1, y + row), fill, 3);
+      const bool grew = previous && previous->contains.size() == s.contains.size() &&
+                        previous->contains[size_t(r)][size_t(c)] != mask;
+      draw->AddRect(ImVec2(x0 + 1, y), ImVec2(x1 - 1, y + row), grew ? pal.changed : pal.cellBorder,
+                    3, 0, grew ? pal.line * 1.5f : 1);
+      const std::string held = heldText(mask, gpus);
+      if (l.cells) {
+        for (long long i = begin; i < end; ++i) {
+          const float cx = l.origin.x + l.label + cell * float(i);
+          if (i > begin) draw->AddLine(ImVec2(cx, y + 3), ImVec2(cx, y + row - 3), pal.cellBorder);
+          if (!fit.cellValues) continue;
+          const std::string text = formatValue(values[i], t.params.type);
+          const float scale = std::min(1.f, fit.valueScale);
+          const ImVec2 size = sizeScaled(scale, text);
+          textScaled(draw, scale, ImVec2(cx + (cell - size.x) / 2, y + (row - size.y) / 2), ink,
+                     text);
+        }
+        // The ranks the chunk holds, under it in small type.
+        if (sizeScaled(kSmallText, held).x < x1 - x0 - 2)
+          labels.place(ImVec2(x0 + 3, y + row + 1), pal.muted, held, false, kSmallText);
+      } else {
+        // One box: the ranks it holds, then its first and last values where every box has room.
+        const std::string text =
+            fit.boxValues ? held + "  " + spanText(values, begin, end, t.params.type) : held;
+        const float scale = std::min(1.f, fit.valueScale);
+        if (scale >= 0.5f) {
+          const ImVec2 size = sizeScaled(scale, text);
+          textScaled(draw, scale, ImVec2((x0 + x1 - size.x) / 2, y + (row - size.y) / 2), ink,
+                     text);
+        }
+        const std::string range = printed(tr("[%lld, %lld)"), begin, end);
+        if (r == gpus - 1 && sizeScaled(kSmallText, range).x < x1 - x0 - 2)
+          labels.place(ImVec2(x0 + 3, y + row + 1), pal.muted, range, false, kSmallText);
+      }
+    }
+  }
+}
+
+// The copies of this step: from the sender's chunk to the receiver's, each sender at its own
+// place along the chunk so that swaps in both directions stay apart. A copy from the last row
+// to the first (or back) leaves its row on the outer side, runs down the gutter right of the
+// chunks and comes into the other row from the outer side too. Each is labelled with its bytes
+// unless `bytesInHeader`.
+void drawCopies(ImDrawList* draw, const RankLayout& l, SmallLabels& labels, bool bytesInHeader,
+                bool presenter, const Palette& pal) {
+  const int gpus = l.gpus;
+  const float font = l.font, row = l.row;
+  // Copies' byte counts: as large as the rows' own type in presenter mode, to read from afar.
+  const float bytesScale = presenter ? 1.f : 0.85f;
+  const float right = l.right(), top = l.top(), bottom = l.bottom();
+  for (const Transfer& x : l.s.transfers) {
+    if (x.from < 0 || x.from >= gpus || x.to < 0 || x.to >= gpus || x.from == x.to) continue;
+    const int c = chunkOf(l.t, x.begin);
+    const float x0 = l.chunkX(c), x1 = l.chunkX(c + 1);
+    const float ax = x0 + (x1 - x0) * (0.3f + 0.65f * (x.from + 0.5f) / gpus);
+    const ImU32 colour = x.combined ? pal.accent : pal.worked;
+    const float thick = pal.line * 1.5f, head = std::max(6.f, font * 0.45f);
+    auto segment = [&](ImVec2 a, ImVec2 b) {
+      if (x.combined)
+        draw->AddLine(a, b, colour, thick);
+      else
+        dashedLine(draw, a, b, colour, thick, font * 0.3f);
+    };
+    const bool around = wrapsAround(x, gpus);
+    // Down the column: from the sender's bottom edge into the receiver's top edge; around the
+    // rows the other way.
+    const bool down = around ? x.to < x.from : x.to > x.from;
+    const ImVec2 from(ax, down ? l.rowTop(x.from) + row : l.rowTop(x.from)),
+        to(ax, down ? l.rowTop(x.to) : l.rowTop(x.to) + row);
+    const ImVec2 shaft(to.x, down ? to.y - head : to.y + head);
+    if (around) {
+      const float leave = x.from == 0 ? top : bottom, arrive = x.to == 0 ? top : bottom;
+      segment(from, ImVec2(ax, leave));
+      segment(ImVec2(ax, leave), ImVec2(right, leave));
+      segment(ImVec2(right, leave), ImVec2(right, arrive));
+      segment(ImVec2(right, arrive), ImVec2(ax, arrive));
+      segment(ImVec2(ax, arrive), shaft);
+    } else {
+      segment(from, shaft);
+    }
+    arrowHead(draw, to, down, head, colour);
+    if (bytesInHeader) continue;  // the header gave their size
+    const std::string bytes = (x.combined ? "+" : "") + bytesText(x.bytes);
+    const float by = down ? from.y + 1 : from.y - sizeScaled(bytesScale, bytes).y - 1;
+    if (!labels.place(ImVec2(ax + 4, by), colour, bytes, true, bytesScale))
+      labels.place(ImVec2(ax - 4 - sizeScaled(bytesScale, bytes).x, by), colour, bytes, true,
+                   bytesScale);
+  }
+}
+
 }  // namespace
 
 void drawRanks(App& app) {
@@ -115,209 +384,18 @@ void drawRanks(App& app) {
     wrappedText(tr("This step holds no buffers to draw."), true);
     return;
   }
-
-  // The header says what moved; where every copy of the step moves the same bytes (a ring, a
-  // butterfly), it says so once, and the arrows need no labels of their own.
-  long long moved = 0;
-  bool sameBytes = true;
-  for (const Transfer& x : s.transfers) {
-    moved += x.bytes;
-    sameBytes &= x.bytes == s.transfers.front().bytes;
-  }
-  // Wrapped: in a narrow window the copies' size is the part that must not be cut off.
-  if (ui.step == 0 && gpus == 1)
-    wrappedText(printed(tr("the input: one GPU, %lld values: nothing to exchange"), n));
-  else if (ui.step == 0)
-    wrappedText(printed(tr("the input: %d GPUs, %lld values each"), gpus, n));
-  else if (sameBytes && s.transfers.size() > 1)
-    wrappedText(printed(tr("%s   (%zu copies of %s each)"), say(s.label).c_str(),
-                        s.transfers.size(), bytesText(s.transfers.front().bytes).c_str()));
-  else
-    wrappedText(
-        printed(s.transfers.size() == 1 ? tr("%s   (%zu copy, %s)") : tr("%s   (%zu copies, %s)"),
-                say(s.label).c_str(), s.transfers.size(), bytesText(moved).c_str()));
-
-  // Room around the rows for copies that wrap around: above the first row and right of the
-  // chunks, the same for every step of the run so that the rows stay where they are.
-  bool wraps = false;
-  for (const StepSnapshot& step : t.steps)
-    for (const Transfer& x : step.transfers) wraps |= wrapsAround(x, gpus);
-
+  const bool sameBytes = sameBytesEach(s);
+  drawCopiesHeader(ui, s, gpus, n, sameBytes);
+  const bool wraps = anyCopyWrapsAround(t, gpus);
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const ImVec2 start = ImGui::GetCursorScreenPos();
-  const ImVec2 avail(ImGui::GetContentRegionAvail().x,
-                     std::max(40.f, ImGui::GetContentRegionAvail().y - 4));
-  // Eight rows in a short window (presenter mode, 1280x800): smaller type, not a scrollbar.
-  const float gapShare = 0.8f, small = 0.75f;
-  const float needed =
-      ImGui::GetFontSize() * (1.15f * (gpus + (gpus - 1) * gapShare) + 0.9f + (wraps ? 0.6f : 0));
-  ImGui::SetWindowFontScale(std::clamp(avail.y / needed, 0.6f, 1.f));
-  const float font = ImGui::GetFontSize();
-  // Copies' byte counts: as large as the rows' own type in presenter mode, to read from afar.
-  const float bytesScale = ui.view.presenter ? 1.f : 0.85f;
-  const float topMargin = wraps ? font * 0.6f : 0, gutter = wraps ? font * 1.2f : 0;
-  const ImVec2 origin(start.x, start.y + topMargin);
-  const float label = ImGui::CalcTextSize(printed(tr("GPU %d"), gpus - 1).c_str()).x + font * 0.6f;
-  const float width = std::max(font * 4, avail.x - label - 2 - gutter);
-  // Rows with a gap under each for the chunk labels and the arrows; the window scrolls where
-  // eight rows do not fit.
-  const float row = std::clamp((avail.y - topMargin) / (gpus + (gpus - 1) * gapShare + 0.9f),
-                               font * 1.15f, font * 2.4f);
-  const float gap = std::max(row * gapShare, font * small + 2);
-  const bool cells = n <= kCellLimit && width / float(n) >= font * 1.4f;
-  // Where chunk c starts: by elements when every element has its cell, else equal boxes.
-  auto chunkX = [&](int c) {
-    return origin.x + label +
-           (cells ? width * float(t.chunkStarts[size_t(c)]) / float(n) : width * c / chunks);
-  };
-  auto rowTop = [&](int r) { return origin.y + r * (row + gap); };
-  // Small type drawn so far: a byte count that would cover one goes to the arrow's other side,
-  // or is left out (the lesson view lists every copy).
-  std::vector<ImVec4> labels;
-  auto smallLabel = [&](ImVec2 at, ImU32 colour, const std::string& text, bool backed,
-                        float scale) {
-    const ImVec2 size = sizeScaled(scale, text);
-    const ImVec4 box(at.x - 1, at.y, at.x + size.x + 1, at.y + size.y);
-    for (const ImVec4& other : labels)
-      if (overlaps(box, other)) return false;
-    labels.push_back(box);
-    if (backed)
-      draw->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.z, box.w), IM_COL32(0, 0, 0, 160));
-    textScaled(draw, scale, at, colour, text);
-    return true;
-  };
-
-  // What the chunks say, decided once for the step: every cell's value at one size, or none;
-  // every box's first and last values, or none; never some chunks with values and some without.
-  const float cell = cells ? width / float(n) : 0;
-  float valueScale = 1;
-  bool boxValues = true;
-  for (int r = 0; r < gpus; ++r) {
-    const double* values = s.values.data() + size_t(r) * size_t(n);
-    for (int c = 0; c < chunks; ++c) {
-      const long long begin = t.chunkStarts[size_t(c)], end = t.chunkStarts[size_t(c) + 1];
-      if (end <= begin) continue;
-      if (cells) {
-        for (long long i = begin; i < end; ++i)
-          valueScale = std::min(
-              valueScale,
-              (cell - 4) / std::max(1.f, sizeScaled(1, formatValue(values[i], t.params.type)).x));
-      } else {
-        const std::string both = heldText(s.contains[size_t(r)][size_t(c)], gpus) + "  " +
-                                 spanText(values, begin, end, t.params.type);
-        const float boxWidth = chunkX(c + 1) - chunkX(c);
-        valueScale = std::min(valueScale, (boxWidth - 8) / std::max(1.f, sizeScaled(1, both).x));
-      }
-    }
-  }
-  if (!cells && valueScale < 0.6f) {  // the ranks alone, at the size they need
-    boxValues = false;
-    valueScale = 1;
-    for (int r = 0; r < gpus; ++r)
-      for (int c = 0; c < chunks; ++c)
-        valueScale = std::min(
-            valueScale,
-            (chunkX(c + 1) - chunkX(c) - 6) /
-                std::max(1.f, sizeScaled(1, heldText(s.contains[size_t(r)][size_t(c)], gpus)).x));
-  }
-  const bool cellValues = cells && valueScale >= 0.5f;
-
-  for (int r = 0; r < gpus; ++r) {
-    const float y = rowTop(r);
-    draw->AddText(ImVec2(origin.x, y + (row - font) / 2), pal.text,
-                  printed(tr("GPU %d"), r).c_str());
-    const double* values = s.values.data() + size_t(r) * size_t(n);
-    for (int c = 0; c < chunks; ++c) {
-      const long long begin = t.chunkStarts[size_t(c)], end = t.chunkStarts[size_t(c) + 1];
-      if (end <= begin) continue;
-      const unsigned mask = s.contains[size_t(r)][size_t(c)];
-      const float x0 = chunkX(c), x1 = chunkX(c + 1);
-      const ImU32 fill = heldColour(mask, gpus, pal), ink = textOn(mask, gpus, pal);
-      draw->AddRectFilled(ImVec2(x0 + 1, y), ImVec2(x1 - 1, y + row), fill, 3);
-      const bool grew = previous && previous->contains.size() == s.contains.size() &&
-                        previous->contains[size_t(r)][size_t(c)] != mask;
-      draw->AddRect(ImVec2(x0 + 1, y), ImVec2(x1 - 1, y + row), grew ? pal.changed : pal.cellBorder,
-                    3, 0, grew ? pal.line * 1.5f : 1);
-      const std::string held = heldText(mask, gpus);
-      if (cells) {
-        for (long long i = begin; i < end; ++i) {
-          const float cx = origin.x + label + cell * float(i);
-          if (i > begin) draw->AddLine(ImVec2(cx, y + 3), ImVec2(cx, y + row - 3), pal.cellBorder);
-          if (!cellValues) continue;
-          const std::string text = formatValue(values[i], t.params.type);
-          const float scale = std::min(1.f, valueScale);
-          const ImVec2 size = sizeScaled(scale, text);
-          textScaled(draw, scale, ImVec2(cx + (cell - size.x) / 2, y + (row - size.y) / 2), ink,
-                     text);
-        }
-        // The ranks the chunk holds, under it in small type.
-        if (sizeScaled(small, held).x < x1 - x0 - 2)
-          smallLabel(ImVec2(x0 + 3, y + row + 1), pal.muted, held, false, small);
-      } else {
-        // One box: the ranks it holds, then its first and last values where every box has room.
-        const std::string text =
-            boxValues ? held + "  " + spanText(values, begin, end, t.params.type) : held;
-        const float scale = std::min(1.f, valueScale);
-        if (scale >= 0.5f) {
-          const ImVec2 size = sizeScaled(scale, text);
-          textScaled(draw, scale, ImVec2((x0 + x1 - size.x) / 2, y + (row - size.y) / 2), ink,
-                     text);
-        }
-        const std::string range = printed(tr("[%lld, %lld)"), begin, end);
-        if (r == gpus - 1 && sizeScaled(small, range).x < x1 - x0 - 2)
-          smallLabel(ImVec2(x0 + 3, y + row + 1), pal.muted, range, false, small);
-      }
-    }
-  }
-
-  // The copies of this step: from the sender's chunk to the receiver's, each sender at its own
-  // place along the chunk so that swaps in both directions stay apart. A copy from the last row
-  // to the first (or back) leaves its row on the outer side, runs down the gutter right of the
-  // chunks and comes into the other row from the outer side too.
-  const float right = origin.x + label + width + gutter * 0.5f;
-  // Around the rows: above the first row, and below the last row's small labels.
-  const float top = start.y + topMargin * 0.4f;
-  const float bottom = rowTop(gpus - 1) + row + sizeScaled(small, "0").y + 4;
-  for (const Transfer& x : s.transfers) {
-    if (x.from < 0 || x.from >= gpus || x.to < 0 || x.to >= gpus || x.from == x.to) continue;
-    const int c = chunkOf(t, x.begin);
-    const float x0 = chunkX(c), x1 = chunkX(c + 1);
-    const float ax = x0 + (x1 - x0) * (0.3f + 0.65f * (x.from + 0.5f) / gpus);
-    const ImU32 colour = x.combined ? pal.accent : pal.worked;
-    const float thick = pal.line * 1.5f, head = std::max(6.f, font * 0.45f);
-    auto segment = [&](ImVec2 a, ImVec2 b) {
-      if (x.combined)
-        draw->AddLine(a, b, colour, thick);
-      else
-        dashedLine(draw, a, b, colour, thick, font * 0.3f);
-    };
-    const bool around = wrapsAround(x, gpus);
-    // Down the column: from the sender's bottom edge into the receiver's top edge; around the
-    // rows the other way.
-    const bool down = around ? x.to < x.from : x.to > x.from;
-    const ImVec2 from(ax, down ? rowTop(x.from) + row : rowTop(x.from)),
-        to(ax, down ? rowTop(x.to) : rowTop(x.to) + row);
-    const ImVec2 shaft(to.x, down ? to.y - head : to.y + head);
-    if (around) {
-      const float leave = x.from == 0 ? top : bottom, arrive = x.to == 0 ? top : bottom;
-      segment(from, ImVec2(ax, leave));
-      segment(ImVec2(ax, leave), ImVec2(right, leave));
-      segment(ImVec2(right, leave), ImVec2(right, arrive));
-      segment(ImVec2(right, arrive), ImVec2(ax, arrive));
-      segment(ImVec2(ax, arrive), shaft);
-    } else {
-      segment(from, shaft);
-    }
-    arrowHead(draw, to, down, head, colour);
-    if (sameBytes && s.transfers.size() > 1) continue;  // the header gave their size
-    const std::string bytes = (x.combined ? "+" : "") + bytesText(x.bytes);
-    const float by = down ? from.y + 1 : from.y - sizeScaled(bytesScale, bytes).y - 1;
-    if (!smallLabel(ImVec2(ax + 4, by), colour, bytes, true, bytesScale))
-      smallLabel(ImVec2(ax - 4 - sizeScaled(bytesScale, bytes).x, by), colour, bytes, true,
-                 bytesScale);
-  }
+  const RankLayout l = layOutRows(t, s, wraps);
+  SmallLabels labels{draw};
+  const ChunkText fit = fitChunkText(l);
+  drawRows(draw, l, fit, previous, labels, pal);
+  drawCopies(draw, l, labels, sameBytes && s.transfers.size() > 1, ui.view.presenter, pal);
   ImGui::Dummy(
-      ImVec2(avail.x, std::max(rowTop(gpus - 1) + row + gap, wraps ? bottom + 4 : 0) - start.y));
+      ImVec2(l.avail.x,
+             std::max(l.rowTop(gpus - 1) + l.row + l.gap, wraps ? l.bottom() + 4 : 0) - l.start.y));
   noteWidget(app.ui, "ranks");
   ImGui::SetWindowFontScale(1);
 }

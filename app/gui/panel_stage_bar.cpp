@@ -50,17 +50,12 @@ std::vector<BarItem> barItems(App& app) {
   const std::vector<LessonInfo>& all = lessons();
   for (size_t k = 0; k < all.size(); ++k)
     if (all[k].id == ui.params.lesson) {
-      const text::Document* doc = text::chapter(all[k].id, ui.language);
-      std::string title = std::to_string(k + 1) + ". " + (doc ? doc->title : all[k].title);
+      std::string title = std::to_string(k + 1) + ". " + text::lessonTitle(all[k].id, ui.language);
       if (all[k].variants.size() > 1 && ui.trace) title += " · " + ui.trace->params.variant;
       items.push_back({title, "", {}, 0, true});
     }
 
-  const LessonInfo* lesson = findLesson(ui.params.lesson);
-  const VariantInfo* variant =
-      lesson ? lesson->findVariant(ui.params.variant.empty() ? lesson->variants.front().id
-                                                             : ui.params.variant)
-             : nullptr;
+  const VariantInfo* variant = variantOf(ui.params);
   const Palette& pal = palette(ui.view.presenter);
   bool first = true;
   if (variant && variant->barrierSwitch) {

@@ -57,6 +57,28 @@ bool suggestionButton(App& app, const std::string& label, const std::string& cha
 
 namespace {
 
+// A span's colour: links, emphasis and code each their own, else the text's.
+ImU32 spanColour(const text::Span& span, const Palette& pal) {
+  return !span.link.empty() ? pal.accent
+         : span.emphasis    ? IM_COL32(255, 226, 150, 255)
+         : span.code        ? IM_COL32(170, 220, 255, 255)
+                            : ImGui::GetColorU32(ImGuiCol_Text);
+}
+
+// A word of a link, drawn at `at` to `end`: underlined, its place noted, and under the mouse the
+// hand, its target (a try link's command line) as a tooltip. True when it was clicked.
+bool linkWord(App& app, ImDrawList* list, const text::Span& span, const std::string& chapter,
+              ImVec2 at, ImVec2 end, ImU32 colour) {
+  list->AddLine(ImVec2(at.x, end.y), end, colour);
+  app.ui.widgetRects[span.link] = ImVec4(at.x, at.y, end.x, end.y);
+  if (!ImGui::IsWindowHovered() || !ImGui::IsMouseHoveringRect(at, end)) return false;
+  ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+  const std::string tip =
+      span.link.rfind("try:", 0) == 0 ? commandLineFor(chapter, span.link) : span.link;
+  ImGui::SetTooltip("%s", tip.c_str());
+  return ImGui::IsMouseClicked(0);
+}
+
 // Inline text, wrapped to `width`: words break at spaces, CJK characters anywhere. Draws it
 // when `draw` (and runs a clicked try link), else only measures; its height either way.
 float layoutInline(App& app, const text::Inline& spans, const std::string& chapter, float width,
@@ -77,10 +99,7 @@ float layoutInline(App& app, const text::Inline& spans, const std::string& chapt
   for (const text::Span& span : spans) {
     ImFont* font = span.code && codeFont() ? codeFont() : ImGui::GetFont();
     const float space = font->CalcTextSizeA(size, FLT_MAX, 0, " ").x;
-    const ImU32 colour = !span.link.empty() ? pal.accent
-                         : span.emphasis    ? IM_COL32(255, 226, 150, 255)
-                         : span.code        ? IM_COL32(170, 220, 255, 255)
-                                            : ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 colour = spanColour(span, pal);
     const std::string& s = span.text;
     bool first = true;
     float chipStart = -1, chipEnd = 0, chipY = 0;
@@ -124,17 +143,8 @@ float layoutInline(App& app, const text::Inline& spans, const std::string& chapt
       list->AddText(font, size, at, colour, word, s.c_str() + i);
       if (span.strong)
         list->AddText(font, size, ImVec2(at.x + 0.7f, at.y), colour, word, s.c_str() + i);
-      if (!span.link.empty()) {
-        list->AddLine(ImVec2(at.x, end.y), end, colour);
-        app.ui.widgetRects[span.link] = ImVec4(at.x, at.y, end.x, end.y);
-        if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(at, end)) {
-          ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-          const std::string tip =
-              span.link.rfind("try:", 0) == 0 ? commandLineFor(chapter, span.link) : span.link;
-          ImGui::SetTooltip("%s", tip.c_str());
-          if (ImGui::IsMouseClicked(0)) clicked = &span.link;
-        }
-      }
+      if (!span.link.empty() && linkWord(app, list, span, chapter, at, end, colour))
+        clicked = &span.link;
     }
     closeChip();
     if (!s.empty()) spaceCarried = s.back() == ' ';
@@ -179,7 +189,7 @@ void answerPrediction(App& app, const text::Block& b, Prediction& p, const std::
     p.right = typed == trace->result;
     const std::string result = formatValue(trace->result, ran.type);
     const std::string device = say(trace->device);
-    const char* where = trace->backend == "gpu" ? device.c_str() : tr("the simulator");
+    const char* where = trace->backend == BackendChoice::Gpu ? device.c_str() : tr("the simulator");
     const std::string expected = formatValue(trace->expected, ran.type);
     p.verdict =
         !trace->singleAnswer
@@ -249,7 +259,7 @@ void drawPrediction(App& app, const text::Block& b, const std::string& chapter) 
 // The narration of the run on screen: in the teacher's chapter shown, else in the lesson's.
 const text::Block* narrationOnScreen(const UiState& ui) {
   if (!ui.trace) return nullptr;
-  const bool simulated = ui.trace->backend != "gpu";
+  const bool simulated = ui.trace->backend != BackendChoice::Gpu;
   if (const OwnChapter* own = ui.ownChapterShown())
     if (const text::Block* steps = narrationIn(own->doc, own->name, ui.trace->params, simulated))
       return steps;
@@ -409,9 +419,9 @@ void drawTextPanel(App& app) {
     return;
   }
   const auto& ids = chapterIds();
-  const bool showBasics = ui.chapter == "basics";
+  const bool showBasics = ui.chapter == kBasicsChapter;
   if (ImGui::SmallButton(showBasics ? trId("back to the lesson") : trId("the basics first")))
-    ui.chapter = showBasics ? "" : "basics";
+    ui.chapter = showBasics ? "" : kBasicsChapter;
   const std::string chapter = ui.chapter.empty() ? ui.params.lesson : ui.chapter;
   if (std::find(ids.begin(), ids.end(), chapter) == ids.end()) return;
   const text::Document* doc = text::chapter(chapter, ui.language);
@@ -450,7 +460,7 @@ float narrationHeight(App& app, float width) {
   UiState& ui = app.ui;
   if (!ui.trace || !ui.trace->exercise.empty()) return 0;
   const text::Block* steps =
-      narrationFor(ui.trace->params, ui.trace->backend != "gpu", ui.language);
+      narrationFor(ui.trace->params, ui.trace->backend != BackendChoice::Gpu, ui.language);
   if (!steps || ui.step >= int(steps->items.size())) return 0;
   return layoutInline(app, steps->items[size_t(ui.step)], ui.trace->params.lesson, width, false);
 }

@@ -82,8 +82,8 @@ std::vector<LessonInfo> describeLessons() {
 
   LessonInfo atomic;
   atomic.id = "atomic";
-  atomic.title = "Atomic baseline";
   atomic.variants = {{.id = "default",
+                      .driver = DriverId::Atomic,
                       .kernelFunction = "atomicReduce",
                       .longestChain = oneAddress,
                       .proofCounters = {C::DurationUs, C::DramGBs, C::L2HitPct}}};
@@ -99,17 +99,19 @@ std::vector<LessonInfo> describeLessons() {
 
   LessonInfo folding;
   folding.id = "folding";
-  folding.title = "Folding in half";
   folding.variants = {{.id = "default",
+                       .driver = DriverId::Folding,
                        .kernelFunction = "foldStep",
                        .inPlace = true,
                        .longestChain = halving,
                        .globalMemorySteps = true,
                        .proofCounters = kGlobalAccesses},
                       {.id = "double-buffer",
+                       .driver = DriverId::FoldingDoubleBuffer,
                        .kernelFunction = "foldInto",
                        .inPlace = true,
                        .longestChain = halving,
+                       .doubleBuffer = true,
                        .globalMemorySteps = true,
                        .proofCounters = kGlobalAccesses}};
   folding.maxN = kLargest;
@@ -121,9 +123,9 @@ std::vector<LessonInfo> describeLessons() {
 
   LessonInfo barrier;
   barrier.id = "barrier";
-  barrier.title = "The barrier and the race";
   // The global tree runs its levels over n (i < n), the shared one over the whole block.
   barrier.variants = {{.id = "global",
+                       .driver = DriverId::BarrierGlobal,
                        .kernelFunction = "treeGlobal",
                        .inPlace = true,
                        .longestChain = halving,
@@ -133,6 +135,7 @@ std::vector<LessonInfo> describeLessons() {
                        .globalMemorySteps = true,
                        .proofCounters = kGlobalAccesses},
                       {.id = "shared",
+                       .driver = DriverId::BarrierShared,
                        .kernelFunction = "treeShared",
                        .inPlace = true,
                        .longestChain = blockTree,
@@ -157,26 +160,29 @@ std::vector<LessonInfo> describeLessons() {
 
   LessonInfo divergence;
   divergence.id = "divergence";
-  divergence.title = "Divergence, bank conflicts";
   divergence.variants = {{.id = "interleaved",
+                          .driver = DriverId::DivergenceInterleaved,
                           .kernelFunction = "interleaved",
                           .minBlock = 2,
                           .longestChain = treePasses,
                           .proofCounters = kDivergence,
                           .sharedTree = true},
                          {.id = "interleaved-mask",
+                          .driver = DriverId::DivergenceInterleavedMask,
                           .kernelFunction = "interleavedMask",
                           .minBlock = 2,
                           .longestChain = treePasses,
                           .proofCounters = kDivergence,
                           .sharedTree = true},
                          {.id = "strided",
+                          .driver = DriverId::DivergenceStrided,
                           .kernelFunction = "strided",
                           .minBlock = 2,
                           .longestChain = treePasses,
                           .proofCounters = kDivergence,
                           .sharedTree = true},
                          {.id = "sequential",
+                          .driver = DriverId::DivergenceSequential,
                           .kernelFunction = "sequential",
                           .minBlock = 2,
                           .longestChain = treePasses,
@@ -194,9 +200,9 @@ std::vector<LessonInfo> describeLessons() {
 
   LessonInfo shared;
   shared.id = "shared";
-  shared.title = "Shared memory, many blocks";
   shared.variants = {
       {.id = "global",
+       .driver = DriverId::TreeInGlobal,
        .kernelFunction = "treeInGlobal",
        .minBlock = 2,
        .inPlace = true,
@@ -204,17 +210,20 @@ std::vector<LessonInfo> describeLessons() {
        .globalMemorySteps = true,
        .proofCounters = kGlobalAccesses},
       {.id = "shared",
+       .driver = DriverId::TreeInShared,
        .kernelFunction = "treeInShared",
        .minBlock = 2,
        .longestChain = treePasses,
        .proofCounters = kSharedTree,
        .sharedTree = true},
       {.id = "multiblock",
+       .driver = DriverId::MultiBlock,
        .kernelFunction = "multiBlock",
        .longestChain = treeThenAtomics,
        .proofCounters = {C::DurationUs, C::DramReadBytes, C::SharedBankConflicts, C::OccupancyPct},
        .sharedTree = true},
       {.id = "coarsened",
+       .driver = DriverId::Coarsened,
        .kernelFunction = "coarsened",
        .longestChain = coarsenedChain,
        .defaultPerThread = 8,  // kCoarsening in kernels/shared.cuh
@@ -229,10 +238,10 @@ std::vector<LessonInfo> describeLessons() {
 
   LessonInfo lastwarp;
   lastwarp.id = "lastwarp";
-  lastwarp.title = "The last warp";
   // Harris's kernel 5 and its fixes: the shared tree's passes, warp 0 alone from stride 32 on,
   // so a block needs 64 threads at least.
   lastwarp.variants = {{.id = "volatile",
+                        .driver = DriverId::LastWarpVolatile,
                         .kernelFunction = "lastWarpVolatile",
                         .minBlock = 64,
                         .longestChain = treePasses,
@@ -241,6 +250,7 @@ std::vector<LessonInfo> describeLessons() {
                         .delays = true,
                         .proofCounters = kLastWarp},
                        {.id = "plain",
+                        .driver = DriverId::LastWarpPlain,
                         .kernelFunction = "lastWarpPlain",
                         .minBlock = 64,
                         .longestChain = treePasses,
@@ -249,6 +259,7 @@ std::vector<LessonInfo> describeLessons() {
                         .delays = true,
                         .proofCounters = kLastWarp},
                        {.id = "syncwarp",
+                        .driver = DriverId::LastWarpSyncwarp,
                         .kernelFunction = "lastWarpSyncwarp",
                         .minBlock = 64,
                         .longestChain = treePasses,
@@ -258,6 +269,7 @@ std::vector<LessonInfo> describeLessons() {
                         .delays = true,
                         .proofCounters = kLastWarp},
                        {.id = "shuffle",
+                        .driver = DriverId::LastWarpShuffle,
                         .kernelFunction = "lastWarpShuffle",
                         .minBlock = 64,
                         .longestChain = treePasses,
@@ -276,9 +288,9 @@ std::vector<LessonInfo> describeLessons() {
 
   LessonInfo butterfly;
   butterfly.id = "butterfly";
-  butterfly.title = "Butterfly all-reduce";
   butterfly.variants = {
       {.id = "shared",
+       .driver = DriverId::ButterflyShared,
        .kernelFunction = "butterflyShared",
        .longestChain = treeThenAtomics,
        .barrierSwitch = true,  // the barrier between reads and writes
@@ -286,6 +298,7 @@ std::vector<LessonInfo> describeLessons() {
        .proofCounters = {C::DurationUs, C::SharedRequests, C::SharedBankConflicts,
                          C::WarpEfficiencyPct}},
       {.id = "shuffle",
+       .driver = DriverId::ButterflyShuffle,
        .kernelFunction = "butterflyShuffle",
        .minBlock = 32,
        .longestChain = treeThenAtomics,
@@ -299,8 +312,8 @@ std::vector<LessonInfo> describeLessons() {
 
   LessonInfo fastest;
   fastest.id = "fastest";
-  fastest.title = "The fastest kernel";
   fastest.variants = {{.id = "default",
+                       .driver = DriverId::Fastest,
                        .kernelFunction = "fastestReduce",
                        .minBlock = 32,
                        .longestChain = gridStride,
@@ -313,11 +326,18 @@ std::vector<LessonInfo> describeLessons() {
 
   LessonInfo allreduce;
   allreduce.id = "allreduce";
-  allreduce.title = "All-reduce across GPUs";
-  allreduce.variants = {
-      {.id = "butterfly", .kernelFunction = "combineChunk", .longestChain = acrossGpus},
-      {.id = "ring", .kernelFunction = "combineChunk", .longestChain = acrossGpus},
-      {.id = "nccl", .kernelFunction = "combineChunk", .longestChain = acrossGpus}};
+  allreduce.variants = {{.id = "butterfly",
+                         .driver = DriverId::AllReduceButterfly,
+                         .kernelFunction = "combineChunk",
+                         .longestChain = acrossGpus},
+                        {.id = "ring",
+                         .driver = DriverId::AllReduceRing,
+                         .kernelFunction = "combineChunk",
+                         .longestChain = acrossGpus},
+                        {.id = "nccl",
+                         .driver = DriverId::AllReduceNccl,
+                         .kernelFunction = "combineChunk",
+                         .longestChain = acrossGpus}};
   allreduce.maxN = int64_t(1) << 22;  // per GPU; rlab bench goes to 2^28 (1 GB of floats)
   allreduce.defaultN = 8;
   allreduce.traceLimit = 4096;
@@ -331,7 +351,7 @@ std::vector<LessonInfo> describeLessons() {
     lesson.textFolder = "lessons/" + lesson.id;
     lesson.hostFile = lesson.textFolder + "/driver.hpp";
     for (VariantInfo& variant : lesson.variants)
-      variant.offersSubtract = offersSubtract(lesson.id.c_str(), variant.id.c_str());
+      variant.offersSubtract = offersSubtract(variant.driver);
   }
   return all;
 }
@@ -347,6 +367,7 @@ int64_t longestChainOf(const VariantInfo& variant, const Params& p) {
 }
 
 const VariantInfo* LessonInfo::findVariant(const std::string& variant) const {
+  if (variant.empty()) return &variants.front();
   for (const VariantInfo& v : variants)
     if (v.id == variant) return &v;
   return nullptr;
@@ -365,19 +386,23 @@ std::string LessonInfo::variantIds() const {
 }
 
 bool runMayRace(const Params& p) {
-  const LessonInfo* lesson = findLesson(p.lesson);
-  const VariantInfo* variant =
-      lesson ? lesson->findVariant(p.variant.empty() ? lesson->variants.front().id : p.variant)
-             : nullptr;
+  const VariantInfo* variant = variantOf(p);
   return variant && ((variant->barrierSwitch && !p.barrier) ||
                      (variant->syncwarpSwitch && !p.syncwarp) || variant->needsLanesInStep());
 }
 
 bool recordsMemory(const Params& p) {
-  const LessonInfo* lesson = findLesson(p.lesson);
-  const VariantInfo* variant = lesson ? lesson->findVariant(p.variant) : nullptr;
+  const VariantInfo* variant = variantOf(p);
   return p.memory && p.trace && variant && variant->globalMemorySteps &&
-         p.n <= std::min(kMemoryTraceLimit, lesson->traceLimit);
+         p.n <= std::min(kMemoryTraceLimit, findLesson(p.lesson)->traceLimit);
+}
+
+Params openingRun() {
+  Params p;
+  p.lesson = "barrier";
+  p.variant = "global";
+  p.n = 8;
+  return p;
 }
 
 const std::vector<LessonInfo>& lessons() {
@@ -394,6 +419,11 @@ const LessonInfo* findLesson(const std::string& id) {
 const LessonInfo& lessonOrThrow(const std::string& id) {
   if (const LessonInfo* lesson = findLesson(id)) return *lesson;
   throw ParamError(Message("params.no-lesson", {{"lesson", id}, {"lessons", lessonIds()}}));
+}
+
+const VariantInfo* variantOf(const Params& p) {
+  const LessonInfo* lesson = findLesson(p.lesson);
+  return lesson ? lesson->findVariant(p.variant) : nullptr;
 }
 
 std::vector<std::pair<std::string, std::string>> subtractRuns() {
@@ -419,6 +449,16 @@ std::string subtractRunsText() {
 
 std::string globalMemoryRunsText() {
   return variantsWith(&VariantInfo::globalMemorySteps);
+}
+
+std::string runName(const std::string& lesson, const std::string& variant) {
+  return variant == "default" ? lesson : lesson + " " + variant;
+}
+
+bool hasCoarsenedVariant(const std::string& lesson) {
+  const LessonInfo* l = findLesson(lesson);
+  return l && std::any_of(l->variants.begin(), l->variants.end(),
+                          [](const VariantInfo& v) { return v.defaultPerThread > 0; });
 }
 
 std::string lessonIds() {

@@ -43,13 +43,45 @@ enum class LessonPicture {
 // rounding error a correct float kernel can make, so a lost addition is never "correct".
 using ChainLength = int64_t (*)(int64_t n, int block);
 
+// Each variant's host driver: the key of the drivers' table (run/drivers.hpp), which each
+// backend compiles for itself, so the registry names a variant's driver and the table holds it.
+enum class DriverId {
+  Atomic,
+  Folding,
+  FoldingDoubleBuffer,
+  BarrierGlobal,
+  BarrierShared,
+  DivergenceInterleaved,
+  DivergenceInterleavedMask,
+  DivergenceStrided,
+  DivergenceSequential,
+  TreeInGlobal,
+  TreeInShared,
+  MultiBlock,
+  Coarsened,
+  LastWarpVolatile,
+  LastWarpPlain,
+  LastWarpSyncwarp,
+  LastWarpShuffle,
+  ButterflyShared,
+  ButterflyShuffle,
+  Fastest,
+  AllReduceButterfly,
+  AllReduceRing,
+  AllReduceNccl,
+};
+
 struct VariantInfo {
   std::string id;
+  DriverId driver = DriverId::Atomic;  // its host driver
   std::string kernelFunction;  // the __global__ function of the lesson's kernel file it runs
   // (allreduce nccl: on the simulator, the model of NCCL's ring runs it)
   int minBlock = 1;      // 32 where the kernel uses warp operations; 2 where each pass must halve
   bool inPlace = false;  // reduces its input in place: timing restores it before each run
   ChainLength longestChain = nullptr;
+  // Folds into a second buffer (out[i] = in[i] + in[i + remain]) and copies the odd middle
+  // element across, instead of folding in place.
+  bool doubleBuffer = false;
   bool barrierSwitch = false;  // its kernel has a barrier --no-barrier switches off
   // Its kernel has __syncwarp() calls --no-syncwarp takes out (the warp's barrier).
   bool syncwarpSwitch = false;
@@ -88,21 +120,17 @@ struct VariantInfo {
 // The variants that run --op subtract: a few kernels with different orders of operations, so
 // their answers differ. A list the compiler can read, because the drivers' table compiles the
 // kernels for subtract only where it is offered (drivers.hpp).
-struct LessonVariant {
-  const char* lesson;
-  const char* variant;
+inline constexpr DriverId kSubtractRuns[] = {
+    DriverId::Atomic,
+    DriverId::Folding,
+    DriverId::DivergenceInterleaved,
+    DriverId::DivergenceSequential,
+    DriverId::MultiBlock,
+    DriverId::Fastest,
 };
-inline constexpr LessonVariant kSubtractRuns[] = {
-    {"atomic", "default"},        {"folding", "default"},   {"divergence", "interleaved"},
-    {"divergence", "sequential"}, {"shared", "multiblock"}, {"fastest", "default"},
-};
-constexpr bool sameText(const char* a, const char* b) {
-  while (*a && *a == *b) ++a, ++b;
-  return *a == *b;
-}
-constexpr bool offersSubtract(const char* lesson, const char* variant) {
-  for (const LessonVariant& run : kSubtractRuns)
-    if (sameText(run.lesson, lesson) && sameText(run.variant, variant)) return true;
+constexpr bool offersSubtract(DriverId driver) {
+  for (DriverId run : kSubtractRuns)
+    if (run == driver) return true;
   return false;
 }
 
@@ -111,7 +139,6 @@ int64_t longestChainOf(const VariantInfo& variant, const Params& p);
 
 struct LessonInfo {
   std::string id;
-  std::string title;
   std::vector<VariantInfo> variants;  // the first is the default
   int64_t maxN = 0;                   // the lesson's own limit on n
   int64_t defaultN = 0;
@@ -137,6 +164,8 @@ struct LessonInfo {
   std::vector<TourStop> tour;  // at least one stop
   LessonPicture picture = LessonPicture::Pipeline;
 
+  // The variant of that id; the empty id is the default (the first): the one place that rule
+  // lives. nullptr for an id the lesson does not have.
   const VariantInfo* findVariant(const std::string& id) const;
   std::vector<std::string> variantList() const;  // the variants' ids
   std::string variantIds() const;                // "global, shared" for messages
@@ -153,11 +182,25 @@ inline constexpr int64_t kMemoryTraceLimit = 1024;
 // steps work in global memory, traced, on the simulator, n up to kMemoryTraceLimit.
 bool recordsMemory(const Params& p);
 
+// The chapter before the lessons: text only, no run (lessons/basics/).
+inline constexpr const char* kBasicsChapter = "basics";
+// The run the app opens on, and returns to on File › Reset: the barrier lesson's eight
+// elements, few enough to read every step.
+Params openingRun();
+
 const std::vector<LessonInfo>& lessons();
 const LessonInfo* findLesson(const std::string& id);
 // The lesson, or ParamError naming the ids there are.
 const LessonInfo& lessonOrThrow(const std::string& id);
+// The variant a run names (its default where it names none), or nullptr where the lesson or the
+// variant is unknown: what resolve() would refuse.
+const VariantInfo* variantOf(const Params& p);
 std::string lessonIds();  // "atomic, folding, ..." for messages
+// A run's name in the bench's tables: "shared coarsened"; a variant named "default" is left
+// out ("folding").
+std::string runName(const std::string& lesson, const std::string& variant);
+// Whether a lesson has a variant whose elements per thread a run may choose (--per-thread).
+bool hasCoarsenedVariant(const std::string& lesson);
 // The lesson and variant of every run that offers --op subtract, in the lessons' order.
 std::vector<std::pair<std::string, std::string>> subtractRuns();
 std::string subtractRunsText();  // "atomic, folding default, ..." for messages

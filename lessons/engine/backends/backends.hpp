@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "lessons/engine/registry.hpp"
 #include "lessons/engine/run/params.hpp"
 #include "lessons/engine/run/trace.hpp"
 
@@ -21,13 +22,13 @@ class GpuUnavailable : public std::runtime_error, public MessageCarrier {
 // The simulator (lessons/engine/backends/sim/run_sim.cpp). Throws sim::LaunchError when a kernel
 // cannot finish.
 void runOnSimulator(const Params& p, const std::vector<double>& input, bool trace, Trace& out);
-bool simulatorHasDriver(const std::string& lesson, const std::string& variant);
+bool simulatorHasDriver(DriverId driver);
 
 // The GPU (lessons/engine/backends/gpu/*.cu, or lessons/engine/backends/gpu/absent.cpp in a build
 // without CUDA). Throws GpuUnavailable with one sentence when no working device can take the run.
 void runOnGpu(const Params& p, const std::vector<double>& input, bool trace, Trace& out);
 bool gpuBackendBuilt();
-bool gpuHasDriver(const std::string& lesson, const std::string& variant);
+bool gpuHasDriver(DriverId driver);
 
 struct GpuProbe {
   bool usable = false;

@@ -335,14 +335,14 @@ int declarationLine(const std::string& source, const std::string& variable) {
 // [SECTION] The check and the link
 // ============================================================================================
 
-ObjectCheck checkKernelObject(const std::string& object, const std::string& source) {
-  ObjectCheck check;
-  ObjectFile file;
-  if (!file.read(object)) {
-    check.failure = Message("compile.object-unreadable", {{"object", object}});
-    return check;
-  }
-  // The undefined names a kernel may not use, each with its sentence.
+namespace {
+
+using Place = std::pair<std::string, uint64_t>;          // section, offset
+using Reported = std::set<std::pair<int, std::string>>;  // (line, sentence): each once
+
+// The undefined names a kernel may not use, each with its sentence; on the way, the extern
+// __shared__ arrays and the names the link redirects go into `check`.
+std::map<std::string, std::string> refusedNames(const ObjectFile& file, ObjectCheck& check) {
   std::map<std::string, std::string> refused;
   std::set<std::string> redirected;
   for (const Symbol& s : file.symbols) {
@@ -357,43 +357,55 @@ ObjectCheck checkKernelObject(const std::string& object, const std::string& sour
     if (verdict == Verdict::Refused) refused[s.name] = sentence;
   }
   check.redirected.assign(redirected.begin(), redirected.end());
+  return refused;
+}
 
-  // Where each is used: the relocations that name it, and the code the loader would run.
-  using Place = std::pair<std::string, uint64_t>;    // section, offset
+// Where each refused name is used: the relocations that name it, and the code the loader would
+// run.
+struct Uses {
   std::vector<std::pair<std::string, Place>> found;  // sentence, place
   std::vector<Place> initialisers;                   // where the code the loader runs starts
   std::set<std::string> placed;
+};
+
+Uses usesOf(const ObjectFile& file, const std::map<std::string, std::string>& refused) {
+  Uses uses;
   for (const auto& r : file.relocations()) {
     if (r.symbol >= file.symbols.size() || r.section >= file.sections.size()) continue;
     const Section& target = file.sections[r.section];
     const Symbol& symbol = file.symbols[r.symbol];
     if (isInitialiserSection(target.name) && symbol.section < file.sections.size() &&
         !isRaceHooksStart(file, symbol.section, symbol.value + uint64_t(r.addend))) {
-      initialisers.push_back(
+      uses.initialisers.push_back(
           {file.sections[symbol.section].name, symbol.value + uint64_t(r.addend)});
       continue;
     }
     auto sentence = refused.find(symbol.name);
     if (!(target.flags & SHF_EXECINSTR) || symbol.section != SHN_UNDEF || sentence == refused.end())
       continue;
-    found.push_back({sentence->second, {target.name, r.offset}});
-    placed.insert(symbol.name);
+    uses.found.push_back({sentence->second, {target.name, r.offset}});
+    uses.placed.insert(symbol.name);
   }
+  return uses;
+}
+
+// Each use at the learner's line, and each initialiser at the first of theirs.
+void reportUses(const std::string& object, const std::string& source, const Uses& uses,
+                Reported& reported) {
   // An initialiser's first bytes may belong to no line of the learner's (the prologue the race
   // detector's hooks add is the end of the compiler's own file): its line is the first of theirs
   // among its first bytes.
   constexpr uint64_t kInitialiserBytes = 16;
   std::set<Place> places;
-  for (const auto& [sentence, place] : found) places.insert(place);
-  for (const auto& [section, start] : initialisers)
+  for (const auto& [sentence, place] : uses.found) places.insert(place);
+  for (const auto& [section, start] : uses.initialisers)
     for (uint64_t k = 0; k < kInitialiserBytes; ++k) places.insert({section, start + k});
   const auto lines = learnerLines(object, source, places);
-  std::set<std::pair<int, std::string>> reported;  // (line, sentence): each once
-  for (const auto& [sentence, place] : found) {
+  for (const auto& [sentence, place] : uses.found) {
     auto line = lines.find(place);
     reported.insert({line == lines.end() ? 0 : line->second, sentence});
   }
-  for (const auto& [section, start] : initialisers) {
+  for (const auto& [section, start] : uses.initialisers) {
     int first = 0;
     for (uint64_t k = 0; k < kInitialiserBytes && first == 0; ++k)
       if (auto line = lines.find({section, start + k}); line != lines.end()) first = line->second;
@@ -402,10 +414,10 @@ ObjectCheck checkKernelObject(const std::string& object, const std::string& sour
                      "loaded (a constructor, or a value computed at run time); CUDA initialises "
                      "__device__ variables with constants only"});
   }
-  for (const auto& [name, sentence] : refused)
-    if (!placed.count(name)) reported.insert({0, sentence});
+}
 
-  // __shared__ variables larger than a block's shared memory: nvcc (ptxas) refuses them.
+// __shared__ variables larger than a block's shared memory: nvcc (ptxas) refuses them.
+void reportOversizedShared(const ObjectFile& file, const std::string& source, Reported& reported) {
   for (const Symbol& s : file.symbols)
     if (s.type == STT_TLS && s.section != SHN_UNDEF && s.size > sim::kSharedMemoryPerBlock) {
       std::string name = demangled(s.name);
@@ -417,6 +429,24 @@ ObjectCheck checkKernelObject(const std::string& object, const std::string& sour
                            std::to_string(sim::kSharedMemoryPerBlock) +
                            " bytes of shared memory, and nvcc refuses more"});
     }
+}
+
+}  // namespace
+
+ObjectCheck checkKernelObject(const std::string& object, const std::string& source) {
+  ObjectCheck check;
+  ObjectFile file;
+  if (!file.read(object)) {
+    check.failure = Message("compile.object-unreadable", {{"object", object}});
+    return check;
+  }
+  const std::map<std::string, std::string> refused = refusedNames(file, check);
+  const Uses uses = usesOf(file, refused);
+  Reported reported;
+  reportUses(object, source, uses, reported);
+  for (const auto& [name, sentence] : refused)
+    if (!uses.placed.count(name)) reported.insert({0, sentence});
+  reportOversizedShared(file, source, reported);
 
   for (const auto& [line, sentence] : reported) {
     CompileDiagnostic d;

@@ -45,7 +45,11 @@ ExerciseProgress entryFrom(const std::string& id, const nlohmann::json& j) {
   if (!known)
     throw std::runtime_error("the entry of " + id + " has no mark of done, tried or not-started");
   p.date = j.value("date", "");
-  p.backend = j.value("backend", "");
+  const std::string backend = j.value("backend", "sim");
+  if (backend != "sim" && backend != "gpu")
+    throw std::runtime_error("the entry of " + id + " has the backend \"" + backend +
+                             "\", neither sim nor gpu");
+  p.backend = backend == "gpu" ? BackendChoice::Gpu : BackendChoice::Sim;
   p.cases = j.value("cases", 0);
   p.simulatorCases = j.value("simulatorCases", 0);
   return p;
@@ -184,7 +188,7 @@ nlohmann::json progressJson(const Progress& progress) {
     if (p.mark == ExerciseMark::NotStarted) continue;
     nlohmann::json entry = {{"mark", markKey(p.mark)}, {"date", p.date}};
     if (p.mark == ExerciseMark::Done) {
-      entry["backend"] = p.backend;
+      entry["backend"] = name(p.backend);
       entry["cases"] = p.cases;
       if (p.simulatorCases > 0) entry["simulatorCases"] = p.simulatorCases;
     }
@@ -255,7 +259,7 @@ void recordCheck(Progress& progress, const Exercise& e, const ExerciseReport& re
   }
   p.mark = ExerciseMark::Done;
   p.date = date;
-  p.backend = backend == BackendChoice::Gpu ? "gpu" : "sim";
+  p.backend = backend;
   p.cases = report.casesRun;
   p.simulatorCases = backend == BackendChoice::Gpu ? report.simulator.casesRun : 0;
 }

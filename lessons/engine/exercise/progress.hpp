@@ -55,9 +55,9 @@ Message markWord(ExerciseMark mark);
 
 struct ExerciseProgress {
   ExerciseMark mark = ExerciseMark::NotStarted;
-  std::string date;        // YYYY-MM-DD of the pass (done), else of the last try
-  std::string backend;     // done: "sim" or "gpu", where the passing check ran
-  int cases = 0;           // done: the cases it passed (on the GPU: the GPU's)
+  std::string date;  // YYYY-MM-DD of the pass (done), else of the last try
+  BackendChoice backend = BackendChoice::Sim;  // done: where the passing check ran
+  int cases = 0;                               // done: the cases it passed (on the GPU: the GPU's)
   int simulatorCases = 0;  // done on the GPU: the simulator's cases of the same check
 };
 

@@ -1,11 +1,10 @@
 // [SECTION] Helpers
-// [SECTION] The rules
 // [SECTION] One driver per shape
+// The rules the drivers check are in rules.cpp, StepRecorder's steps in step_recorder.cpp.
 
 #include "lessons/engine/exercise_runner/drivers.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -13,6 +12,7 @@
 
 #include "kernels/sim/runtime.hpp"
 #include "lessons/engine/exercise_runner/fenced.hpp"
+#include "lessons/engine/exercise_runner/rules.hpp"
 #include "lessons/engine/run/reference.hpp"
 
 namespace rlab::exercise {
@@ -27,50 +27,11 @@ using ResultKernel = void (*)(const int*, long long, int*);
 using FoldKernel = void (*)(int*, long long);
 using OneBlockKernel = void (*)(int*, int);
 
-// A broken rule: its sentence, and what() the English.
-class RuleBroken : public std::runtime_error, public MessageCarrier {
- public:
-  explicit RuleBroken(Message m) : std::runtime_error(english(m)), MessageCarrier(std::move(m)) {}
-};
-
-std::string text(double v) {
-  return formatValue(v, ElementType::Int);
-}
-
-Message threadName(long long thread, long long block) {
-  return Message("check.thread-of-block", {{"thread", thread}, {"block", block}});
-}
-
-long long blocksFor(long long threads, long long block) {
-  return (threads + block - 1) / block;
-}
-
 // An int whose bytes are all the simulator's poison: a __shared__ cell never written.
 int poisonInt() {
   int v;
   std::memset(&v, sim::kSharedPoisonByte, sizeof v);
   return v;
-}
-
-// What the runner calls an instruction of the learner's library ("@pc:OFFSET"), or "".
-std::string instructionName(uintptr_t instruction) {
-  return g_instructionName ? g_instructionName(instruction) : std::string();
-}
-
-// A load or store between a buffer's last element and its fence page, in the sentence a fault
-// past the page gets.
-Message offLimitsSentence(const sim::ThreadAccess& a) {
-  const FenceHit hit = findFence(a.address);
-  Message who = threadName(a.thread, a.block);
-  if (const std::string line = instructionName(a.instruction); !line.empty())
-    who = Message("check.who-at", {{"who", who}, {"line", line}});
-  const long long count = (long long)hit.count;
-  return Message(a.write || a.atomic ? "check.wrote-past" : "check.read-past",
-                 {{"who", who},
-                  {"element", std::string(hit.name) + "[" + std::to_string(hit.index) + "]"},
-                  {"buffer", hit.name},
-                  {"count", count},
-                  {"last", count - 1}});
 }
 
 // sim::launch on the live fenced buffers. An access between a buffer's last element and its
@@ -93,139 +54,8 @@ std::unique_ptr<FencedBuffer> inputBuffer(const std::vector<double>& input) {
 }
 
 // ============================================================================================
-// [SECTION] The rules
-// ============================================================================================
-
-// *result may change only through atomics: each atomic on it must find what the one before it
-// left (the first: the identity the host stored), and the last must leave what the host reads.
-// On the simulator one thread runs at a time, so `*result += v` gives the right total there;
-// on a GPU threads read the same old value at once and lose each other's additions. A plain
-// store of a block's total (`*result = s[0]`) breaks the chain the same way.
-void checkAtomicsOnly(const sim::LaunchStats& stats, const int* result, int identity,
-                      int finalValue, long long& count) {
-  double value = identity;
-  const sim::AtomicEvent* previous = nullptr;
-  count = 0;
-  for (const sim::AtomicEvent& a : stats.atomics) {
-    if (a.address != result) continue;
-    if (a.old != value) {
-      const Message before = previous
-                                 ? Message("rule.left-by-atomic",
-                                           {{"value", text(value)},
-                                            {"who", threadName(previous->thread, previous->block)}})
-                                 : Message("rule.left-by-host", {{"value", text(value)}});
-      throw RuleBroken(Message(
-          "rule.atomic-found",
-          {{"who", threadName(a.thread, a.block)}, {"found", text(a.old)}, {"before", before}}));
-    }
-    value = a.after;
-    previous = &a;
-    ++count;
-  }
-  if (finalValue != value)
-    throw RuleBroken(previous
-                         ? Message("rule.ended-after-atomics",
-                                   {{"final", text(finalValue)}, {"left", text(value)}})
-                         : Message("rule.ended-without-atomics", {{"final", text(finalValue)}}));
-}
-
-void checkAtomicCount(const Exercise& e, long long atomics, long long blocks, int block) {
-  if (e.atomics == AtomicLimit::Any) return;
-  const bool perWarp = e.atomics == AtomicLimit::OnePerWarp;
-  const long long allowed = blocks * (perWarp ? blocksFor(block, 32) : 1);
-  if (atomics <= allowed) return;
-  throw RuleBroken(
-      Message(perWarp ? "rule.atomics-per-warp" : "rule.atomics-per-block",
-              {{"atomics", atomics}, {"blocks", blocks}, {"block", block}, {"allowed", allowed}}));
-}
-
-// Sequential addressing, seen from the barriers: after the tree's first level the first half
-// of the block's shared array holds x[t] + x[t + blockDim.x / 2], where x is what the block
-// loaded (0 past the end). An interleaved tree (x[t] + x[t + 1] at even t) or a strided one
-// reaches the same total, and never that state. Blocks of fewer than four threads have one
-// level, the same in every tree.
-class SequentialAddressingWatch {
- public:
-  SequentialAddressingWatch(const int* source, long long len, int block, long long blocks)
-      : source_(source), len_(len), block_(block), seen_(size_t(blocks), 0) {}
-
-  void atBarrier(unsigned b, const std::vector<sim::SharedSpan>& shared) {
-    if (block_ < 4 || b >= seen_.size() || seen_[b]) return;
-    const sim::SharedSpan* tree = nullptr;  // the largest shared variable: the tree's array
-    for (const auto& span : shared)
-      if (span.size >= size_t(block_) * sizeof(int) && (!tree || span.size > tree->size))
-        tree = &span;
-    if (!tree) return;
-    const int* s = reinterpret_cast<const int*>(tree->bytes);
-    const long long base = (long long)b * block_, half = block_ / 2;
-    for (long long t = 0; t < half; ++t) {
-      const unsigned x = element(base + t), y = element(base + t + half);
-      if (s[t] != int(x + y)) return;
-    }
-    seen_[b] = 1;
-  }
-
-  void check(int pass) const {
-    if (block_ < 4) return;
-    for (size_t b = 0; b < seen_.size(); ++b) {
-      if (seen_[b]) continue;
-      const std::string x = pass == 1 ? "in" : "x";
-      const std::string half = std::to_string(block_ / 2);
-      const std::vector<MessageArg> args = {
-          {"block", b},
-          {"pass", pass},
-          {"holds", "s[t] = " + x + "[base + t] + " + x + "[base + t + " + half + "]"},
-          {"half", half}};
-      throw RuleBroken(
-          Message(pass == 1 ? "rule.not-sequential" : "rule.not-sequential-pass", args));
-    }
-  }
-
- private:
-  unsigned element(long long i) const { return i < len_ ? unsigned(source_[i]) : 0u; }
-  const int* source_;
-  long long len_;
-  int block_;
-  std::vector<char> seen_;
-};
-
-}  // namespace
-
-int identityOf(Op op) {
-  switch (op) {
-    case Op::Max:
-      return INT_MIN;
-    case Op::Min:
-      return INT_MAX;
-    case Op::Product:
-      return 1;
-    case Op::Sum:
-    case Op::Subtract:
-      break;
-  }
-  return 0;
-}
-
-Message sharedMemoryRuleBroken(const Exercise& e, const void* kernel) {
-  return e.shared == SharedUse::Any ? Message()
-                                    : sharedMemoryRuleBroken(e, sim::sharedMemoryBytes(kernel),
-                                                             sim::usesDynamicSharedMemory(kernel));
-}
-
-Message sharedMemoryRuleBroken(const Exercise& e, size_t bytes, bool dynamic) {
-  if (e.shared == SharedUse::Required && bytes == 0 && !dynamic)
-    return Message("rule.no-shared", {{"kernel", e.kernel}});
-  if (e.shared == SharedUse::Forbidden && (bytes > 0 || dynamic))
-    return dynamic ? Message("rule.dynamic-shared-forbidden", {{"kernel", e.kernel}})
-                   : Message("rule.shared-forbidden", {{"kernel", e.kernel}, {"bytes", bytes}});
-  return {};
-}
-
-// ============================================================================================
 // [SECTION] One driver per shape
 // ============================================================================================
-
-namespace {
 
 // What runs each time a block's barrier opens: the exercise's `rule` (may be empty) and, with
 // `steps`, the step: block b's largest __shared__ array, or, for a kernel without one, `global`
@@ -378,169 +208,6 @@ double runAllReduce(const Exercise& e, const void* kernel, const Params& p,
 }
 
 }  // namespace
-
-double allReduceResult(const Exercise& e, const std::vector<double>& input, const int* out,
-                       int blockSize, int untouched) {
-  const long long n = (long long)input.size(), block = blockSize;
-  const long long group = e.warpGroups ? std::min<long long>(32, block) : block;
-  std::vector<double> totals;
-  for (long long first = 0; first < n; first += group) {
-    const long long last = std::min(n, first + group) - 1;
-    const std::vector<double> elements(input.begin() + first, input.begin() + last + 1);
-    const double total = reference(e.op, ElementType::Int, elements).expected;
-    for (long long i = first; i <= last; ++i) {
-      const int got = out[i];
-      if (got == total) continue;
-      const Message who = threadName(i % block, i / block);
-      const std::string cell = "out[" + std::to_string(i) + "]";
-      if (got == untouched)
-        throw RuleBroken(Message("rule.out-untouched",
-                                 {{"cell", cell}, {"value", text(untouched)}, {"who", who}}));
-      throw RuleBroken(
-          Message(e.warpGroups ? "rule.out-not-warp-total" : "rule.out-not-block-total",
-                  {{"who", who},
-                   {"got", text(got)},
-                   {"cell", cell},
-                   {"first", first},
-                   {"last", last},
-                   {"total", text(total)}}));
-    }
-    totals.push_back(total);
-  }
-  return reference(e.op, ElementType::Int, totals).expected;
-}
-
-void StepRecorder::take(StepSnapshot step) {
-  if (taken_ >= limit_) {
-    ++left_;
-    return;
-  }
-  ++taken_;
-  sink_(step);
-}
-
-// A step showing `count` ints from `values`, who worked in it not yet said.
-StepSnapshot StepRecorder::snapshot(const Message& label, const int* values, size_t count) {
-  StepSnapshot step;
-  step.label = label;
-  step.values.assign(values, values + count);
-  return step;
-}
-
-void StepRecorder::add(const Message& label, const int* values, size_t count) {
-  take(snapshot(label, values, count));
-}
-
-int StepRecorder::nextBarrier(unsigned block) {
-  return ++barriers_[block];
-}
-
-void StepRecorder::addAtBarrier(const Message& label, const int* values, size_t count,
-                                unsigned block, int barrier, const Shown& shown) {
-  if (taken_ < limit_) barrierSteps_[{block, barrier}] = {taken_, shown};
-  StepSnapshot step = snapshot(label, values, count);
-  if (const auto made = pending_.find(block); made != pending_.end()) {
-    addWork(step, made->second, shown.shared ? values : shown.global, count, shown.shared);
-    pendingCount_ -= made->second.size();
-    pending_.erase(made);
-  }
-  take(std::move(step));
-}
-
-void StepRecorder::addAtLaunchEnd(const Message& label, const int* values, size_t count,
-                                  const Shown& shown) {
-  StepSnapshot step = snapshot(label, values, count);
-  std::vector<sim::ThreadAccess> made;
-  for (auto& [block, accesses] : pending_)
-    made.insert(made.end(), accesses.begin(), accesses.end());
-  addWork(step, made, values, count, shown.shared);
-  pending_.clear();
-  pendingCount_ = 0;
-  take(std::move(step));
-}
-
-void StepRecorder::newLaunch(int blockThreads) {
-  barriers_.clear();
-  barrierSteps_.clear();
-  pending_.clear();
-  pendingCount_ = 0;
-  blockThreads_ = std::max(1, blockThreads);
-}
-
-void StepRecorder::access(const sim::ThreadAccess& a) {
-  if (pendingCount_ >= kAccessesKept) return;
-  pending_[a.block].push_back(a);
-  ++pendingCount_;
-}
-
-void StepRecorder::addWork(StepSnapshot& step, const std::vector<sim::ThreadAccess>& made,
-                           const int* first, size_t count, bool shared) const {
-  if (!first || count == 0) return;
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(first), end = begin + count * sizeof(int);
-  // Per thread, the elements it read and wrote, in the order it first touched them.
-  struct Touched {
-    std::vector<int> read, written;
-  };
-  std::map<long long, Touched> threads;
-  auto note = [](std::vector<int>& list, int element) {
-    if (std::find(list.begin(), list.end(), element) == list.end()) list.push_back(element);
-  };
-  for (const sim::ThreadAccess& a : made) {
-    if (a.address < begin || a.address >= end) continue;
-    const int element = int((a.address - begin) / sizeof(int));
-    const long long thread =
-        shared ? (long long)a.thread : (long long)a.block * blockThreads_ + a.thread;
-    Touched& t = threads[thread];
-    // An atomic reads and writes its element: a write, with no pair of its own.
-    note(a.write || a.atomic ? t.written : t.read, element);
-  }
-  // A thread that reads a long stretch (a loop over the array) would draw a fan of arcs: the
-  // pairs of its first few reads stand for them; the step's pairs stay few enough to draw.
-  constexpr size_t kReadsPaired = 8, kPairsKept = 4096;
-  for (const auto& [thread, t] : threads) {
-    if (thread <= INT_MAX) step.active.push_back(int(thread));
-    for (int target : t.written)
-      for (size_t k = 0; k < t.read.size() && k < kReadsPaired; ++k)
-        if (t.read[k] != target && step.pairs.size() < kPairsKept)
-          step.pairs.emplace_back(t.read[k], target);
-  }
-}
-
-void StepRecorder::noteRace(const sim::LaunchStats& stats, const Shown& launchEnd) {
-  if (raceMark_ || stats.races.empty()) return;
-  const sim::Race& r = stats.races.front();
-  // Where the race's element is in what a step shows, if that step shows its array.
-  auto elementIn = [&r](const Shown& shown) -> std::optional<long long> {
-    if (r.shared) {
-      if (!shown.shared || r.variable.empty() || r.variable != shown.name) return std::nullopt;
-      return (long long)(r.offset / std::max(r.later.bytes, 1u));
-    }
-    const FenceHit hit = findFence(r.address);
-    if (shown.shared || !hit.found || hit.index < 0) return std::nullopt;
-    const int* first = reinterpret_cast<const int*>(r.address) - hit.index;
-    if (first != shown.global) return std::nullopt;
-    return hit.index;
-  };
-  // The second access was made after the block's `epoch`-th barrier: the state after it is in
-  // the step of its next barrier, or, where it passed no more, the launch's last step.
-  const auto next = barrierSteps_.find({r.later.block, int(r.later.epoch) + 1});
-  if (next != barrierSteps_.end()) {
-    if (const std::optional<long long> e = elementIn(next->second.second))
-      raceMark_ = RaceMark{next->second.first, *e, next->second.second.name};
-    return;
-  }
-  if (taken_ < limit_)
-    if (const std::optional<long long> e = elementIn(launchEnd)) {
-      raceMark_ = RaceMark{taken_, *e, launchEnd.name};
-      return;
-    }
-  // A race in a block's shared memory after its last barrier: no step shows the array after
-  // it, so the block's last step that shows it carries the mark.
-  const auto last = barrierSteps_.find({r.later.block, int(r.later.epoch)});
-  if (last != barrierSteps_.end())
-    if (const std::optional<long long> e = elementIn(last->second.second))
-      raceMark_ = RaceMark{last->second.first, *e, last->second.second.name};
-}
 
 std::function<std::string(uintptr_t)> g_instructionName;
 bool g_detectRaces = true;

@@ -279,35 +279,30 @@ void runProbes(Gpu& gpu, const GpuRun& run, const ReportLine& report) {
   report("@done");
 }
 
-}  // namespace
-
 // ============================================================================================
 // [SECTION] runOnGpu
 // ============================================================================================
 
-int runOnGpu(const Exercise& e, const std::string& source, const std::string& replayWith,
-             const GpuRun& run, const ReportLine& report) {
-  if (run.compileOnly) {
-    Nvrtc nvrtc;
-    Message why = nvrtc.open();
-    if (why.empty()) why = enterBox(BoxFor::Gpu);
-    if (!why.empty()) {
-      report("@error\t" + encodeMessage(why));
-      return 3;
-    }
-    const Compiled compiled = compile(nvrtc, e, source, 90);
-    for (const std::string& line : compiled.reportLines) report(line);
-    if (!compiled.ok) report("@compile-failed");
-    report("@done");
-    return 0;
+// NVRTC only, for sm_90, with no device or driver needed: the diagnostics, then @done.
+int runCompileOnly(const Exercise& e, const std::string& source, const ReportLine& report) {
+  Nvrtc nvrtc;
+  Message why = nvrtc.open();
+  if (why.empty()) why = enterBox(BoxFor::Gpu);
+  if (!why.empty()) {
+    report("@error\t" + encodeMessage(why));
+    return 3;
   }
-  const bool oneRun = run.oneRun;
-  const Params& options = run.options;
-  Driver driver;
+  const Compiled compiled = compile(nvrtc, e, source, 90);
+  for (const std::string& line : compiled.reportLines) report(line);
+  if (!compiled.ok) report("@compile-failed");
+  report("@done");
+  return 0;
+}
+
+// The driver, device 0 and its primary context, made current: empty, else why not.
+Message openDevice(Driver& driver, CUdevice& device) {
   Message why = driver.open();
-  CUdevice device = 0;
   CUcontext context = nullptr;
-  int major = 0, minor = 0, multiprocessors = 1, threads = 2048;
   if (why.empty()) {
     CUresult r = driver.cuInit(0);
     if (r == CUDA_SUCCESS) r = driver.cuDeviceGet(&device, 0);
@@ -315,76 +310,64 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
     if (r == CUDA_SUCCESS) r = driver.cuCtxSetCurrent(context);
     if (r != CUDA_SUCCESS) why = verbatim(driver.words(r));
   }
-  if (!why.empty()) {
-    report("@error\t" + encodeMessage(Message("runner.no-gpu", {{"why", why}})));
-    return 3;
-  }
-  driver.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
-  driver.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
-  driver.cuDeviceGetAttribute(&multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
-  driver.cuDeviceGetAttribute(&threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device);
-  Nvrtc nvrtc;
-  why = nvrtc.open();
-  // The driver has opened its devices and started its threads: from here on, the box.
-  if (why.empty()) why = enterBox(BoxFor::Gpu);
-  if (!why.empty()) {
-    report("@error\t" + encodeMessage(why));
-    return 3;
-  }
+  return why;
+}
 
-  const Compiled compiled = compile(nvrtc, e, source, major * 10 + minor);
-  for (const std::string& line : compiled.reportLines) report(line);
-  if (!compiled.ok) {
-    report("@compile-failed");
-    report("@done");
-    return 0;
-  }
+// What the runner asks of the device: its compute capability, and how many threads it holds.
+struct DeviceFacts {
+  int major = 0, minor = 0, multiprocessors = 1, threads = 2048;
+};
+
+DeviceFacts deviceFacts(const Driver& driver, CUdevice device) {
+  DeviceFacts f;
+  driver.cuDeviceGetAttribute(&f.major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+  driver.cuDeviceGetAttribute(&f.minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+  driver.cuDeviceGetAttribute(&f.multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
+  driver.cuDeviceGetAttribute(&f.threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+                              device);
+  return f;
+}
+
+// The compiled image loaded, and its kernel in gpu.kernel: CUDA_SUCCESS, else the error.
+CUresult loadKernel(const Driver& driver, const Compiled& compiled, Gpu& gpu) {
   CUmodule module = nullptr;
-  Gpu gpu{driver};
-  gpu.multiprocessors = multiprocessors;
-  gpu.threadsPerMultiprocessor = threads;
   CUresult r = driver.cuModuleLoadData(&module, compiled.image.data());
   if (r == CUDA_SUCCESS)
     r = driver.cuModuleGetFunction(&gpu.kernel, module, compiled.lowered.c_str());
-  if (r != CUDA_SUCCESS) {
-    report("@error\t" +
-           encodeMessage(Message("runner.cannot-load-gpu", {{"error", driver.words(r)}})));
-    return 3;
-  }
-  gpu.dynamicSharedPerThread = unsigned(e.dynamicSharedPerThread);
-  if (e.shape == ExerciseShape::Probe) {
-    runProbes(gpu, run, report);
-    return 0;
-  }
-  const KernelRunner runKernel = [&](const Params& p) { return runCase(e, gpu, p); };
+  return r;
+}
 
-  if (oneRun) {
-    VerifyCase c;
-    Params p = options;
-    p.backend = BackendChoice::Gpu;
-    c.params = exerciseRunParams(e, p);
-    c.subject = Message("verify.exercise", {{"exercise", e.id}});
-    c.replayWith = replayWith;
-    report("@cases\t1");
-    report("@case\t0");
-    const VerifyOutcome o = verify(c, runKernel);
-    char numbers[80];
-    std::snprintf(numbers, sizeof numbers, "%.17g\t%.17g", o.result, o.expected);
-    report("@outcome\t" + std::string(o.passed ? "1" : "0") + "\t" + numbers + "\t" +
-           encodeMessage(o.sentence));
-    report("@done");
-    return 0;
-  }
+// --one: the one case `options` names, and its outcome.
+void runOneCase(const Exercise& e, const Params& options, const std::string& replayWith,
+                const KernelRunner& runKernel, const ReportLine& report) {
+  VerifyCase c;
+  Params p = options;
+  p.backend = BackendChoice::Gpu;
+  c.params = exerciseRunParams(e, p);
+  c.subject = Message("verify.exercise", {{"exercise", e.id}});
+  c.replayWith = replayWith;
+  report("@cases\t1");
+  report("@case\t0");
+  const VerifyOutcome o = verify(c, runKernel);
+  char numbers[80];
+  std::snprintf(numbers, sizeof numbers, "%.17g\t%.17g", o.result, o.expected);
+  report("@outcome\t" + std::string(o.passed ? "1" : "0") + "\t" + numbers + "\t" +
+         encodeMessage(o.sentence));
+  report("@done");
+}
 
+// Before any case: the exercise's rule on __shared__ memory, from the kernel's static bytes
+// and the source's extern __shared__ arrays. Empty when the kernel keeps it.
+Message sharedMemoryRuleOnGpu(const Exercise& e, const Driver& driver, CUfunction kernel,
+                              const std::string& source) {
   int shared = 0;
-  driver.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, gpu.kernel);
-  const Message rule =
-      sharedMemoryRuleBroken(e, size_t(shared), declaresExternShared(readFile(source)));
-  if (!rule.empty()) {
-    report("@rule\t" + encodeMessage(rule));
-    report("@done");
-    return 0;
-  }
+  driver.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel);
+  return sharedMemoryRuleBroken(e, size_t(shared), declaresExternShared(readFile(source)));
+}
+
+// The cases of the GPU scope, until three have failed or the context is lost: how many failed.
+int runCases(const Exercise& e, const Gpu& gpu, const std::string& replayWith,
+             const KernelRunner& runKernel, const ReportLine& report) {
   const std::vector<VerifyCase> cases = exerciseCases(e, replayWith, VerifyScope::Gpu);
   report("@cases\t" + std::to_string(cases.size()));
   int failed = 0;
@@ -398,15 +381,79 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
     ++failed;
     report("@fail\t" + std::to_string(k) + "\t" + encodeMessage(o.sentence));
   }
-  if (failed == 0 && !gpu.broken) {
-    try {
-      const std::string line = e.gpuSpeedGoal ? speedLine(e, gpu) : timingLine(e, gpu);
-      if (!line.empty()) report(line);
-    } catch (const std::exception& ex) {
-      report("@speed\t" + std::string(e.gpuSpeedGoal ? "0" : "1") + "\t" +
-             encodeMessage(Message("runner.speed-not-measured", {{"why", messageOf(ex)}})));
-    }
+  return failed;
+}
+
+// Once every case has passed: the speed goal, or what the kernel's speed is.
+void reportSpeed(const Exercise& e, Gpu& gpu, const ReportLine& report) {
+  try {
+    const std::string line = e.gpuSpeedGoal ? speedLine(e, gpu) : timingLine(e, gpu);
+    if (!line.empty()) report(line);
+  } catch (const std::exception& ex) {
+    report("@speed\t" + std::string(e.gpuSpeedGoal ? "0" : "1") + "\t" +
+           encodeMessage(Message("runner.speed-not-measured", {{"why", messageOf(ex)}})));
   }
+}
+
+}  // namespace
+
+int runOnGpu(const Exercise& e, const std::string& source, const std::string& replayWith,
+             const GpuRun& run, const ReportLine& report) {
+  if (run.compileOnly) return runCompileOnly(e, source, report);
+  const bool oneRun = run.oneRun;
+  const Params& options = run.options;
+  Driver driver;
+  CUdevice device = 0;
+  Message why = openDevice(driver, device);
+  if (!why.empty()) {
+    report("@error\t" + encodeMessage(Message("runner.no-gpu", {{"why", why}})));
+    return 3;
+  }
+  const DeviceFacts facts = deviceFacts(driver, device);
+  Nvrtc nvrtc;
+  why = nvrtc.open();
+  // The driver has opened its devices and started its threads: from here on, the box.
+  if (why.empty()) why = enterBox(BoxFor::Gpu);
+  if (!why.empty()) {
+    report("@error\t" + encodeMessage(why));
+    return 3;
+  }
+
+  const Compiled compiled = compile(nvrtc, e, source, facts.major * 10 + facts.minor);
+  for (const std::string& line : compiled.reportLines) report(line);
+  if (!compiled.ok) {
+    report("@compile-failed");
+    report("@done");
+    return 0;
+  }
+  Gpu gpu{driver};
+  gpu.multiprocessors = facts.multiprocessors;
+  gpu.threadsPerMultiprocessor = facts.threads;
+  if (const CUresult r = loadKernel(driver, compiled, gpu); r != CUDA_SUCCESS) {
+    report("@error\t" +
+           encodeMessage(Message("runner.cannot-load-gpu", {{"error", driver.words(r)}})));
+    return 3;
+  }
+  gpu.dynamicSharedPerThread = unsigned(e.dynamicSharedPerThread);
+  if (e.shape == ExerciseShape::Probe) {
+    runProbes(gpu, run, report);
+    return 0;
+  }
+  const KernelRunner runKernel = [&](const Params& p) { return runCase(e, gpu, p); };
+
+  if (oneRun) {
+    runOneCase(e, options, replayWith, runKernel, report);
+    return 0;
+  }
+
+  const Message rule = sharedMemoryRuleOnGpu(e, driver, gpu.kernel, source);
+  if (!rule.empty()) {
+    report("@rule\t" + encodeMessage(rule));
+    report("@done");
+    return 0;
+  }
+  const int failed = runCases(e, gpu, replayWith, runKernel, report);
+  if (failed == 0 && !gpu.broken) reportSpeed(e, gpu, report);
   report("@done");
   return 0;
 }

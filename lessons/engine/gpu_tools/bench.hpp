@@ -46,10 +46,10 @@ struct BenchRow {
 // 2 (G - 1) steps of bytes / G. α and β are measured on the machine (benchGpu: α the median
 // time of a 4-byte peer copy, β the inverse of the peer copy bandwidth at 256 MiB).
 // Inline: the GPU backend's library (rlab_gpu) uses it and sits below the core in the link.
-inline double alphaBetaMs(const std::string& variant, int gpus, double bytes, double alphaMs,
+inline double alphaBetaMs(DriverId variant, int gpus, double bytes, double alphaMs,
                           double betaMsPerByte) {
   if (gpus < 2) return 0;
-  if (variant == "butterfly") {
+  if (variant == DriverId::AllReduceButterfly) {
     int steps = 0;
     for (int g = 1; g < gpus; g *= 2) ++steps;
     return steps * (alphaMs + bytes * betaMsPerByte);
@@ -83,7 +83,7 @@ inline std::vector<BenchKernel> benchKernels(const BenchRequest& request) {
     BenchKernel k;
     k.params.lesson = lesson;
     k.params.variant = variant;
-    k.name = variant == "default" ? lesson : lesson + " " + variant;
+    k.name = runName(lesson, variant);
     const VariantInfo* v = lessonOrThrow(lesson).findVariant(variant);
     if (v && v->defaultPerThread > 0 && (!request.perThread.empty() || !request.loadAdd)) {
       const std::vector<int> counts =

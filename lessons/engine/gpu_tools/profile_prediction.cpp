@@ -56,12 +56,12 @@ double sharedBankConflicts(const Trace& t) {
 
 std::map<Counter, double> simulatorPredictions(const Trace& t, Message& note) {
   std::map<Counter, double> predicted;
-  const LessonInfo* lesson = findLesson(t.params.lesson);
-  const VariantInfo* variant = lesson ? lesson->findVariant(t.params.variant) : nullptr;
+  const VariantInfo* variant = variantOf(t.params);
   if (!variant) {
     note = Message("predict.no-variant");
     return predicted;
   }
+  const LessonInfo* lesson = findLesson(t.params.lesson);
   if (variant->sharedTree) {
     if (!t.traced) {
       note = Message("predict.banks-from-steps", {{"n", lesson->traceLimit}});

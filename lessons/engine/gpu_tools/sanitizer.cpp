@@ -265,8 +265,7 @@ SanitizerReport runSanitizer(const Params& params, SanitizerTool tool,
 
   SanitizerReport r = parseSanitizerOutput(tool, done.output, done.exitCode);
   r.params = checked;
-  const LessonInfo* lesson = findLesson(checked.lesson);
-  const VariantInfo* variant = lesson ? lesson->findVariant(checked.variant) : nullptr;
+  const VariantInfo* variant = variantOf(checked);
   if (tool == SanitizerTool::Racecheck && r.clean && !checked.barrier && variant &&
       variant->globalMemorySteps)
     r.notes.push_back(Message("sanitizer.global-race-unseen"));

@@ -111,7 +111,7 @@ RateByBlock wrongShareByBlock(const Params& params, int runs,
       (perturb ? point.runsPerturbed : point.runs) = race.runs;
       (perturb ? point.wrongPerturbed : point.wrong) = race.wrong;
       rate.device = race.device;
-      rate.onGpu = race.backend == "gpu";
+      rate.onGpu = race.backend == BackendChoice::Gpu;
       rate.schedules = race.schedules;
       if (cancelled) break;
     }

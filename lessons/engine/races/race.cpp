@@ -29,10 +29,10 @@ RaceResult runRace(const Params& params, int runs, size_t keepWrong,
     ++race.histogram[t->result];
     race.params = t->params;
     race.backend = t->backend;
-    race.device = t->backend == "sim" ? Message("race.simulator") : t->device;
-    race.schedules = t->backend == "gpu" ? Message("race.gpu-schedules")
-                     : vary              ? Message("race.schedules-varied",
-                                                   {{"first", kind + "1"}, {"last", kind + std::to_string(k)}})
+    race.device = t->backend == BackendChoice::Sim ? Message("race.simulator") : t->device;
+    race.schedules = t->backend == BackendChoice::Gpu ? Message("race.gpu-schedules")
+                     : vary                           ? Message("race.schedules-varied",
+                                                                {{"first", kind + "1"}, {"last", kind + std::to_string(k)}})
                             : Message("race.schedule-given", {{"schedule", p.schedule}});
     race.expected = t->expected;
     race.tolerance = t->tolerance;

@@ -22,8 +22,8 @@ struct ResultOrder {
 };
 
 struct RaceResult {
-  Params params;  // as resolved by the runs
-  std::string backend;
+  Params params;                               // as resolved by the runs
+  BackendChoice backend = BackendChoice::Sim;  // the one that ran
   Message device;     // "the CPU SIMT simulator", or the GPU's name, capability and memory
   Message schedules;  // how the runs were scheduled, in one sentence
   int runs = 0;       // fewer than asked when cancelled

@@ -1,18 +1,16 @@
 // [SECTION] Stall schedules and their size
 // [SECTION] The search: a first wrong run, a stall that fails, shrinking, smaller sizes
-// [SECTION] Describing the witness: the early read, the kernel lines, the delay
 // [SECTION] Command lines
+//
+// The witness found is described (its early read, kernel lines and delay) in
+// witness_describe.cpp.
 
 #include "lessons/engine/races/witness.hpp"
 
 #include <algorithm>
-#include <sstream>
 
 #include "kernels/sim/runtime.hpp"
-#include "lessons/engine/backends/backends.hpp"
-#include "lessons/engine/texts/embedded.hpp"
-#include "lessons/engine/races/race.hpp"
-#include "lessons/engine/texts/kernel_body.hpp"
+#include "lessons/engine/races/witness_search.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run/run.hpp"
 #include "lessons/engine/gpu_tools/sanitizer.hpp"
@@ -51,86 +49,9 @@ std::vector<StallSchedule> StallSchedule::oneStepSmaller() const {
 
 namespace {
 
-struct Cancelled {};
-
-// Runs the lesson under one schedule after another and keeps count; reports progress as a
-// fraction of the phase it is in, so that the bar moves through the whole search.
-class Runner {
- public:
-  Runner(const Params& base, const WitnessProgress& progress) : base_(base), progress_(progress) {}
-
-  // Phase k of the search covers [low, high) of the bar.
-  void phase(float low, float high) {
-    low_ = low;
-    high_ = high;
-  }
-
-  // False for a run whose result is wrong.
-  bool right(const std::string& schedule, float within) {
-    Params p = base_;
-    p.schedule = schedule;
-    p.trace = false;
-    return count(runLesson(p).correct, within);
-  }
-  bool right(const StallSchedule& s, float within) { return right(s.str(), within); }
-
-  std::shared_ptr<const Trace> traced(const Params& p, float within) {
-    auto t = std::make_shared<const Trace>(runLesson(p));
-    count(true, within);
-    return t;
-  }
-  std::shared_ptr<const Trace> traced(const std::string& schedule, float within) {
-    Params p = base_;
-    p.schedule = schedule;
-    p.trace = true;
-    return traced(p, within);
-  }
-
-  int tried() const { return tried_; }
-  // Reports progress (`within` the phase; below 0: where it was) and throws Cancelled when the
-  // caller says stop. The GPU's runs (runRace's) come through here too.
-  void tick(float within) {
-    // Never backwards: the phases' own estimates restart as the search moves on.
-    if (within >= 0) last_ = std::max(last_, low_ + (high_ - low_) * std::min(within, 1.f));
-    if (progress_ && !progress_(tried_, last_)) throw Cancelled{};
-  }
-
- private:
-  bool count(bool value, float within) {
-    ++tried_;
-    tick(within);
-    return value;
-  }
-
-  Params base_;
-  const WitnessProgress& progress_;
-  int tried_ = 0;
-  float low_ = 0, high_ = 1, last_ = 0;
-};
-
-// The first read in step order that came too early: the neighbour's value before its own.
-bool firstEarlyRead(const Trace& t, EarlyRead& out) {
-  for (size_t k = 1; k < t.steps.size(); ++k)
-    for (const CombineRead& c : t.steps[k].combines)
-      for (const ValueRead* r : {&c.source, &c.target}) {
-        if (!r->stale) continue;
-        out.step = int(k);
-        out.stepLabel = t.steps[k].label;
-        out.reader = c.thread;
-        out.element = r->element;
-        out.target = c.target.element;
-        out.value = r->value;
-        out.valueStep = r->writtenAt;
-        out.missed = r->missed;
-        out.missedWriter = r->missedWriter;
-        out.missedStep = r->missedStep;
-        out.afterOverwrite = r->overwrittenBy >= 0;
-        out.line = c.line;
-        out.text = staleReadText(c, *r, t.params.type, t.steps[k].array);
-        return true;
-      }
-  return false;
-}
+using witness_search::Cancelled;
+using witness_search::firstEarlyRead;
+using witness_search::Runner;
 
 // Rounds run so far toward a fraction that approaches 1: for phases of unknown length.
 float approaching(int runs) {
@@ -250,111 +171,121 @@ bool firstFailingStall(Runner& run, const std::vector<int>& threads, int lastRou
   return false;
 }
 
-// ============================================================================================
-// [SECTION] Describing the witness: the early read, the kernel lines, the delay
-// ============================================================================================
+// What the search's phases share: the run as searched (on the simulator), the random schedules
+// it draws from, and the threads and rounds a stall may name (known after the lockstep run).
+struct Search {
+  const Params& base;
+  const WitnessOptions& options;
+  Runner& run;
+  Witness& w;
+  float searchEnd = 1.f;  // where the search's part of the bar ends (the GPU's follows)
+  bool lanes = false;
+  std::string randomFamily;  // "random:" or "lanes-random:"
+  int threads = 0, lastRound = 1;
+  bool lockstepWrong = false, lockstepRan = false;
+};
 
-// The combine that read too early (the line the kernel recorded) and the switchable barrier of
-// the variant's kernel, as embedded. Where the lanes of a warp meet without a barrier, the
-// __syncwarp() the read needed (switchableSyncwarp; the kernels share the last warp's code): a
-// read too early needed the one after the writes, the first after the combine; a read too late
-// (after an overwrite) the one between the reads and the writes, the last before it.
-void findKernelLines(const Params& p, Witness& w) {
-  const LessonInfo& lesson = lessonOrThrow(p.lesson);
-  const VariantInfo* variant = lesson.findVariant(p.variant);
-  const std::string* source = embeddedFile(lesson.kernelFile);
-  if (!variant || !source) return;
-  w.barrierOn = variant->warpSynchronous ? variant->syncwarpSwitch && p.syncwarp : p.barrier;
-  std::istringstream lines(*source);
-  KernelBody kernel(variant->kernelFunction);
-  int number = 0;
-  KernelLine warpBefore, warpAfter;
-  for (std::string line; std::getline(lines, line);) {
-    ++number;
-    const size_t first = line.find_first_not_of(' ');
-    const std::string text = first == std::string::npos ? "" : line.substr(first);
-    if (w.readFound && number == w.read.line) w.combineLine = {lesson.kernelFile, number, text};
-    if (variant->warpSynchronous && text.rfind("switchableSyncwarp(", 0) == 0) {
-      if (!w.combineLine.line) warpBefore = {lesson.kernelFile, number, text};
-      if (w.combineLine.line && !warpAfter.line) warpAfter = {lesson.kernelFile, number, text};
+// 1. A first wrong run: the run's own schedule, lockstep, then random ones.
+void searchFirstWrong(Search& s) {
+  std::vector<std::string> schedules = {s.base.schedule};
+  if (s.base.schedule != "lockstep") schedules.push_back("lockstep");
+  for (int k = 1; k <= s.options.searchRuns; ++k)
+    schedules.push_back(s.randomFamily + std::to_string(k));
+  for (const std::string& schedule : schedules) {
+    ++s.w.searched;
+    const bool wrong = !s.run.right(schedule, float(s.w.searched) / float(schedules.size()));
+    if (schedule == "lockstep") {
+      s.lockstepWrong = wrong;
+      s.lockstepRan = true;
     }
-    if (!kernel.take(line)) continue;
-    if (!w.barrierLine.line && line.find("switchableBarrier(") != std::string::npos)
-      w.barrierLine = {lesson.kernelFile, number, text};
-  }
-  if (variant->warpSynchronous)
-    w.barrierLine = w.read.afterOverwrite || !warpAfter.line ? warpBefore : warpAfter;
-}
-
-void forceOnGpu(const Params& asked, Witness& w, int runs, Runner& run) {
-  GpuForcing& g = w.gpu;
-  g.runs = runs;
-  if (w.delayed.delayThread < 0) {
-    g.why = Message("witness.nothing-to-force");
-    return;
-  }
-  if (asked.backend == BackendChoice::Auto) {
-    const GpuProbe probe = probeGpu();
-    if (!probe.usable) {
-      g.why = probe.why;
-      return;
+    if (wrong) {
+      s.w.firstWrong = schedule;
+      break;
     }
-  }
-  Params delayed = w.delayed, plain = asked;
-  delayed.backend = plain.backend = BackendChoice::Gpu;
-  plain.delayThread = -1;
-  try {
-    int done = 0;
-    auto tick = [&](int) {
-      run.tick(float(++done) / float(2 * runs));
-      return true;
-    };
-    const RaceResult with = runRace(delayed, runs, 0, tick);
-    const RaceResult without = runRace(plain, runs, 0, tick);
-    g.ran = true;
-    g.device = with.device;
-    g.wrongDelayed = with.wrong;
-    g.wrongPlain = without.wrong;
-  } catch (const GpuUnavailable& e) {
-    g.why = e.message();
   }
 }
 
-void describe(const Params& asked, const Params& base, const WitnessOptions& options, Runner& run,
-              Witness& w) {
-  w.trace = run.traced(w.stall.str(), 0.5f);
-  w.readFound = firstEarlyRead(*w.trace, w.read);
-  findKernelLines(base, w);
-  Params replay = base;
-  replay.schedule = w.stall.str();
-  w.replay = rlabLine("run", replay);
+// No wrong run: the runs, and the schedules they tried.
+void sayNoneFound(Search& s) {
+  Witness& w = s.w;
+  w.tried = s.run.tried();
+  const std::string first = s.randomFamily + "1",
+                    last = s.randomFamily + std::to_string(s.options.searchRuns);
+  w.why = s.lanes ? Message("witness.none-wrong-lanes", {{"tried", w.tried},
+                                                         {"first", first},
+                                                         {"last", last},
+                                                         {"rounds", kLaneBoundRounds},
+                                                         {"threads", s.threads},
+                                                         {"steps", s.lastRound}})
+                  : Message("witness.none-wrong",
+                            {{"tried", w.tried}, {"first", first}, {"last", last}});
+}
 
-  // The pause that forces the same read on hardware: the thread whose write was missed, before
-  // the level it wrote in. The barrier and lastwarp lessons have such a pause (--delay).
-  w.delayed = base;
-  w.delayed.schedule = "lockstep";
-  w.delayed.delayThread = -1;
-  const VariantInfo* variant = lessonOrThrow(base.lesson).findVariant(base.variant);
-  if (w.readFound && w.read.missedWriter >= 0 && w.read.missedStep >= 1 && variant &&
-      variant->delays) {
-    w.delayed.delayThread = w.read.missedWriter;
-    w.delayed.delayLevel = w.read.missedStep;
-    try {
-      resolve(w.delayed);
-      const auto t = run.traced(w.delayed, 0.9f);
-      w.delayWrongOnSimulator = !t->correct;
-      w.delayResultOnSimulator = t->result;
-      Params onGpu = w.delayed;
-      onGpu.backend = BackendChoice::Gpu;
-      w.delayCommand = rlabLine("race", onGpu);
-    } catch (const ParamError&) {
-      w.delayed.delayThread = -1;
-    }
+// How many rounds the run has (stalls after the last change nothing), from a lockstep run.
+void countRounds(Search& s) {
+  Params lockstep = s.base;
+  lockstep.schedule = "lockstep";
+  const auto lockstepRun = s.run.traced(lockstep, -1.f);
+  // Lane schedules hold only threads that take warp steps, and only after one they take.
+  if (s.lanes)
+    s.threads = int(std::min<unsigned>(lockstepRun->timings.simWarpStepThreads, s.base.block));
+  s.lastRound = int(std::max<unsigned long long>(
+      s.lanes ? lockstepRun->timings.simWarpSteps : lockstepRun->timings.simRounds, 1));
+}
+
+// None at random: every lane late by 1 to kLaneBoundRounds rounds after each warp step, until
+// one fails.
+bool laneBoundStart(Search& s, StallSchedule& start) {
+  s.run.phase(0.3f * s.searchEnd, 0.5f * s.searchEnd);
+  const int total = s.threads * s.lastRound * kLaneBoundRounds;
+  for (int k = 1; k <= kLaneBoundRounds; ++k)
+    for (int from = 1; from <= s.lastRound; ++from)
+      for (int t = 0; t < s.threads; ++t) {
+        const StallSchedule c{t, from, k, true};
+        ++s.w.laneBound;
+        if (!s.run.right(c, float(s.w.laneBound) / float(std::max(total, 1)))) {
+          start = c;
+          s.w.firstWrong = c.str();
+          return true;
+        }
+      }
+  return false;
+}
+
+// 2. A stall schedule that fails: the first wrong run's own, where it is one of the kind
+// searched; else one late thread found by trying them.
+bool failingStall(Search& s, StallSchedule& start) {
+  const sim::Schedule given = sim::Schedule::parse(s.w.firstWrong);
+  const auto wanted = s.lanes ? sim::Schedule::Kind::Lane : sim::Schedule::Kind::Stall;
+  if (given.kind == wanted && given.stallRounds > 0) {
+    start = {int(given.stallThread), int(given.stallRound), int(given.stallRounds), s.lanes};
+    return true;
   }
-  if (options.gpuRuns > 0 && asked.backend != BackendChoice::Sim) {
-    run.phase(0.8f, 1.f);
-    forceOnGpu(asked, w, options.gpuRuns, run);
-  }
+  // The thread whose write the wrong run missed first is the likely late one.
+  std::vector<int> order;
+  EarlyRead hint;
+  if (firstEarlyRead(*s.run.traced(s.w.firstWrong, -1.f), hint) && hint.missedWriter >= 0 &&
+      hint.missedWriter < s.threads)
+    order.push_back(hint.missedWriter);
+  if (firstFailingStall(s.run, order, s.lastRound, s.lanes, start)) return true;
+  order.clear();
+  for (int t = 0; t < s.threads; ++t)
+    if (t != hint.missedWriter) order.push_back(t);
+  return firstFailingStall(s.run, order, s.lastRound, s.lanes, start);
+}
+
+// 3. Shrink the failing stall; 4. rule out every smaller size; then, of the witnesses of its
+// size, prefer one whose reader is in another warp.
+void minimise(Search& s, const StallSchedule& start) {
+  Witness& w = s.w;
+  w.stall = shrink(start, s.run);
+  w.oneStepSmaller = w.stall.oneStepSmaller();
+  s.run.phase(0.5f * s.searchEnd, 0.8f * s.searchEnd);
+  w.stall =
+      smallestBelow(w.stall, s.threads, s.lastRound, s.run, w, std::max(s.options.smallerLimit, 0));
+  s.run.phase(0.8f * s.searchEnd, 0.9f * s.searchEnd);
+  w.stall = acrossWarps(w.stall, s.threads, s.run);
+  w.oneStepSmaller = w.stall.oneStepSmaller();
 }
 
 }  // namespace
@@ -369,120 +300,51 @@ Witness findWitness(const Params& params, const WitnessOptions& options,
   base.timed = false;
   base.trace = false;
   const bool gpuToo = options.gpuRuns > 0 && params.backend != BackendChoice::Sim;
-  const float searchEnd = gpuToo ? 0.8f : 1.f;
   const bool lanes = lessonOrThrow(base.lesson).laneSchedules;
-  const std::string randomFamily = lanes ? "lanes-random:" : "random:";
   Runner run(base, progress);
+  Search s{.base = base,
+           .options = options,
+           .run = run,
+           .w = w,
+           .searchEnd = gpuToo ? 0.8f : 1.f,
+           .lanes = lanes,
+           .randomFamily = lanes ? "lanes-random:" : "random:",
+           .threads = base.block};
   try {
-    // 1. A first wrong run: the run's own schedule, lockstep, then random ones.
-    run.phase(0, 0.3f * searchEnd);
-    std::vector<std::string> schedules = {base.schedule};
-    if (base.schedule != "lockstep") schedules.push_back("lockstep");
-    for (int k = 1; k <= options.searchRuns; ++k)
-      schedules.push_back(randomFamily + std::to_string(k));
-    bool lockstepWrong = false, lockstepRan = false;
-    for (const std::string& s : schedules) {
-      ++w.searched;
-      const bool wrong = !run.right(s, float(w.searched) / float(schedules.size()));
-      if (s == "lockstep") {
-        lockstepWrong = wrong;
-        lockstepRan = true;
-      }
-      if (wrong) {
-        w.firstWrong = s;
-        break;
-      }
-    }
-    int threads = base.block, lastRound = 1;
-    auto noneFound = [&] {
-      w.tried = run.tried();
-      const std::string first = randomFamily + "1",
-                        last = randomFamily + std::to_string(options.searchRuns);
-      w.why = lanes ? Message("witness.none-wrong-lanes", {{"tried", w.tried},
-                                                           {"first", first},
-                                                           {"last", last},
-                                                           {"rounds", kLaneBoundRounds},
-                                                           {"threads", threads},
-                                                           {"steps", lastRound}})
-                    : Message("witness.none-wrong",
-                              {{"tried", w.tried}, {"first", first}, {"last", last}});
+    run.phase(0, 0.3f * s.searchEnd);
+    searchFirstWrong(s);
+    if (w.firstWrong.empty() && !lanes) {
+      sayNoneFound(s);
       return w;
-    };
-    if (w.firstWrong.empty() && !lanes) return noneFound();
-    Params lockstep = base;  // how many rounds the run has: stalls after the last change nothing
-    lockstep.schedule = "lockstep";
-    const auto lockstepRun = run.traced(lockstep, -1.f);
-    // Lane schedules hold only threads that take warp steps, and only after one they take.
-    if (lanes)
-      threads = int(std::min<unsigned>(lockstepRun->timings.simWarpStepThreads, base.block));
-    lastRound = int(std::max<unsigned long long>(
-        lanes ? lockstepRun->timings.simWarpSteps : lockstepRun->timings.simRounds, 1));
+    }
+    countRounds(s);
     StallSchedule start;
     bool haveStart = false;
-    if (w.firstWrong.empty() && lanes) {
-      // None at random: every lane late by 1 to kLaneBoundRounds rounds after each warp step.
-      run.phase(0.3f * searchEnd, 0.5f * searchEnd);
-      const int total = threads * lastRound * kLaneBoundRounds;
-      for (int k = 1; k <= kLaneBoundRounds && !haveStart; ++k)
-        for (int from = 1; from <= lastRound && !haveStart; ++from)
-          for (int t = 0; t < threads && !haveStart; ++t) {
-            const StallSchedule c{t, from, k, true};
-            ++w.laneBound;
-            if (!run.right(c, float(w.laneBound) / float(std::max(total, 1)))) {
-              start = c;
-              haveStart = true;
-              w.firstWrong = c.str();
-            }
-          }
+    if (w.firstWrong.empty() && lanes) haveStart = laneBoundStart(s, start);
+    if (w.firstWrong.empty()) {
+      sayNoneFound(s);
+      return w;
     }
-    if (w.firstWrong.empty()) return noneFound();
-    if (!lockstepRan) lockstepWrong = !run.right("lockstep", 1.f);  // size 0: does it pass?
+    if (!s.lockstepRan) s.lockstepWrong = !run.right("lockstep", 1.f);  // size 0: does it pass?
 
     // 2. A stall schedule that fails; 3. shrink it; 4. rule out every smaller size.
-    run.phase(0.3f * searchEnd, 0.5f * searchEnd);
-    if (lockstepWrong) {
+    run.phase(0.3f * s.searchEnd, 0.5f * s.searchEnd);
+    if (s.lockstepWrong) {
       w.stall = {0, 1, 0};  // no thread need be late: lockstep itself is wrong (perturbed)
       w.smallest = true;
     } else {
-      const sim::Schedule given = sim::Schedule::parse(w.firstWrong);
-      const auto wanted = lanes ? sim::Schedule::Kind::Lane : sim::Schedule::Kind::Stall;
-      if (!haveStart && given.kind == wanted && given.stallRounds > 0) {
-        start = {int(given.stallThread), int(given.stallRound), int(given.stallRounds), lanes};
-        haveStart = true;
-      }
-      if (!haveStart) {
-        // The thread whose write the wrong run missed first is the likely late one.
-        std::vector<int> order;
-        EarlyRead hint;
-        if (firstEarlyRead(*run.traced(w.firstWrong, -1.f), hint) && hint.missedWriter >= 0 &&
-            hint.missedWriter < threads)
-          order.push_back(hint.missedWriter);
-        haveStart = firstFailingStall(run, order, lastRound, lanes, start);
-        if (!haveStart) {
-          order.clear();
-          for (int t = 0; t < threads; ++t)
-            if (t != hint.missedWriter) order.push_back(t);
-          haveStart = firstFailingStall(run, order, lastRound, lanes, start);
-        }
-      }
+      if (!haveStart) haveStart = failingStall(s, start);
       if (!haveStart) {
         w.tried = run.tried();
         w.why = Message(lanes ? "witness.no-single-late-lane" : "witness.no-single-late",
                         {{"schedule", w.firstWrong}});
         return w;
       }
-      w.stall = shrink(start, run);
-      w.oneStepSmaller = w.stall.oneStepSmaller();
-      run.phase(0.5f * searchEnd, 0.8f * searchEnd);
-      w.stall =
-          smallestBelow(w.stall, threads, lastRound, run, w, std::max(options.smallerLimit, 0));
-      run.phase(0.8f * searchEnd, 0.9f * searchEnd);
-      w.stall = acrossWarps(w.stall, threads, run);
-      w.oneStepSmaller = w.stall.oneStepSmaller();
+      minimise(s, start);
     }
     w.found = true;
-    run.phase(0.8f * searchEnd, searchEnd);
-    describe(params, base, options, run, w);
+    run.phase(0.8f * s.searchEnd, s.searchEnd);
+    witness_search::describe(params, base, options, run, w);
   } catch (const Cancelled&) {
     w.found = false;
     w.cancelled = true;

@@ -206,24 +206,7 @@ class Recording {
                                       const std::vector<long long>& widths = {}) {
     std::vector<StepSnapshot> out;
     if (!on_) return out;
-    const auto values = downloadAsDoubles<B, T>(backend_, values_, size_t(steps_) * width_);
-    const auto written = downloadAsDoubles<B, T>(backend_, written_, size_t(steps_) * threads_);
-    const auto readTarget =
-        downloadAsDoubles<B, T>(backend_, readTarget_, size_t(steps_) * threads_);
-    const auto readSource =
-        downloadAsDoubles<B, T>(backend_, readSource_, size_t(steps_) * threads_);
-    std::vector<int> reads(size_t(steps_) * threads_), writes(size_t(steps_) * threads_),
-        lines(size_t(steps_) * threads_);
-    if (!reads.empty()) {
-      backend_.download(reads.data(), reads_, reads.size());
-      backend_.download(writes.data(), writes_, writes.size());
-      backend_.download(lines.data(), lines_, lines.size());
-    }
-    std::vector<long long> readClock(readClock_.size()), writeClock(writeClock_.size());
-    if (!readClock.empty()) {
-      backend_.download(readClock.data(), readClock_, readClock.size());
-      backend_.download(writeClock.data(), writeClock_, writeClock.size());
-    }
+    const Downloaded d = downloadRecorded();
     std::vector<double> array = initial;
     ValueHistory history(initial);
     for (int s = 0; s < steps_; ++s) {
@@ -231,39 +214,13 @@ class Recording {
       snap.label = s < int(labels.size()) ? labels[s] : Message("step.numbered", {{"step", s + 1}});
       for (long long t = 0; t < threads_; ++t) {
         const long long k = s * threads_ + t;
-        const int target = writes[k];
+        const int target = d.writes[k];
         if (target < 0) continue;
         snap.active.push_back(int(t));
-        snap.pairs.emplace_back(reads[k], target);
-        if (initial.empty()) continue;
-        CombineRead c;
-        c.thread = int(t);
-        // A combine whose source is its target records the thread's own value: it read
-        // nothing from the array, so there is no read to check.
-        if (reads[k] != target) {
-          c.target = history.check(target, readTarget[k]);
-          c.source = history.check(reads[k], readSource[k]);
-        } else {
-          c.target.element = target;
-          c.target.value = readTarget[k];
-        }
-        c.wrote = written[k];
-        c.line = lines[k];
-        if (!readClock.empty()) {
-          c.readClock = readClock[k];
-          c.wroteClock = writeClock[k];
-        }
-        snap.combines.push_back(c);
+        snap.pairs.emplace_back(d.reads[k], target);
+        if (!initial.empty()) snap.combines.push_back(combineOf(d, k, int(t), history));
       }
-      // A value the element never held before this step, which a thread of this step wrote
-      // there: read after it was overwritten.
-      for (CombineRead& c : snap.combines)
-        for (ValueRead* r : {&c.target, &c.source})
-          if (r->stale && r->writtenAt < 0)
-            for (const CombineRead& w : snap.combines)
-              if (w.thread != c.thread && w.target.element == r->element &&
-                  (w.wrote == r->value || (w.wrote != w.wrote && r->value != r->value)))
-                r->overwrittenBy = w.thread;
+      markOverwrites(snap);
       for (const CombineRead& c : snap.combines) {  // this step's writes, after all its reads
         history.write(c.target.element, c.wrote, c.thread, s + 1);
         if (size_t(c.target.element) < array.size()) array[c.target.element] = c.wrote;
@@ -272,7 +229,7 @@ class Recording {
         snap.values = array;
       } else {
         const long long width = s < int(widths.size()) ? widths[s] : width_;
-        snap.values.assign(values.begin() + s * width_, values.begin() + s * width_ + width);
+        snap.values.assign(d.values.begin() + s * width_, d.values.begin() + s * width_ + width);
       }
       out.push_back(std::move(snap));
     }
@@ -287,6 +244,73 @@ class Recording {
   }
 
  private:
+  // The recorded buffers, copied back to the host.
+  struct Downloaded {
+    std::vector<double> values, written, readTarget, readSource;
+    std::vector<int> reads, writes, lines;
+    std::vector<long long> readClock, writeClock;
+  };
+
+  Downloaded downloadRecorded() {
+    Downloaded d;
+    d.values = downloadAsDoubles<B, T>(backend_, values_, size_t(steps_) * width_);
+    d.written = downloadAsDoubles<B, T>(backend_, written_, size_t(steps_) * threads_);
+    d.readTarget = downloadAsDoubles<B, T>(backend_, readTarget_, size_t(steps_) * threads_);
+    d.readSource = downloadAsDoubles<B, T>(backend_, readSource_, size_t(steps_) * threads_);
+    d.reads.resize(size_t(steps_) * threads_);
+    d.writes.resize(size_t(steps_) * threads_);
+    d.lines.resize(size_t(steps_) * threads_);
+    if (!d.reads.empty()) {
+      backend_.download(d.reads.data(), reads_, d.reads.size());
+      backend_.download(d.writes.data(), writes_, d.writes.size());
+      backend_.download(d.lines.data(), lines_, d.lines.size());
+    }
+    d.readClock.resize(readClock_.size());
+    d.writeClock.resize(writeClock_.size());
+    if (!d.readClock.empty()) {
+      backend_.download(d.readClock.data(), readClock_, d.readClock.size());
+      backend_.download(d.writeClock.data(), writeClock_, d.writeClock.size());
+    }
+    return d;
+  }
+
+  // Thread t's combine at index k of the recorded buffers, its reads checked against what the
+  // array held when the step began.
+  static CombineRead combineOf(const Downloaded& d, long long k, int t,
+                               const ValueHistory& history) {
+    CombineRead c;
+    c.thread = t;
+    const int target = d.writes[k];
+    // A combine whose source is its target records the thread's own value: it read
+    // nothing from the array, so there is no read to check.
+    if (d.reads[k] != target) {
+      c.target = history.check(target, d.readTarget[k]);
+      c.source = history.check(d.reads[k], d.readSource[k]);
+    } else {
+      c.target.element = target;
+      c.target.value = d.readTarget[k];
+    }
+    c.wrote = d.written[k];
+    c.line = d.lines[k];
+    if (!d.readClock.empty()) {
+      c.readClock = d.readClock[k];
+      c.wroteClock = d.writeClock[k];
+    }
+    return c;
+  }
+
+  // A value the element never held before this step, which a thread of this step wrote
+  // there: read after it was overwritten.
+  static void markOverwrites(StepSnapshot& snap) {
+    for (CombineRead& c : snap.combines)
+      for (ValueRead* r : {&c.target, &c.source})
+        if (r->stale && r->writtenAt < 0)
+          for (const CombineRead& w : snap.combines)
+            if (w.thread != c.thread && w.target.element == r->element &&
+                (w.wrote == r->value || (w.wrote != w.wrote && r->value != r->value)))
+              r->overwrittenBy = w.thread;
+  }
+
   B& backend_;
   bool on_;
   int steps_;

@@ -29,75 +29,76 @@ using DriverFunction = void (*)(B&, const Params&, typename B::template Buffer<T
 
 template <class B, class T, class Op>
 struct DriverEntry {
-  const char* lesson;
-  const char* variant;
+  DriverId id;
   DriverFunction<B, T, Op> drive;
 };
 
 // One entry: the driver instantiated for Op, or none where Op is subtract and the registry does
 // not offer it there (kSubtractRuns): each kernel is compiled once more per type for subtract,
 // so only for the few the demonstration compares. The branch not taken is never instantiated.
-#define RLAB_DRIVER(lesson, variant, driver)                                            \
-  DriverEntry<B, T, Op> {                                                               \
-    lesson, variant, [] {                                                               \
-      if constexpr (std::is_same_v<Op, SubtractOp> && !offersSubtract(lesson, variant)) \
-        return DriverFunction<B, T, Op>(nullptr);                                       \
-      else                                                                              \
-        return DriverFunction<B, T, Op>(driver<B, T, Op>);                              \
-    }()                                                                                 \
+#define RLAB_DRIVER(id, driver)                                                      \
+  DriverEntry<B, T, Op> {                                                            \
+    DriverId::id, [] {                                                               \
+      if constexpr (std::is_same_v<Op, SubtractOp> && !offersSubtract(DriverId::id)) \
+        return DriverFunction<B, T, Op>(nullptr);                                    \
+      else                                                                           \
+        return DriverFunction<B, T, Op>(driver<B, T, Op>);                           \
+    }()                                                                              \
   }
 
 template <class B, class T, class Op>
 const std::vector<DriverEntry<B, T, Op>>& driverTable() {
   static const std::vector<DriverEntry<B, T, Op>> table = {
-      RLAB_DRIVER("atomic", "default", driveAtomic),
-      RLAB_DRIVER("folding", "default", driveFolding),
-      RLAB_DRIVER("folding", "double-buffer", driveFoldingDoubleBuffer),
-      RLAB_DRIVER("barrier", "global", driveBarrierGlobal),
-      RLAB_DRIVER("barrier", "shared", driveBarrierShared),
-      RLAB_DRIVER("divergence", "interleaved", driveInterleaved),
-      RLAB_DRIVER("divergence", "interleaved-mask", driveInterleavedMask),
-      RLAB_DRIVER("divergence", "strided", driveStrided),
-      RLAB_DRIVER("divergence", "sequential", driveSequential),
-      RLAB_DRIVER("shared", "global", driveTreeInGlobal),
-      RLAB_DRIVER("shared", "shared", driveTreeInShared),
-      RLAB_DRIVER("shared", "multiblock", driveMultiBlock),
-      RLAB_DRIVER("shared", "coarsened", driveCoarsened),
-      RLAB_DRIVER("lastwarp", "volatile", driveLastWarpVolatile),
-      RLAB_DRIVER("lastwarp", "plain", driveLastWarpPlain),
-      RLAB_DRIVER("lastwarp", "syncwarp", driveLastWarpSyncwarp),
-      RLAB_DRIVER("lastwarp", "shuffle", driveLastWarpShuffle),
-      RLAB_DRIVER("butterfly", "shared", driveButterflyShared),
-      RLAB_DRIVER("butterfly", "shuffle", driveButterflyShuffle),
-      RLAB_DRIVER("fastest", "default", driveFastest),
-      RLAB_DRIVER("allreduce", "butterfly", driveAllReduceButterfly),
-      RLAB_DRIVER("allreduce", "ring", driveAllReduceRing),
-      RLAB_DRIVER("allreduce", "nccl", driveAllReduceNccl),
+      RLAB_DRIVER(Atomic, driveAtomic),
+      RLAB_DRIVER(Folding, driveFolding),
+      RLAB_DRIVER(FoldingDoubleBuffer, driveFoldingDoubleBuffer),
+      RLAB_DRIVER(BarrierGlobal, driveBarrierGlobal),
+      RLAB_DRIVER(BarrierShared, driveBarrierShared),
+      RLAB_DRIVER(DivergenceInterleaved, driveInterleaved),
+      RLAB_DRIVER(DivergenceInterleavedMask, driveInterleavedMask),
+      RLAB_DRIVER(DivergenceStrided, driveStrided),
+      RLAB_DRIVER(DivergenceSequential, driveSequential),
+      RLAB_DRIVER(TreeInGlobal, driveTreeInGlobal),
+      RLAB_DRIVER(TreeInShared, driveTreeInShared),
+      RLAB_DRIVER(MultiBlock, driveMultiBlock),
+      RLAB_DRIVER(Coarsened, driveCoarsened),
+      RLAB_DRIVER(LastWarpVolatile, driveLastWarpVolatile),
+      RLAB_DRIVER(LastWarpPlain, driveLastWarpPlain),
+      RLAB_DRIVER(LastWarpSyncwarp, driveLastWarpSyncwarp),
+      RLAB_DRIVER(LastWarpShuffle, driveLastWarpShuffle),
+      RLAB_DRIVER(ButterflyShared, driveButterflyShared),
+      RLAB_DRIVER(ButterflyShuffle, driveButterflyShuffle),
+      RLAB_DRIVER(Fastest, driveFastest),
+      RLAB_DRIVER(AllReduceButterfly, driveAllReduceButterfly),
+      RLAB_DRIVER(AllReduceRing, driveAllReduceRing),
+      RLAB_DRIVER(AllReduceNccl, driveAllReduceNccl),
   };
   return table;
 }
 #undef RLAB_DRIVER
 
-// The driver of a resolved lesson and variant; std::invalid_argument for a pair the table
-// lacks (resolve() refuses unknown ids before a run gets here).
+// The driver the registry names for a variant; std::invalid_argument where this build compiled
+// none (subtract where it is not offered: resolve() refuses it before a run gets here).
 template <class B, class T, class Op>
-DriverFunction<B, T, Op> findDriver(const std::string& lesson, const std::string& variant) {
+DriverFunction<B, T, Op> findDriver(DriverId id) {
   for (const auto& entry : driverTable<B, T, Op>())
-    if (entry.drive && lesson == entry.lesson && variant == entry.variant) return entry.drive;
-  throw std::invalid_argument("no driver for lesson '" + lesson + "', variant '" + variant +
-                              "' in this build");
+    if (entry.drive && entry.id == id) return entry.drive;
+  throw std::invalid_argument("no driver for this variant and operator in this build");
 }
 
 template <class B>
-bool hasDriver(const std::string& lesson, const std::string& variant) {
+bool hasDriver(DriverId id) {
   for (const auto& entry : driverTable<B, int, SumOp>())
-    if (lesson == entry.lesson && variant == entry.variant) return true;
+    if (entry.id == id) return true;
   return false;
 }
 
 template <class B, class T, class Op>
 void drive(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace, Trace& out) {
-  findDriver<B, T, Op>(p.lesson, p.variant)(b, p, input, trace, out);
+  const VariantInfo* variant = variantOf(p);
+  if (!variant)
+    throw std::invalid_argument("no lesson '" + p.lesson + "' of variant '" + p.variant + "'");
+  findDriver<B, T, Op>(variant->driver)(b, p, input, trace, out);
 }
 
 // Calls f(T{}, Op{}) with the run's element type and operator: `using T = decltype(type)`.

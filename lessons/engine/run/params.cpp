@@ -200,49 +200,53 @@ uint64_t parseSeed(const std::string& data) {
   return std::stoull(digits);
 }
 
-}  // namespace
-
-Resolved resolve(const Params& in) {
-  Resolved r{in, ""};
-  Params& p = r.params;
-  const LessonInfo* lesson = &lessonOrThrow(p.lesson);
-  if (p.variant.empty()) p.variant = lesson->variants.front().id;
-  const VariantInfo* variant = lesson->findVariant(p.variant);
+// The run's variant of its lesson, the lesson's first where none is named.
+const VariantInfo& checkVariant(Params& p, const LessonInfo& lesson) {
+  if (p.variant.empty()) p.variant = lesson.variants.front().id;
+  const VariantInfo* variant = lesson.findVariant(p.variant);
   if (!variant)
-    throw ParamError(Message(
-        "params.bad-variant",
-        {{"variant", p.variant}, {"lesson", p.lesson}, {"variants", lesson->variantIds()}}));
-  if (p.op == Op::Subtract && !variant->offersSubtract)
+    throw ParamError(
+        Message("params.bad-variant",
+                {{"variant", p.variant}, {"lesson", p.lesson}, {"variants", lesson.variantIds()}}));
+  return *variant;
+}
+
+// The operator and the switches: each only where the variant offers it.
+void checkSwitches(Params& p, const LessonInfo& lesson, const VariantInfo& variant) {
+  if (p.op == Op::Subtract && !variant.offersSubtract)
     throw ParamError(
         Message("params.no-subtract",
                 {{"offered", subtractRunsText()}, {"lesson", p.lesson}, {"variant", p.variant}}));
   if (p.op == Op::Subtract) p.timed = false;  // its answers are the lesson, not its speed
-  if (!variant->barrierSwitch && !p.barrier)
+  if (!variant.barrierSwitch && !p.barrier)
     throw ParamError(
         Message("params.no-barrier-switch", {{"lesson", p.lesson}, {"variant", p.variant}}));
-  if (!variant->syncwarpSwitch && !p.syncwarp)
+  if (!variant.syncwarpSwitch && !p.syncwarp)
     throw ParamError(Message("params.no-syncwarp-switch",
                              {{"variants", variantsWith(&VariantInfo::syncwarpSwitch)},
                               {"lesson", p.lesson},
                               {"variant", p.variant}}));
-  if (!variant->perturbs && p.perturb)
+  if (!variant.perturbs && p.perturb)
     throw ParamError(
         Message("params.perturb-only", {{"variants", variantsWith(&VariantInfo::perturbs)},
                                         {"lesson", p.lesson},
                                         {"variant", p.variant}}));
-  if (!lesson->switchableBarrier && p.printing)
+  if (!lesson.switchableBarrier && p.printing)
     throw ParamError(Message("params.barrier-only", {{"option", "--printf"}}));
+}
 
-  if (lesson->defaultGpus > 0) {
-    if (p.gpus == 0) p.gpus = lesson->defaultGpus;
+void checkGpus(Params& p, const LessonInfo& lesson) {
+  if (lesson.defaultGpus > 0) {
+    if (p.gpus == 0) p.gpus = lesson.defaultGpus;
     if (p.gpus != 1 && p.gpus != 2 && p.gpus != 4 && p.gpus != 8)
       throw ParamError(Message("params.bad-gpus", {{"gpus", p.gpus}}));
   } else if (p.gpus != 0) {
     throw ParamError(Message("params.gpus-allreduce-only", {{"lesson", p.lesson}}));
   }
-  const int64_t ranks = std::max(p.gpus, 1);
+}
 
-  if (variant->defaultPerThread == 0) {
+void checkPerThread(Params& p, const VariantInfo& variant) {
+  if (variant.defaultPerThread == 0) {
     if (p.perThread != 0)
       throw ParamError(Message("params.per-thread-coarsened-only",
                                {{"lesson", p.lesson}, {"variant", p.variant}}));
@@ -250,13 +254,15 @@ Resolved resolve(const Params& in) {
       throw ParamError(Message("params.no-load-add-coarsened-only",
                                {{"lesson", p.lesson}, {"variant", p.variant}}));
   } else {
-    if (p.perThread == 0) p.perThread = variant->defaultPerThread;
+    if (p.perThread == 0) p.perThread = variant.defaultPerThread;
     if (p.perThread < 1 || p.perThread > kMaxPerThread)
       throw ParamError(
           Message("params.bad-per-thread", {{"perThread", p.perThread}, {"most", kMaxPerThread}}));
   }
+}
 
-  // Data: explicit values, or a generator.
+// Data: explicit values, or a generator. Returns the data's label.
+std::string checkData(Params& p, const LessonInfo& lesson, int64_t ranks) {
   if (!p.values.empty()) {
     if (int64_t(p.values.size()) % ranks != 0)
       throw ParamError(
@@ -271,28 +277,32 @@ Resolved resolve(const Params& in) {
         if (v != std::floor(v) || v < -2147483648.0 || v > 2147483647.0)
           throw ParamError(
               Message("params.value-not-int", {{"value", formatValue(v, ElementType::Float)}}));
-    r.dataLabel = "values";
-  } else {
-    if (p.data.empty())
-      p.data = p.type == ElementType::Float && !lesson->defaultFloatData.empty()
-                   ? lesson->defaultFloatData
-                   : "iota";
-    const bool seeded = p.data.rfind("random:", 0) == 0 || p.data.rfind("mixed:", 0) == 0;
-    if (p.data != "iota" && p.data != "ones" && !seeded)
-      throw ParamError(Message("params.bad-data", {{"data", p.data}}));
-    if (seeded) parseSeed(p.data);
-    r.dataLabel = p.data;
+    return "values";
   }
-  if (p.n == 0) p.n = lesson->defaultN;
-  const int64_t maxN = std::min(lesson->maxN, kMaxN);
-  if (p.n < 1 || p.n > maxN)
-    throw ParamError(Message(lesson->oneBlock ? "params.n-range-one-block" : "params.n-range",
-                             {{"n", p.n}, {"lesson", p.lesson}, {"most", maxN}}));
+  if (p.data.empty())
+    p.data = p.type == ElementType::Float && !lesson.defaultFloatData.empty()
+                 ? lesson.defaultFloatData
+                 : "iota";
+  const bool seeded = p.data.rfind("random:", 0) == 0 || p.data.rfind("mixed:", 0) == 0;
+  if (p.data != "iota" && p.data != "ones" && !seeded)
+    throw ParamError(Message("params.bad-data", {{"data", p.data}}));
+  if (seeded) parseSeed(p.data);
+  return p.data;
+}
 
-  const int minBlock = variant->minBlock;
+void checkN(Params& p, const LessonInfo& lesson) {
+  if (p.n == 0) p.n = lesson.defaultN;
+  const int64_t maxN = std::min(lesson.maxN, kMaxN);
+  if (p.n < 1 || p.n > maxN)
+    throw ParamError(Message(lesson.oneBlock ? "params.n-range-one-block" : "params.n-range",
+                             {{"n", p.n}, {"lesson", p.lesson}, {"most", maxN}}));
+}
+
+void checkBlock(Params& p, const LessonInfo& lesson, const VariantInfo& variant) {
+  const int minBlock = variant.minBlock;
   if (p.block == 0) {
     const int64_t cover = smallestPowerOfTwoCovering(p.n);
-    p.block = int(lesson->oneBlock ? cover : std::min<int64_t>(cover, 256));
+    p.block = int(lesson.oneBlock ? cover : std::min<int64_t>(cover, 256));
     p.block = std::max(p.block, minBlock);
   }
   if (!isPowerOfTwo(p.block) || p.block > 1024)
@@ -301,36 +311,39 @@ Resolved resolve(const Params& in) {
     throw ParamError(Message(
         minBlock >= 32 ? "params.block-warp-operations" : "params.block-passes",
         {{"block", p.block}, {"lesson", p.lesson}, {"variant", p.variant}, {"least", minBlock}}));
-  if (lesson->oneBlock && p.block < p.n)
+  if (lesson.oneBlock && p.block < p.n)
     throw ParamError(
         Message("params.block-below-n", {{"block", p.block}, {"n", p.n}, {"lesson", p.lesson}}));
+}
 
+void checkNoLoadAddRoom(const Params& p) {
   if (!p.loadAdd && int64_t(p.perThread) * p.block > kMaxSharedSlots)
     throw ParamError(
         Message("params.no-load-add-too-many", {{"perThread", p.perThread},
                                                 {"block", p.block},
                                                 {"elements", int64_t(p.perThread) * p.block},
                                                 {"most", kMaxSharedSlots}}));
+}
 
-  if (p.delayThread >= 0) {
-    if (!variant->delays)
-      throw ParamError(
-          Message("params.delay-only", {{"variants", variantsWith(&VariantInfo::delays)},
-                                        {"lesson", p.lesson},
-                                        {"variant", p.variant}}));
-    if (p.delayThread >= p.block)
-      throw ParamError(
-          Message("params.delay-thread", {{"thread", p.delayThread}, {"last", p.block - 1}}));
-    // The levels of one launch: the tree's depth where one block does it all, else the levels
-    // of a block's tree (each pass over the block partials has as many).
-    const int64_t levels =
-        lesson->oneBlock ? variant->longestChain(p.n, p.block) : levelsBelow(p.block);
-    if (levels < 1) throw ParamError(Message("params.delay-no-levels", {{"level", p.delayLevel}}));
-    if (p.delayLevel > levels)
-      throw ParamError(
-          Message("params.delay-level", {{"level", p.delayLevel}, {"levels", levels}}));
-  }
+void checkDelay(const Params& p, const LessonInfo& lesson, const VariantInfo& variant) {
+  if (p.delayThread < 0) return;
+  if (!variant.delays)
+    throw ParamError(Message("params.delay-only", {{"variants", variantsWith(&VariantInfo::delays)},
+                                                   {"lesson", p.lesson},
+                                                   {"variant", p.variant}}));
+  if (p.delayThread >= p.block)
+    throw ParamError(
+        Message("params.delay-thread", {{"thread", p.delayThread}, {"last", p.block - 1}}));
+  // The levels of one launch: the tree's depth where one block does it all, else the levels
+  // of a block's tree (each pass over the block partials has as many).
+  const int64_t levels =
+      lesson.oneBlock ? variant.longestChain(p.n, p.block) : levelsBelow(p.block);
+  if (levels < 1) throw ParamError(Message("params.delay-no-levels", {{"level", p.delayLevel}}));
+  if (p.delayLevel > levels)
+    throw ParamError(Message("params.delay-level", {{"level", p.delayLevel}, {"levels", levels}}));
+}
 
+void checkSchedule(const Params& p, const LessonInfo& lesson) {
   sim::Schedule schedule;
   try {
     schedule = sim::Schedule::parse(p.schedule);
@@ -344,11 +357,34 @@ Resolved resolve(const Params& in) {
              lane = schedule.kind == sim::Schedule::Kind::Lane;
   if ((stall || lane) && int64_t(schedule.stallThread) >= p.block)
     throw ParamError(Message(
-        stall ? (lesson->oneBlock ? "params.stall-thread-block" : "params.stall-thread-blocks")
-              : (lesson->oneBlock ? "params.late-thread-block" : "params.late-thread-blocks"),
+        stall ? (lesson.oneBlock ? "params.stall-thread-block" : "params.stall-thread-blocks")
+              : (lesson.oneBlock ? "params.late-thread-block" : "params.late-thread-blocks"),
         {{"schedule", p.schedule},
          {"thread", int64_t(schedule.stallThread)},
          {"last", p.block - 1}}));
+}
+
+}  // namespace
+
+// The checks run in this order, each filling in its defaults before the next: where a run has
+// two bad fields, the first check's sentence is the one said.
+Resolved resolve(const Params& in) {
+  Resolved r{in, ""};
+  Params& p = r.params;
+  const LessonInfo& lesson = lessonOrThrow(p.lesson);
+  const VariantInfo& variant = checkVariant(p, lesson);
+  checkSwitches(p, lesson, variant);
+  checkGpus(p, lesson);
+  const int64_t ranks = std::max(p.gpus, 1);
+  checkPerThread(p, variant);
+  r.dataLabel = checkData(p, lesson, ranks);
+  checkN(p, lesson);
+  checkBlock(p, lesson, variant);
+  checkNoLoadAddRoom(p);
+  checkDelay(p, lesson, variant);
+  checkSchedule(p, lesson);
+  r.lesson = &lesson;
+  r.variant = &variant;
   return r;
 }
 

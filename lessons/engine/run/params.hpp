@@ -87,9 +87,16 @@ struct Params {
   bool detectRaces = false;
 };
 
+struct LessonInfo;
+struct VariantInfo;
+
+// A run as it will run: resolved once where it enters (the command line, the app), then passed
+// down, so nothing below looks the lesson up again.
 struct Resolved {
   Params params;  // lesson, variant, n, block filled in
   std::string dataLabel;
+  const LessonInfo* lesson = nullptr;  // the registry's descriptors of params' lesson and variant
+  const VariantInfo* variant = nullptr;
 };
 
 // Checks every field against the lesson and fills in defaults. Throws ParamError.

@@ -97,7 +97,11 @@ void compareSubtractAnswers(Trace& t) {
 }  // namespace
 
 Trace runLesson(const Params& params) {
-  Trace t = runLessonOnce(params);
+  return runLesson(resolve(params));
+}
+
+Trace runLesson(const Resolved& run) {
+  Trace t = runLessonOnce(run);
   if (!t.singleAnswer) compareSubtractAnswers(t);
   return t;
 }
@@ -112,9 +116,13 @@ Message laneScheduleHeldNobody(const std::string& schedule, unsigned long long t
 }
 
 Trace runLessonOnce(const Params& params) {
-  const Resolved r = resolve(params);
+  return runLessonOnce(resolve(params));
+}
+
+Trace runLessonOnce(const Resolved& r) {
   const Params& p = r.params;
-  const LessonInfo& lesson = lessonOrThrow(p.lesson);
+  const LessonInfo& lesson = *r.lesson;
+  const VariantInfo& variant = *r.variant;
   const std::vector<double> input = makeInput(r);
   const bool trace = p.trace && p.n <= lesson.traceLimit;
 
@@ -151,7 +159,6 @@ Trace runLessonOnce(const Params& params) {
   t.params.backend = useGpu ? BackendChoice::Gpu : BackendChoice::Sim;
   if (!t.fallback.empty()) t.notes.insert(t.notes.begin(), t.fallback);
 
-  const VariantInfo& variant = *lesson.findVariant(p.variant);
   if (p.memory) {
     if (!variant.globalMemorySteps)
       t.notes.push_back(Message("note.memory.not-global", {{"variants", globalMemoryRunsText()}}));

@@ -11,8 +11,10 @@ namespace rlab {
 // --op subtract also runs the same data through the other kernels that offer it
 // (Trace::otherKernels) and gives no verdict (Trace::singleAnswer).
 Trace runLesson(const Params& params);
+Trace runLesson(const Resolved& run);
 // The run alone: subtract without the other kernels, and without its verdict's note.
 Trace runLessonOnce(const Params& params);
+Trace runLessonOnce(const Resolved& run);
 
 // lane:T:S:K holds thread T from its warp step S on. Where T took fewer warp steps than S in
 // every block (`threadSteps`, the simulator's LaunchStats::laneThreadWarpSteps), the schedule

@@ -12,30 +12,22 @@ struct Place {
   int row = -1, cell = -1;
 };
 
-}  // namespace
+// (level, element) -> the cell that wrote it
+using WriterMap = std::map<std::pair<int, int>, Place>;
 
-Timeline buildTimeline(const Trace& t) {
-  Timeline tl;
-  tl.measured = t.backend == "gpu";
-  std::map<int, int> rowOf;  // thread -> row
+// The threads with a stamped combine, thread -> row (rows still 0).
+std::map<int, int> stampedThreads(const Trace& t) {
+  std::map<int, int> rowOf;
   for (size_t k = 1; k < t.steps.size(); ++k)
     for (const CombineRead& c : t.steps[k].combines)
       if (c.readClock >= 0 && c.wroteClock >= 0) rowOf.emplace(c.thread, 0);
-  if (!t.traced || rowOf.empty()) {
-    tl.why = t.traced ? Message("timeline.no-stamps") : Message("timeline.no-steps");
-    return tl;
-  }
-  tl.available = true;
-  tl.clockText = tl.measured ? Message("timeline.clock-measured") : Message("timeline.clock-exact");
-  for (auto& [thread, row] : rowOf) {
-    row = int(tl.rows.size());
-    tl.rows.push_back({thread, {}});
-  }
-  for (size_t k = 1; k < t.steps.size(); ++k)
-    tl.columns.push_back(Message("timeline.level", {{"level", k}}));
+  return rowOf;
+}
 
-  // The cells, each in its thread's row, and where each level's writes are.
-  std::map<std::pair<int, int>, Place> writerOf;  // (level, element) -> the cell that wrote it
+// The cells, each in its thread's row, and where each level's writes are; the stamps, in order
+// and each once.
+std::vector<long long> placeCells(const Trace& t, std::map<int, int>& rowOf, Timeline& tl,
+                                  WriterMap& writerOf) {
   std::vector<long long> clocks;
   for (size_t k = 1; k < t.steps.size(); ++k)
     for (const CombineRead& c : t.steps[k].combines) {
@@ -54,15 +46,15 @@ Timeline buildTimeline(const Trace& t) {
     }
   std::sort(clocks.begin(), clocks.end());
   clocks.erase(std::unique(clocks.begin(), clocks.end()), clocks.end());
-  tl.ticks = int(clocks.size());
-  tl.firstClock = clocks.front();
-  tl.lastClock = clocks.back();
+  return clocks;
+}
+
+// Columns: a combine runs in its level's column unless another thread had already begun a
+// later level when it read; then it ran in that level's time, late.
+void placeInColumns(Timeline& tl, const std::vector<long long>& clocks) {
   auto tick = [&](long long clock) {
     return int(std::lower_bound(clocks.begin(), clocks.end(), clock) - clocks.begin()) + 1;
   };
-
-  // Columns: a combine runs in its level's column unless another thread had already begun a
-  // later level when it read; then it ran in that level's time, late.
   std::vector<TimelineCell*> byRead;
   for (TimelineRow& row : tl.rows)
     for (TimelineCell& cell : row.cells) {
@@ -85,8 +77,51 @@ Timeline buildTimeline(const Trace& t) {
   std::map<int, int> perColumn;
   for (TimelineCell* cell : byRead) cell->orderInColumn = perColumn[cell->column]++;
   for (TimelineCell* cell : byRead) cell->inColumn = perColumn[cell->column];
+}
 
-  // Every read of a value an earlier level wrote, against that write's stamp.
+// The cell that last wrote `element` at a level before `level` (row -1: none).
+Place writerBefore(const WriterMap& writerOf, int level, int element) {
+  Place writer;
+  for (int l = level - 1; l >= 1 && writer.row < 0; --l) {
+    auto found = writerOf.find({l, element});
+    if (found != writerOf.end()) writer = found->second;
+  }
+  return writer;
+}
+
+// The read `read` of the cell at (r, c), which came before the write of `writer` it needed or
+// read a value the array no longer held.
+TimelineEarlyRead earlyRead(const Trace& t, const Timeline& tl, const WriterMap& writerOf, int r,
+                            int c, const ValueRead& read, Place writer, bool before) {
+  const TimelineCell& cell = tl.rows[size_t(r)].cells[size_t(c)];
+  const TimelineCell& w = tl.rows[size_t(writer.row)].cells[size_t(writer.cell)];
+  TimelineEarlyRead e;
+  e.readerRow = r;
+  e.readerCell = c;
+  e.writerRow = writer.row;
+  e.writerCell = writer.cell;
+  if (auto from = writerOf.find({read.writtenAt, read.element}); from != writerOf.end()) {
+    e.fromRow = from->second.row;
+    e.fromCell = from->second.cell;
+  }
+  e.element = read.element;
+  e.value = read.value;
+  e.missed = w.combine.wrote;
+  e.readTick = cell.readTick;
+  e.writeTick = w.writeTick;
+  const ElementType type = t.params.type;
+  const std::vector<MessageArg> args = {{"value", formatValue(e.value, type)},
+                                        {"writer", w.combine.thread},
+                                        {"missed", formatValue(e.missed, type)}};
+  e.text = before ? Message("timeline.read-before", args) : Message("timeline.read-not", args);
+  e.sentence = read.stale
+                   ? staleReadText(cell.combine, read, type, t.steps[size_t(cell.level)].array)
+                   : e.text;
+  return e;
+}
+
+// Every read of a value an earlier level wrote, against that write's stamp.
+void findEarlyReads(const Trace& t, const WriterMap& writerOf, Timeline& tl) {
   for (int r = 0; r < int(tl.rows.size()); ++r)
     for (int c = 0; c < int(tl.rows[size_t(r)].cells.size()); ++c) {
       const TimelineCell& cell = tl.rows[size_t(r)].cells[size_t(c)];
@@ -94,42 +129,43 @@ Timeline buildTimeline(const Trace& t) {
         if (read->element < 0 || (read == &cell.combine.source &&
                                   cell.combine.source.element == cell.combine.target.element))
           continue;
-        Place writer;
-        for (int level = cell.level - 1; level >= 1 && writer.row < 0; --level) {
-          auto found = writerOf.find({level, read->element});
-          if (found != writerOf.end()) writer = found->second;
-        }
+        const Place writer = writerBefore(writerOf, cell.level, read->element);
         if (writer.row < 0) continue;  // the input: written before the launch
         const TimelineCell& w = tl.rows[size_t(writer.row)].cells[size_t(writer.cell)];
         const bool before = cell.readClock < w.wroteClock;
         (before ? tl.readsBeforeTheirWrite : tl.readsAfterTheirWrite) += 1;
         if (!before && !read->stale) continue;
-        TimelineEarlyRead e;
-        e.readerRow = r;
-        e.readerCell = c;
-        e.writerRow = writer.row;
-        e.writerCell = writer.cell;
-        if (auto from = writerOf.find({read->writtenAt, read->element}); from != writerOf.end()) {
-          e.fromRow = from->second.row;
-          e.fromCell = from->second.cell;
-        }
-        e.element = read->element;
-        e.value = read->value;
-        e.missed = w.combine.wrote;
-        e.readTick = cell.readTick;
-        e.writeTick = w.writeTick;
-        const ElementType type = t.params.type;
-        const std::vector<MessageArg> args = {{"value", formatValue(e.value, type)},
-                                              {"writer", w.combine.thread},
-                                              {"missed", formatValue(e.missed, type)}};
-        e.text =
-            before ? Message("timeline.read-before", args) : Message("timeline.read-not", args);
-        e.sentence = read->stale ? staleReadText(cell.combine, *read, type,
-                                                 t.steps[size_t(cell.level)].array)
-                                 : e.text;
-        tl.earlyReads.push_back(std::move(e));
+        tl.earlyReads.push_back(earlyRead(t, tl, writerOf, r, c, *read, writer, before));
       }
     }
+}
+
+}  // namespace
+
+Timeline buildTimeline(const Trace& t) {
+  Timeline tl;
+  tl.measured = t.backend == BackendChoice::Gpu;
+  std::map<int, int> rowOf = stampedThreads(t);  // thread -> row
+  if (!t.traced || rowOf.empty()) {
+    tl.why = t.traced ? Message("timeline.no-stamps") : Message("timeline.no-steps");
+    return tl;
+  }
+  tl.available = true;
+  tl.clockText = tl.measured ? Message("timeline.clock-measured") : Message("timeline.clock-exact");
+  for (auto& [thread, row] : rowOf) {
+    row = int(tl.rows.size());
+    tl.rows.push_back({thread, {}});
+  }
+  for (size_t k = 1; k < t.steps.size(); ++k)
+    tl.columns.push_back(Message("timeline.level", {{"level", k}}));
+
+  WriterMap writerOf;
+  const std::vector<long long> clocks = placeCells(t, rowOf, tl, writerOf);
+  tl.ticks = int(clocks.size());
+  tl.firstClock = clocks.front();
+  tl.lastClock = clocks.back();
+  placeInColumns(tl, clocks);
+  findEarlyReads(t, writerOf, tl);
   return tl;
 }
 

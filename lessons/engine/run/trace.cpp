@@ -64,7 +64,8 @@ std::vector<Message> timingLines(const Trace& t) {
                                        {"times", g(m.kernelMs > 0 ? m.cpuMs / m.kernelMs : 0, 3)},
                                        {"cub", g(m.cubMs)},
                                        {"ratio", g(m.cubRatio, 3)}})};
-  if (t.backend == "sim") return {Message("timing.simulated", {{"seconds", g(m.simSeconds, 3)}})};
+  if (t.backend == BackendChoice::Sim)
+    return {Message("timing.simulated", {{"seconds", g(m.simSeconds, 3)}})};
   return {};
 }
 

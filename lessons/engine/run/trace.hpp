@@ -198,7 +198,7 @@ struct KernelAnswer {
 struct Trace {
   Params params;  // resolved: every default filled in
   std::string dataLabel;
-  std::string backend;   // "sim" or "gpu": the one that ran
+  BackendChoice backend = BackendChoice::Sim;  // the one that ran (Sim or Gpu, never Auto)
   Message device;        // GPU name, capability and memory, or the simulator and its schedule
   Message fallback;      // --backend auto found no usable GPU: why (the simulator ran instead)
   std::string exercise;  // the learner's kernel of this exercise ran, not the lesson's

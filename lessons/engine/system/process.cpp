@@ -52,12 +52,27 @@ double secondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-}  // namespace
+// The child's environment: this process's, with `environment` ("NAME=value") replacing or
+// adding to it.
+std::vector<char*> childEnvironment(const std::vector<std::string>& environment) {
+  std::vector<char*> variables;
+  for (char** v = environ; *v; ++v) {
+    const std::string entry = *v;
+    const std::string name = entry.substr(0, entry.find('=') + 1);
+    bool replaced = false;
+    for (const auto& mine : environment) replaced |= mine.rfind(name, 0) == 0;
+    if (!replaced) variables.push_back(*v);
+  }
+  for (const auto& mine : environment) variables.push_back(const_cast<char*>(mine.c_str()));
+  variables.push_back(nullptr);
+  return variables;
+}
 
-ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& options) {
-  Pipe output;
-  Pipe report;
-  const bool reporting = bool(options.onReportLine);
+// Starts argv[0] in a process group of its own, stdin from /dev/null, stdout and stderr into
+// `output`, the report (where `reporting`) as file descriptor 3; closes the pipes' write ends
+// here. Throws in one sentence when it cannot be started.
+pid_t spawnChild(const std::vector<std::string>& argv, const ChildOptions& options, Pipe& output,
+                 Pipe& report, bool reporting) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -71,16 +86,7 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  std::vector<char*> variables;
-  for (char** v = environ; *v; ++v) {
-    const std::string entry = *v;
-    const std::string name = entry.substr(0, entry.find('=') + 1);
-    bool replaced = false;
-    for (const auto& mine : options.environment) replaced |= mine.rfind(name, 0) == 0;
-    if (!replaced) variables.push_back(*v);
-  }
-  for (const auto& mine : options.environment) variables.push_back(const_cast<char*>(mine.c_str()));
-  variables.push_back(nullptr);
+  std::vector<char*> variables = childEnvironment(options.environment);
   pid_t pid = 0;
   const int failed =
       posix_spawn(&pid, args[0], &actions, &attributes, args.data(), variables.data());
@@ -90,17 +96,62 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
   report.closeWrite();
   if (failed)
     throw std::runtime_error("could not start " + argv[0] + ": " + std::strerror(failed) + ".");
+  return pid;
+}
 
+// What runChild keeps while the child runs.
+struct Watch {
+  explicit Watch(pid_t child) : pid(child) {}
+  pid_t pid;
   ChildResult result;
-  const Clock::time_point start = Clock::now();
+  Clock::time_point start = Clock::now();
   Clock::time_point lastReport = start;
   std::string pending;  // a report line not yet ended
   size_t written = 0;   // bytes of stdout and stderr, kept or not
   bool killed = false;
-  auto killGroup = [&] {
+  void killGroup() {
     if (!killed) kill(-pid, SIGKILL);
     killed = true;
-  };
+  }
+};
+
+// A piece of the child's stdout and stderr: kept up to the limit; past the stop limit, the end.
+void takeOutput(Watch& w, const ChildOptions& options, const char* buffer, size_t got) {
+  if (options.onOutput) options.onOutput(std::string(buffer, got));
+  const size_t room = options.outputLimit - std::min(options.outputLimit, w.result.output.size());
+  w.result.output.append(buffer, std::min(room, got));
+  w.written += got;
+  if (options.outputStopLimit > 0 && w.written > options.outputStopLimit && !w.killed) {
+    w.result.outputExceeded = true;
+    w.killGroup();
+  }
+}
+
+// A piece of the report pipe: each line it ends goes to onReportLine.
+void takeReport(Watch& w, const ChildOptions& options, const char* buffer, size_t got) {
+  w.pending.append(buffer, got);
+  for (size_t newline; (newline = w.pending.find('\n')) != std::string::npos;) {
+    w.lastReport = Clock::now();
+    options.onReportLine(w.pending.substr(0, newline));
+    w.pending.erase(0, newline + 1);
+  }
+}
+
+// Cancel and the time limits: the child's group is killed when one says so.
+void checkLimits(Watch& w, const ChildOptions& options) {
+  if (options.keepGoing && !options.keepGoing()) {
+    w.result.cancelled = true;
+    w.killGroup();
+  } else if ((options.timeLimitSeconds > 0 && secondsSince(w.start) > options.timeLimitSeconds) ||
+             (options.silenceLimitSeconds > 0 &&
+              secondsSince(w.lastReport) > options.silenceLimitSeconds)) {
+    w.result.timedOut = true;
+    w.killGroup();
+  }
+}
+
+// Reads both pipes until the child has closed them, every 50 ms checking the limits.
+void readUntilClosed(Watch& w, const ChildOptions& options, Pipe& output, Pipe& report) {
   char buffer[1 << 16];
   while (output.read >= 0 || report.read >= 0) {
     pollfd fds[2] = {{output.read, POLLIN, 0}, {report.read, POLLIN, 0}};
@@ -114,37 +165,17 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
         (k == 0 ? output : report).closeRead();
         continue;
       }
-      if (k == 0) {
-        if (options.onOutput) options.onOutput(std::string(buffer, size_t(got)));
-        const size_t room =
-            options.outputLimit - std::min(options.outputLimit, result.output.size());
-        result.output.append(buffer, std::min(room, size_t(got)));
-        written += size_t(got);
-        if (options.outputStopLimit > 0 && written > options.outputStopLimit && !killed) {
-          result.outputExceeded = true;
-          killGroup();
-        }
-        continue;
-      }
-      pending.append(buffer, size_t(got));
-      for (size_t newline; (newline = pending.find('\n')) != std::string::npos;) {
-        lastReport = Clock::now();
-        options.onReportLine(pending.substr(0, newline));
-        pending.erase(0, newline + 1);
-      }
+      if (k == 0)
+        takeOutput(w, options, buffer, size_t(got));
+      else
+        takeReport(w, options, buffer, size_t(got));
     }
-    if (killed) continue;
-    if (options.keepGoing && !options.keepGoing()) {
-      result.cancelled = true;
-      killGroup();
-    } else if ((options.timeLimitSeconds > 0 && secondsSince(start) > options.timeLimitSeconds) ||
-               (options.silenceLimitSeconds > 0 &&
-                secondsSince(lastReport) > options.silenceLimitSeconds)) {
-      result.timedOut = true;
-      killGroup();
-    }
+    if (!w.killed) checkLimits(w, options);
   }
-  if (!pending.empty() && reporting) options.onReportLine(pending);
+}
+
+// Waits for the child to end: its exit code, or the signal that ended it.
+void waitForExit(pid_t pid, ChildResult& result) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -153,7 +184,19 @@ ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& o
   } else if (WIFSIGNALED(status)) {
     result.signal = WTERMSIG(status);
   }
-  return result;
+}
+
+}  // namespace
+
+ChildResult runChild(const std::vector<std::string>& argv, const ChildOptions& options) {
+  Pipe output;
+  Pipe report;
+  const bool reporting = bool(options.onReportLine);
+  Watch w(spawnChild(argv, options, output, report, reporting));
+  readUntilClosed(w, options, output, report);
+  if (!w.pending.empty() && reporting) options.onReportLine(w.pending);
+  waitForExit(w.pid, w.result);
+  return w.result;
 }
 
 std::string runAddr2line(const std::vector<std::string>& arguments) {

@@ -50,7 +50,7 @@ Language languageFromEnvironment() {
 
 const std::vector<std::string>& chapterIds() {
   static const std::vector<std::string> ids = [] {
-    std::vector<std::string> all = {"basics"};
+    std::vector<std::string> all = {kBasicsChapter};
     for (const auto& lesson : lessons()) all.push_back(lesson.id);
     return all;
   }();

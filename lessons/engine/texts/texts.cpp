@@ -42,6 +42,12 @@ const Document* chapter(const std::string& id, Language language) {
   return found->second.get();
 }
 
+std::string lessonTitle(const std::string& id, Language language) {
+  if (const Document* doc = chapter(id, language)) return doc->title;
+  const Document* english = chapter(id, Language::En);
+  return english ? english->title : id;
+}
+
 namespace {
 void collectLinks(const Inline& spans, std::vector<Link>& links) {
   for (size_t i = 0; i < spans.size(); ++i) {

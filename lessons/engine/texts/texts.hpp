@@ -69,6 +69,9 @@ Document parse(const std::string& markdown);
 
 // The chapter's text in that language, parsed once; nullptr where the file does not exist.
 const Document* chapter(const std::string& id, Language language);
+// A lesson's title: its chapter's heading in that language, else the English chapter's (the one
+// place a title is written).
+std::string lessonTitle(const std::string& id, Language language);
 
 // All the text of an Inline, as one string.
 std::string plain(const Inline& spans);

@@ -8,7 +8,7 @@ bool gpuBackendBuilt() {
   return false;
 }
 
-bool gpuHasDriver(const std::string&, const std::string&) {
+bool gpuHasDriver(DriverId) {
   return false;
 }
 

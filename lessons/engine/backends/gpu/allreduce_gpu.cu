@@ -24,14 +24,15 @@ double peerCopyMs(GpuBackend& b, size_t bytes, int reps) {
 template <class T, class Op>
 double allReduceMs(GpuBackend& b, const Params& p, GpuBackend::Buffer<T>& input, int reps) {
   Trace scratch;
-  RankBuffers<GpuBackend, T, Op> ranks(b, p, input, p.variant == "ring" ? p.gpus : 1, false,
-                                       scratch);
+  const DriverId variant = variantOf(p)->driver;
+  RankBuffers<GpuBackend, T, Op> ranks(b, p, input, variant == DriverId::AllReduceRing ? p.gpus : 1,
+                                       false, scratch);
   std::vector<double> ms;
   for (int k = 0; k < reps + 1; ++k) {
     b.startRankTimer();
-    if (p.variant == "butterfly")
+    if (variant == DriverId::AllReduceButterfly)
       butterflySteps(ranks);
-    else if (p.variant == "ring")
+    else if (variant == DriverId::AllReduceRing)
       ringSteps(ranks);
     else
       ncclSteps(ranks, p.n);
@@ -67,7 +68,7 @@ Timings timeAllReduce(GpuBackend& b, const Params& p, const std::vector<double>&
 }
 
 std::vector<BenchRow> benchAllReduce(GpuBackend& b, const std::vector<long long>& sizes,
-                                     const std::vector<std::string>& variants, ElementType type,
+                                     const std::vector<BenchKernel>& variants, ElementType type,
                                      int reps, const BenchProgress& progress) {
   std::vector<BenchRow> rows;
   const int gpus = b.deviceCount() >= 8 ? 8 : b.deviceCount() >= 4 ? 4 : 2;
@@ -79,11 +80,11 @@ std::vector<BenchRow> benchAllReduce(GpuBackend& b, const std::vector<long long>
   for (long long n : sizes) {
     const double bytes = double(n) * 4;
     const double peerMs = peerCopyMs(b, size_t(bytes), reps);
-    for (const std::string& variant : variants) {
-      if (progress && !progress("allreduce " + variant, n)) return rows;
+    for (const BenchKernel& kernel : variants) {
+      if (progress && !progress(kernel.name, n)) return rows;
       Params p;
-      p.lesson = "allreduce";
-      p.variant = variant;
+      p.lesson = kernel.params.lesson;
+      p.variant = kernel.params.variant;
       p.n = n;
       p.gpus = gpus;
       p.type = type;
@@ -91,21 +92,21 @@ std::vector<BenchRow> benchAllReduce(GpuBackend& b, const std::vector<long long>
       p.data = "ones";
       const std::vector<double> input(size_t(n) * gpus, 1.0);
       BenchRow r;
-      r.kernel = "allreduce " + variant;
+      r.kernel = kernel.name;
       r.n = n;
       r.gpus = gpus;
       try {
         r.ms = type == ElementType::Int ? allReduceMsFrom<int, SumOp>(b, p, input, reps)
                                         : allReduceMsFrom<float, SumOp>(b, p, input, reps);
       } catch (const GpuUnavailable&) {
-        if (variant != "nccl" || gpuBroken()) throw;
+        if (variantOf(p)->driver != DriverId::AllReduceNccl || gpuBroken()) throw;
         continue;  // no NCCL here: the row is left out, the note says why
       }
       r.gbPerSecond = bytes / (r.ms * 1e6);
       r.busGBs = r.gbPerSecond * 2.0 * (gpus - 1) / gpus;
       r.peerCopyGBs = bytes / (peerMs * 1e6);
       r.copyFraction = r.busGBs / r.peerCopyGBs;
-      r.modelMs = alphaBetaMs(variant, gpus, bytes, alphaMs, betaMsPerByte);
+      r.modelMs = alphaBetaMs(variantOf(p)->driver, gpus, bytes, alphaMs, betaMsPerByte);
       rows.push_back(r);
     }
   }

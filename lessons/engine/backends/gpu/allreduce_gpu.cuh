@@ -14,7 +14,7 @@ Timings timeAllReduce(GpuBackend& b, const Params& p, const std::vector<double>&
 
 // rlab bench's rows for the allreduce variants, on as many GPUs as are present (2, 4 or 8).
 std::vector<BenchRow> benchAllReduce(GpuBackend& b, const std::vector<long long>& sizes,
-                                     const std::vector<std::string>& variants, ElementType type,
+                                     const std::vector<BenchKernel>& variants, ElementType type,
                                      int reps, const BenchProgress& progress);
 
 // Which NCCL ran, or why none did.

@@ -62,10 +62,10 @@ std::vector<BenchRow> benchGpu(const BenchRequest& request, const BenchProgress&
   std::vector<BenchRow> rows;
   // The allreduce variants run across GPUs: their own rows, after the one-GPU kernels.
   std::vector<BenchKernel> oneGpu;
-  std::vector<std::string> acrossGpus;
+  std::vector<BenchKernel> acrossGpus;
   for (const BenchKernel& kernel : benchKernels(request))
-    if (kernel.params.lesson == "allreduce")
-      acrossGpus.push_back(kernel.params.variant);
+    if (lessonOrThrow(kernel.params.lesson).defaultGpus > 0)  // runs across GPUs
+      acrossGpus.push_back(kernel);
     else
       oneGpu.push_back(kernel);
   if (!oneGpu.empty())

@@ -46,7 +46,7 @@ void runOnGpu(const Params& p, const std::vector<double>& input, bool trace, Tra
   runOnBackend(backend, p, input, trace, out);
   out.kernelOutput = outputLines(backend.printed());
   if (backend.printedUncaught()) out.notes.push_back(Message("note.gpu.printf-uncaught"));
-  out.backend = "gpu";
+  out.backend = BackendChoice::Gpu;
   out.device = backend.description();
   if (p.timed && lessonOrThrow(p.lesson).defaultGpus > 0)
     out.timings = timeAllReduce(backend, p, input);
@@ -56,8 +56,8 @@ void runOnGpu(const Params& p, const std::vector<double>& input, bool trace, Tra
     });
 }
 
-bool gpuHasDriver(const std::string& lesson, const std::string& variant) {
-  return hasDriver<GpuBackend>(lesson, variant);
+bool gpuHasDriver(DriverId driver) {
+  return hasDriver<GpuBackend>(driver);
 }
 
 }  // namespace rlab

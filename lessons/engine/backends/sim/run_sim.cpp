@@ -102,12 +102,12 @@ void runOnSimulator(const Params& p, const std::vector<double>& input, bool trac
   out.kernelOutput = outputLines(backend.printed());
   if (backend.printedCut())
     out.notes.push_back(Message("note.sim.printf-cut", {{"mebibytes", sim::kPrintedBytes >> 20}}));
-  out.backend = "sim";
+  out.backend = BackendChoice::Sim;
   out.device = Message("device.simulator", {{"schedule", options.schedule.str()}});
 }
 
-bool simulatorHasDriver(const std::string& lesson, const std::string& variant) {
-  return hasDriver<SimBackend>(lesson, variant);
+bool simulatorHasDriver(DriverId driver) {
+  return hasDriver<SimBackend>(driver);
 }
 
 }  // namespace rlab
