@@ -241,6 +241,21 @@ TEST_CASE("launch failures: warp operations with a lane left out, exited or else
   CHECK(outside.failure.arg("thread") == "0");
   CHECK(outside.failure.arg("lane") == "16");
 
+  // A block of 40 threads ends in a warp of 8 lanes: the butterfly's first step reads lanes
+  // that were never there.
+  const Stopped missing = stopped(1, 40, [] { (void)__shfl_xor_sync(0xffffffffu, 1, 16); });
+  CHECK(missing.failure.id == "sim.read-missing-lane");
+  CHECK(missing.failure.arg("thread") == "32");
+  CHECK(missing.failure.arg("lane") == "16");
+  CHECK(missing.failure.arg("lanes") == "8");
+  CHECK(inThisFile(missing.failure.arg("site")));
+  // Reads that stay inside the lanes the warp has are CUDA's defined results.
+  std::vector<int> got(40);
+  rlab::sim::launch(dim3(1), dim3(40), {},
+                    [&] { got[threadIdx.x] = __shfl_xor_sync(0xffffffffu, int(threadIdx.x), 4); });
+  CHECK(got[33] == 37);
+  CHECK(got[38] == 34);
+
   const Stopped different = stopped(1, 64, [] {
     if (threadIdx.x < 48)
       (void)__ballot_sync(0xffffffffu, 1);

@@ -3,8 +3,10 @@
 // is a warp operation of the runtime (kernels/sim/warp_ops.cpp): the lanes its mask names wait
 // for each other, and a lane named in the mask that has exited or waits elsewhere stops the
 // launch with the line.
-// Differs: a lane that reads from a lane outside the mask or past the width gets its own value
-// (undefined in CUDA); the shuffles of __half and __half2 are not offered (no such types here).
+// A shuffle that reads a lane that has exited, that its mask leaves out or that the block does
+// not have stops the launch too (the value is undefined in CUDA); a source past the width gives
+// the lane its own value, as CUDA defines. Differs: the shuffles of __half and __half2 are not
+// offered (no such types here).
 #pragma once
 
 namespace rlab::sim::detail {

@@ -101,27 +101,45 @@ int shuffleSource(const WarpRequest& r, int lane) {
 }
 }  // namespace
 
-// The PTX ISA leaves undefined the value a shuffle reads from a lane that has exited or is not
-// in the mask: the simulator stops the kernel there rather than make a value up. A lane past
-// the block's last thread (a block that is not a whole number of warps) reads its own value,
-// as before.
+// The PTX ISA leaves undefined the value a shuffle reads from a lane that is not active: one that
+// has exited, one its mask leaves out, or one a block that is not a whole number of warps does
+// not have at all. The simulator stops the kernel there rather than make a value up; a GPU runs
+// on with some value.
 void BlockRun::refuseReadFromAbsentLane(const WarpLanes& lanes, unsigned warpStart, unsigned lane,
                                         unsigned group, unsigned exited) const {
   const WarpRequest& r = lanes[lane]->warp;
   const int src = shuffleSource(r, int(lane));
-  if (src < 0 || src > 31 || (group >> src & 1u) || !lanes[src]) return;
+  if (src < 0 || src > 31 || (group >> src & 1u)) return;
+  const std::string site = where(r.file, r.line), reader = std::to_string(warpStart + lane);
+  if (!lanes[src]) {
+    int present = 0;
+    for (const auto* l : lanes) present += l != nullptr;
+    fail("thread " + reader + blockName() + " reads lane " + std::to_string(src) +
+             " in the shuffle at " + site + ", which the block does not have (its last warp has " +
+             std::to_string(present) +
+             " lanes); the value a shuffle reads from a lane that is not there is undefined in "
+             "CUDA.",
+         failure("sim.read-missing-lane", "sim.read-missing-lane-in-block",
+                 {{"thread", reader},
+                  {"site", site},
+                  {"lane", std::to_string(src)},
+                  {"lanes", std::to_string(present)}}));
+  }
   const bool gone = exited >> src & 1u;
-  const std::string site = where(r.file, r.line), reader = std::to_string(warpStart + lane),
-                    source = std::to_string(warpStart + src);
-  fail(
-      "thread " + reader + blockName() + " reads lane " + std::to_string(src) + " (thread " +
-          source + ") in the shuffle at " + site + ", " +
-          (gone ? "which has already exited" : "which its mask leaves out") +
-          "; the value a shuffle reads from such a lane is undefined in CUDA.",
-      failure(
-          gone ? "sim.read-exited-lane" : "sim.read-lane-outside-mask",
-          gone ? "sim.read-exited-lane-in-block" : "sim.read-lane-outside-mask-in-block",
-          {{"thread", reader}, {"site", site}, {"lane", std::to_string(src)}, {"source", source}}));
+  const std::string source = std::to_string(warpStart + src);
+  const std::vector<std::pair<std::string, std::string>> args = {
+      {"thread", reader}, {"site", site}, {"lane", std::to_string(src)}, {"source", source}};
+  if (gone)
+    fail("thread " + reader + blockName() + " reads lane " + std::to_string(src) + " (thread " +
+             source + ") in the shuffle at " + site +
+             ", which has already exited; the value a shuffle reads from such a lane is "
+             "undefined in CUDA.",
+         failure("sim.read-exited-lane", "sim.read-exited-lane-in-block", args));
+  fail("thread " + reader + blockName() + " reads lane " + std::to_string(src) + " (thread " +
+           source + ") in the shuffle at " + site +
+           ", which its mask leaves out; the value a shuffle reads from such a lane is undefined "
+           "in CUDA.",
+       failure("sim.read-lane-outside-mask", "sim.read-lane-outside-mask-in-block", args));
 }
 
 // __reduce_*_sync: 32-bit values, the sum wrapping around as the GPU's does.

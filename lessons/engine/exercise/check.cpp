@@ -207,7 +207,8 @@ std::optional<FailureKind> failureKind(const Message& failure) {
                : FailureKind::Barrier;
   if (id.starts_with("sim.barrier-")) return FailureKind::Barrier;
   for (std::string_view lanes : {"sim.mask-leaves-out-lane", "sim.read-exited-lane",
-                                 "sim.read-lane-outside-mask", "sim.different-warp-ops"})
+                                 "sim.read-lane-outside-mask", "sim.read-missing-lane",
+                                 "sim.different-warp-ops"})
     if (id.starts_with(lanes)) return FailureKind::Lanes;
   for (std::string_view bounds : {"check.read-past", "check.wrote-past", "check.touched-past",
                                   "check.read-before", "check.wrote-before", "check.touched-before",
