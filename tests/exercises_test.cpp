@@ -8,6 +8,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <thread>
@@ -556,4 +557,24 @@ TEST_CASE("the compiler's output is read into the learner's lines") {
   CHECK(has(d[3].message, "the exercise runs __global__ void allReduce(const int* in"));
   CHECK(d[0].text("mine.cu") ==
         "mine.cu:3:26: error: no matching function for call to '__shfl_xor_sync(int)'");
+}
+
+TEST_CASE(
+    "a shuffle that reads a lane a partial warp lacks is refused; sized to the lanes, it runs") {
+  // The tree with __shfl_down_sync at every block size: at a block of 2 the warp has two lanes.
+  const std::string sized = kFixtures + "groups_tree_without_groups.cu";
+  CHECK(check("tree-in-shared", sized).passed());
+  std::ifstream in(sized);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (size_t at; (at = text.find("offset, lanes)")) != std::string::npos;)
+    text.replace(at, 14, "offset)");  // the shuffles' width back to 32: lanes that are not there
+  TextFile file("rlab-unsized-shuffle.cu", text);
+  const ExerciseReport r = check("tree-in-shared", file.path);
+  CHECK_FALSE(r.passed());
+  REQUIRE_FALSE(r.failures.empty());
+  const std::string said = english(r.failures.front());
+  CAPTURE(said);
+  CHECK(said.find("reads lane 16 in the shuffle at rlab-unsized-shuffle.cu:") != std::string::npos);
+  CHECK(said.find("which the block does not have (its last warp has 2 lanes)") !=
+        std::string::npos);
 }
