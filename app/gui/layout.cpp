@@ -39,7 +39,8 @@ void App::layoutDesk(bool learnerRunOnScreen, float top) {
   const float center = w - left - right;
   // The player, and under it the text's sentence for this step (three lines of it).
   const float playerHeight =
-      std::floor(ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() * 2 +
+      std::floor(ImGui::GetFrameHeight() +
+                 ImGui::GetFrameHeightWithSpacing() * (speedSliderOnItsOwnRow(center) ? 3 : 2) +
                  ImGui::GetTextLineHeight() * 4.1f + ImGui::GetStyle().WindowPadding.y * 2);
   const float arrayHeight = std::floor((h - playerHeight) * 0.42f);
   window(*this, trId("Lessons"), {0, 0}, {left, h}, drawLessonsPanel);
@@ -63,9 +64,10 @@ void App::layoutDesk(bool learnerRunOnScreen, float top) {
     window(*this, trId("Your kernel"), {left, 0}, {editorWidth, h - underHeight},
            drawExerciseEditor, ImGuiWindowFlags_NoScrollbar);
     if (learnerRunOnScreen) {  // no lesson text speaks of the learner's steps: no narration
-      const float bareHeight =
-          std::floor(ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() * 2 +
-                     ImGui::GetStyle().WindowPadding.y * 2);
+      const float bareHeight = std::floor(ImGui::GetFrameHeight() +
+                                          ImGui::GetFrameHeightWithSpacing() *
+                                              (speedSliderOnItsOwnRow(stepsWidth) ? 3 : 2) +
+                                          ImGui::GetStyle().WindowPadding.y * 2);
       window(*this, trId("Step player"), {left, h - underHeight}, {stepsWidth, bareHeight},
              drawPlayerPanel, ImGuiWindowFlags_NoScrollbar);
       window(*this, trId("Array"), {left, h - underHeight + bareHeight},

@@ -40,19 +40,37 @@ void optionalNumber(const char* label, long long& value) {
     value = text.empty() ? 0 : std::max(0LL, std::atoll(text.c_str()));
 }
 
+// Two labelled inputs side by side, each as wide as the row allows up to seven characters'
+// room; where even narrow ones do not fit beside their labels (presenter type in a narrow
+// panel), one under the other, so that no label is cut.
+template <class First, class Second>
+void sideBySide(const char* firstLabel, const char* secondLabel, First&& first, Second&& second) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float font = ImGui::GetFontSize(), room = ImGui::GetContentRegionAvail().x;
+  const float firstWidth = ImGui::CalcTextSize(firstLabel).x + style.ItemInnerSpacing.x,
+              secondWidth = ImGui::CalcTextSize(secondLabel).x + style.ItemInnerSpacing.x;
+  const float each = (room - firstWidth - secondWidth - style.ItemSpacing.x) / 2;
+  const bool together = each >= font * 4;
+  const float width = together
+                          ? std::min(each, font * 7)
+                          : std::clamp(room - std::max(firstWidth, secondWidth), font, font * 7);
+  ImGui::SetNextItemWidth(width);
+  first();
+  if (together) ImGui::SameLine();
+  ImGui::SetNextItemWidth(width);
+  second();
+}
+
 void runOptions(ExerciseState& ex) {
   Params& p = ex.runOptions;
-  ImGui::PushItemWidth(ImGui::GetFontSize() * 7);
   long long n = p.n, block = p.block;
-  optionalNumber("n", n);
-  ImGui::SameLine();
-  optionalNumber("block", block);
+  sideBySide(
+      "n", "block", [&] { optionalNumber("n", n); }, [&] { optionalNumber("block", block); });
   p.n = n;
   p.block = int(std::min(block, 1LL << 20));
-  ImGui::InputText("data", &p.data);
-  ImGui::SameLine();
-  ImGui::InputText("schedule", &p.schedule);
-  ImGui::PopItemWidth();
+  sideBySide(
+      "data", "schedule", [&] { ImGui::InputText("data", &p.data); },
+      [&] { ImGui::InputText("schedule", &p.schedule); });
   wrappedText(tr("n and block left empty: the exercise's own; data iota, ones or random:SEED"),
               true);
 }

@@ -22,7 +22,10 @@ void drawLessonsPanel(App& app);   // lesson list, variants, lesson text
 void drawControlsPanel(App& app);  // parameters, backend, Run
 float controlsPanelHeight();       // ... the height its content took when last drawn (0: not yet)
 void drawPlayerPanel(App& app);    // scrubber, play/pause, step buttons, speed
-void drawArrayPanel(App& app);     // the array after this step
+// Where the step buttons leave too little of a panel this wide for the speed slider and its
+// label, they go on a row of their own (the layout gives the player that row).
+bool speedSliderOnItsOwnRow(float panelWidth);
+void drawArrayPanel(App& app);                        // the array after this step
 float arrayPanelHeight(const App& app, float width);  // ... the height it needs for this step
 // Back and forward a page of `shown` of `count` (up and down for rows), and `showing` beside the
 // buttons, on the line it is called on; the buttons are the widgets "NAME back" and "NAME
