@@ -1,5 +1,6 @@
-// What rlab prints: text for a terminal (views.cpp) and JSON for scripts (json_views.cpp).
-// Views read results of the core; they compute nothing.
+// What rlab prints: text for a terminal (views.cpp; run_option_views.cpp, job_views.cpp,
+// profile_views.cpp and exercise_views.cpp for their commands) and JSON for scripts
+// (json_views.cpp). Views read results of the core; they compute nothing.
 #pragma once
 
 #include <iosfwd>

@@ -20,6 +20,7 @@ class App {
   // Shows `trace` (a witness, a wrong run of the race explorer) and sets the controls to the run
   // it is, so that what the controls say is what ran and Run repeats it. step -1: the last.
   void adoptRun(std::shared_ptr<const Trace> trace, int step = -1);
+  // The race explorer's work (app_races.cpp): the rate, the witness, the charts, racecheck.
   void startRace();
   // The smallest stall schedule that makes the run on screen wrong; then shown in the player.
   void startWitness();
