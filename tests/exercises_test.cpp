@@ -560,7 +560,7 @@ TEST_CASE("the compiler's output is read into the learner's lines") {
 }
 
 TEST_CASE(
-    "a shuffle that reads a lane a partial warp lacks is refused; sized to the lanes, it runs") {
+    "a shuffle that reads a lane a partial warp lacks is refused, and sized to the lanes it runs") {
   // The tree with __shfl_down_sync at every block size: at a block of 2 the warp has two lanes.
   const std::string sized = kFixtures + "groups_tree_without_groups.cu";
   CHECK(check("tree-in-shared", sized).passed());

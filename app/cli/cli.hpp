@@ -40,6 +40,7 @@ struct Terminal {
 struct Command {
   std::string name;  // list, run, race, bench, check, profile, record, tour, lesson, exercise
   Params params;     // run, race, check, profile; bench: its type and backend
+  Resolved run;      // run: params resolved, with the lesson's descriptors
   Format format = Format::Text;
   int runs = 100;                                 // race; record: runs of each race setting
   bool scheduleGiven = false;                     // race: repeat --schedule instead of varying

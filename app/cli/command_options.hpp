@@ -31,7 +31,8 @@ struct LessonOptions {
               *perThreadGiven = nullptr;
 
   void addTo(CLI::App* app);
-  Params params() const;
+  Params asked() const;   // what the options say, each checked on its own
+  Params params() const;  // asked(), checked against the lesson too (resolve)
 };
 
 // In each subcommand's struct, `command` is the subcommand addTo added to rlab's app: its

@@ -160,6 +160,12 @@ Language languageOf(const std::vector<std::string>& args) {
 }
 
 Params LessonOptions::params() const {
+  const Params p = asked();
+  resolve(p);  // every other check, with the lesson's own limits
+  return p;
+}
+
+Params LessonOptions::asked() const {
   auto given = [](const CLI::Option* option) { return option->count() > 0; };
   Params p;
   p.lesson = lesson;
@@ -190,7 +196,6 @@ Params LessonOptions::params() const {
     throw UsageError(Message("usage.schedule-on-gpu"));
   // A schedule is the simulator's: asking for one, and for no backend, chooses it.
   if (given(scheduleGiven) && !given(backendGiven)) p.backend = BackendChoice::Sim;
-  resolve(p);  // every other check, with the lesson's own limits
   return p;
 }
 
@@ -201,7 +206,7 @@ void ListCommandOptions::fill(Command& c) const {
 
 void RunCommandOptions::fill(Command& c) const {
   c.name = "run";
-  c.params = common.params();
+  c.params = common.asked();
   c.language = languageOrLocale(common.language);
   c.format = parseFormat(common.format, false);
   c.timeline = timeline;
@@ -215,6 +220,7 @@ void RunCommandOptions::fill(Command& c) const {
   c.params.trace = !noSteps;
   if (timeline && !lessonOrThrow(c.params.lesson).timeline)
     throw UsageError(Message("usage.timeline-barrier-only", {{"lesson", c.params.lesson}}));
+  c.run = resolve(c.params);  // the one resolve of rlab run: runCommand runs this
 }
 
 void RaceCommandOptions::fill(Command& c) const {

@@ -8,7 +8,7 @@
 namespace rlab::cli {
 
 int runCommand(const Command& c, std::ostream& out, std::ostream&, bool colour) {
-  const Trace t = runLesson(c.params);
+  const Trace t = runLesson(c.run);
   if (c.format == Format::Json) {
     nlohmann::json j = traceJson(t);
     if (c.timeline) j["timeline"] = timelineJson(t);
