@@ -267,6 +267,43 @@ TEST_CASE("gui: a screenshot of an exercise after its check, not blank" * doctes
 }
 #endif
 
+TEST_CASE("gui: the desk does not flip while a line near the edge is typed") {
+  TempFolder folder("gui-exercise-flip");
+  HeadlessImGui imgui(ImVec2(1920, 1080));
+  App app;
+  app.ui.view.presenter = false;
+  app.ui.exerciseFolder = folder.str();
+  app.ui.progressFile = (folder / "progress.json").string();
+  app.openExercise("one-queue");
+  settle(app);
+  auto checkBeside = [&] {
+    ImGuiWindow* editor = ImGui::FindWindowByName(rlab::gui::trId("Your kernel"));
+    ImGuiWindow* check = ImGui::FindWindowByName(rlab::gui::trId("Run and check"));
+    REQUIRE(editor);
+    REQUIRE(check);
+    return check->Pos.x >= editor->Pos.x + editor->Size.x - 0.5f;
+  };
+  REQUIRE(checkBeside());
+  // A comment line typed longer, a character at a time, until the editor must stack; then a
+  // character or two taken back: it stays stacked; shorter by far: beside again.
+  const std::string start = app.ui.exercise.text;
+  std::string line = "// ";
+  while (checkBeside()) {
+    line += 'x';
+    app.ui.exercise.text = start + line + "\n";
+    settle(app);
+    REQUIRE(line.size() < 400);
+  }
+  line.resize(line.size() - 2);
+  app.ui.exercise.text = start + line + "\n";
+  settle(app);
+  CHECK_FALSE(checkBeside());
+  line.resize(line.size() - 8);
+  app.ui.exercise.text = start + line + "\n";
+  settle(app);
+  CHECK(checkBeside());
+}
+
 TEST_CASE("gui: on a laptop the editor shows the kernel's longest line, Run and check under it") {
   for (const ImVec2 size : {ImVec2(1280, 800), ImVec2(1366, 768)})
     for (const char* id : {"fix-the-last-warp", "tree-in-shared"}) {

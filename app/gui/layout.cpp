@@ -51,7 +51,9 @@ void App::layoutDesk(bool learnerRunOnScreen, float top) {
     // editor takes the whole width, as tall as the kernel needs, and Run and check goes under
     // it, beside the steps.
     const ImVec2 editorNeeds = exerciseEditorSizeFor(ui.exercise.text);
-    const bool stacked = editorNeeds.x > editorWidth;
+    const float spare = ui.exercise.editorStacked ? ImGui::GetFontSize() * 4 : 0.f;
+    const bool stacked = editorNeeds.x > editorWidth - spare;
+    ui.exercise.editorStacked = stacked;
     // Stacked, the steps and the checks share the band under the editor about evenly.
     const float stepsWidth = stacked ? std::floor(rest * 0.55f) : editorWidth;
     if (stacked) editorWidth = rest;

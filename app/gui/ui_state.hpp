@@ -96,6 +96,10 @@ struct ExerciseState {
   Params runOptions;            // Run: n, block, data, schedule (the rest is the exercise's)
   std::string runOptionsError;  // why they are refused
   int scrollToLine = 0;         // the editor scrolls there on the next frame (a clicked error)
+  // The editor takes the whole width, its longest line too long to fit beside the checks. It
+  // goes back beside them only once the line is four characters shorter than the room, so the
+  // desk does not flip to and fro while a line near the edge is typed.
+  bool editorStacked = false;
   // The last Run's steps on the simulator, for the step player and the array view. While the
   // exercise is open they trade places with the lesson's run (App::frame), which waits.
   std::shared_ptr<const Trace> trace;
