@@ -217,6 +217,17 @@ TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
   }
 }
 
+TEST_CASE("bad input: rlab run says a bad parameter before a bad option, as it always has") {
+  // The lesson's own limits come first, then the options that only rlab run has.
+  const Outcome block = rlabWith({"run", "shared", "--block", "3", "--timeline"});
+  CHECK(block.code == 2);
+  CHECK(block.err.find("--block") != std::string::npos);
+  const Outcome n = rlabWith({"run", "barrier", "--n", "2048", "--format", "xml"});
+  CHECK(n.code == 2);
+  CHECK(n.err.find("2048") != std::string::npos);
+  CHECK(n.err.find("xml") == std::string::npos);
+}
+
 TEST_CASE("race: NaN results are one result of their own, counted apart from the numbers") {
   // Float product of 3e38, 3e38, 0: 3e38 * 3e38 overflows to inf, and inf * 0 is NaN; 3e38 * 0
   // first gives 0. The atomic lesson's order changes with the schedule, so both come out.

@@ -193,8 +193,9 @@ TEST_CASE("layout: no source file is longer than 500 lines (a test's, 700)") {
 
 // The lengths of the functions a file defines at namespace level (the house's style: such a
 // function's signature starts in column 0 and its closing brace stands alone in column 0), by
-// name, where longer than `most` lines.
-std::vector<std::string> functionsLongerThan(const std::string& file, std::istream& in, int most) {
+// name, where longer than `most` lines; `measured` counts every function it measured.
+std::vector<std::string> functionsLongerThan(const std::string& file, std::istream& in, int most,
+                                             int* measured = nullptr) {
   static const std::regex opening(R"(^[A-Za-z_][^;(]*\b([A-Za-z_][A-Za-z_0-9]*)\(.*$)");
   std::vector<std::string> long_;
   std::string name;
@@ -213,6 +214,7 @@ std::vector<std::string> functionsLongerThan(const std::string& file, std::istre
     if (line.find('{') != std::string::npos) opened = true;
     if (!opened && !line.empty() && line.back() == ';') name.clear();  // a declaration
     if (!name.empty() && line == "}") {
+      if (measured) ++*measured;
       if (number - start + 1 > most)
         long_.push_back(file + ": " + name + " " + std::to_string(number - start + 1) + " lines");
       name.clear();
@@ -233,15 +235,14 @@ TEST_CASE("layout: no function is longer than 80 lines, but the tables") {
       if (!entry.is_regular_file() || !isSource(entry.path())) continue;
       std::ifstream in(entry.path());
       const std::string file = fs::relative(entry.path(), kRoot).generic_string();
-      for (const std::string& found : functionsLongerThan(file, in, 80)) {
+      for (const std::string& found : functionsLongerThan(file, in, 80, &functions)) {
         const std::string name =
             found.substr(file.size() + 2, found.find(' ', file.size() + 2) - file.size() - 2);
         if (!tables.count(name)) long_.push_back(found);
       }
-      ++functions;
     }
   CHECK(long_ == std::vector<std::string>{});
-  CHECK(functions > 200);
+  CHECK(functions > 1000);  // the measure finds the house's functions
   // The measure bites: a function of 81 lines is found, one of 80 is not.
   auto body = [](int lines) {
     std::string text = "int sum(int a) {\n";

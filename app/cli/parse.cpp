@@ -206,7 +206,11 @@ void ListCommandOptions::fill(Command& c) const {
 
 void RunCommandOptions::fill(Command& c) const {
   c.name = "run";
-  c.params = common.asked();
+  // The run is resolved first, so that a bad parameter is said before a bad option, as in every
+  // other subcommand; the options below change only what resolve() does not read.
+  const Params asked = common.asked();
+  c.run = resolve(asked);
+  c.params = asked;
   c.language = languageOrLocale(common.language);
   c.format = parseFormat(common.format, false);
   c.timeline = timeline;
@@ -220,7 +224,9 @@ void RunCommandOptions::fill(Command& c) const {
   c.params.trace = !noSteps;
   if (timeline && !lessonOrThrow(c.params.lesson).timeline)
     throw UsageError(Message("usage.timeline-barrier-only", {{"lesson", c.params.lesson}}));
-  c.run = resolve(c.params);  // the one resolve of rlab run: runCommand runs this
+  c.run.params.memory = c.params.memory;  // the one resolve of rlab run: runCommand runs this
+  c.run.params.backend = c.params.backend;
+  c.run.params.trace = c.params.trace;
 }
 
 void RaceCommandOptions::fill(Command& c) const {

@@ -8,6 +8,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/tabs.hpp"
+#include "app/gui/theme.hpp"
 
 namespace rlab::gui {
 
@@ -51,7 +52,13 @@ void App::layoutDesk(bool learnerRunOnScreen, float top) {
     // editor takes the whole width, as tall as the kernel needs, and Run and check goes under
     // it, beside the steps.
     const ImVec2 editorNeeds = exerciseEditorSizeFor(ui.exercise.text);
-    const float spare = ui.exercise.editorStacked ? ImGui::GetFontSize() * 4 : 0.f;
+    float spare = 0;  // stacked: it goes back beside the checks with four characters to spare
+    if (ui.exercise.editorStacked) {
+      ImFont* code = codeFont();
+      if (code) ImGui::PushFont(code);
+      spare = ImGui::CalcTextSize("0000").x;
+      if (code) ImGui::PopFont();
+    }
     const bool stacked = editorNeeds.x > editorWidth - spare;
     ui.exercise.editorStacked = stacked;
     // Stacked, the steps and the checks share the band under the editor about evenly.
