@@ -21,7 +21,7 @@ class GpuUnavailable : public std::runtime_error, public MessageCarrier {
 
 // The simulator (lessons/engine/backends/sim/run_sim.cpp). Throws sim::LaunchError when a kernel
 // cannot finish.
-void runOnSimulator(const Params& p, const std::vector<double>& input, bool trace, Trace& out);
+void runOnSimulator(const Resolved& run, const std::vector<double>& input, bool trace, Trace& out);
 bool simulatorHasDriver(DriverId driver);
 
 // The GPU (lessons/engine/backends/gpu/*.cu, or lessons/engine/backends/gpu/absent.cpp in a build

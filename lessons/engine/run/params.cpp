@@ -343,7 +343,7 @@ void checkDelay(const Params& p, const LessonInfo& lesson, const VariantInfo& va
     throw ParamError(Message("params.delay-level", {{"level", p.delayLevel}, {"levels", levels}}));
 }
 
-void checkSchedule(const Params& p, const LessonInfo& lesson) {
+sim::Schedule checkSchedule(const Params& p, const LessonInfo& lesson) {
   sim::Schedule schedule;
   try {
     schedule = sim::Schedule::parse(p.schedule);
@@ -362,6 +362,7 @@ void checkSchedule(const Params& p, const LessonInfo& lesson) {
         {{"schedule", p.schedule},
          {"thread", int64_t(schedule.stallThread)},
          {"last", p.block - 1}}));
+  return schedule;
 }
 
 }  // namespace
@@ -369,7 +370,8 @@ void checkSchedule(const Params& p, const LessonInfo& lesson) {
 // The checks run in this order, each filling in its defaults before the next: where a run has
 // two bad fields, the first check's sentence is the one said.
 Resolved resolve(const Params& in) {
-  Resolved r{in, ""};
+  Resolved r;
+  r.params = in;
   Params& p = r.params;
   const LessonInfo& lesson = lessonOrThrow(p.lesson);
   const VariantInfo& variant = checkVariant(p, lesson);
@@ -382,7 +384,7 @@ Resolved resolve(const Params& in) {
   checkBlock(p, lesson, variant);
   checkNoLoadAddRoom(p);
   checkDelay(p, lesson, variant);
-  checkSchedule(p, lesson);
+  r.schedule = std::make_shared<const sim::Schedule>(checkSchedule(p, lesson));
   r.lesson = &lesson;
   r.variant = &variant;
   return r;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -89,6 +90,9 @@ struct Params {
 
 struct LessonInfo;
 struct VariantInfo;
+namespace sim {
+struct Schedule;
+}
 
 // A run as it will run: resolved once where it enters (the command line, the app), then passed
 // down, so nothing below looks the lesson up again.
@@ -97,6 +101,7 @@ struct Resolved {
   std::string dataLabel;
   const LessonInfo* lesson = nullptr;  // the registry's descriptors of params' lesson and variant
   const VariantInfo* variant = nullptr;
+  std::shared_ptr<const sim::Schedule> schedule;  // params.schedule, parsed: the simulator's
 };
 
 // Checks every field against the lesson and fills in defaults. Throws ParamError.

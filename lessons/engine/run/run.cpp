@@ -107,7 +107,11 @@ Trace runLesson(const Resolved& run) {
 }
 
 Message laneScheduleHeldNobody(const std::string& schedule, unsigned long long threadSteps) {
-  const sim::Schedule s = sim::Schedule::parse(schedule);
+  return laneScheduleHeldNobody(sim::Schedule::parse(schedule), schedule, threadSteps);
+}
+
+Message laneScheduleHeldNobody(const sim::Schedule& s, const std::string& schedule,
+                               unsigned long long threadSteps) {
   if (s.kind != sim::Schedule::Kind::Lane || threadSteps >= s.stallRound) return {};
   return Message("note.lane-never-held", {{"thread", (long long)s.stallThread},
                                           {"step", (long long)s.stallRound},
@@ -151,8 +155,9 @@ Trace runLessonOnce(const Resolved& r) {
   if (useGpu) {
     runOnGpu(p, input, trace, t);
   } else {
-    runOnSimulator(p, input, trace, t);  // it times the run itself, not the naming of a race
-    if (Message idle = laneScheduleHeldNobody(p.schedule, t.timings.simLaneThreadWarpSteps);
+    runOnSimulator(r, input, trace, t);  // it times the run itself, not the naming of a race
+    if (Message idle =
+            laneScheduleHeldNobody(*r.schedule, p.schedule, t.timings.simLaneThreadWarpSteps);
         !idle.empty())
       t.notes.push_back(std::move(idle));
   }

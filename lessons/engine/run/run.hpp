@@ -21,5 +21,8 @@ Trace runLessonOnce(const Resolved& run);
 // held nobody and the run was lockstep's: the note that says so (a lesson's run and an exercise
 // run both carry it); empty for any other schedule, or one that held its thread.
 Message laneScheduleHeldNobody(const std::string& schedule, unsigned long long threadSteps);
+// The same, with the schedule already parsed (`s` is `schedule`'s).
+Message laneScheduleHeldNobody(const sim::Schedule& s, const std::string& schedule,
+                               unsigned long long threadSteps);
 
 }  // namespace rlab

@@ -73,9 +73,10 @@ std::map<uintptr_t, std::string> lessonKernelLines(const std::vector<uintptr_t>&
 
 }  // namespace
 
-void runOnSimulator(const Params& p, const std::vector<double>& input, bool trace, Trace& out) {
+void runOnSimulator(const Resolved& run, const std::vector<double>& input, bool trace, Trace& out) {
+  const Params& p = run.params;
   sim::LaunchOptions options;
-  options.schedule = sim::Schedule::parse(p.schedule);
+  options.schedule = *run.schedule;
   options.capturePrintf = true;  // into the trace, not onto the terminal
   // A traced run looks for races: a run whose sum came out right may still have had one.
   options.detectRaces = (trace || p.detectRaces) && sim::lessonKernelsDetectRaces();
