@@ -96,10 +96,6 @@ constexpr std::pair<const char*, const char*> kHostMachinery[] = {
     {"__dynamic_cast", "dynamic_cast needs run-time type information, which device code lacks"},
 };
 
-bool startsWith(const std::string& text, const char* prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 std::string demangled(const std::string& symbol) {
   if (symbol.rfind("_Z", 0) != 0) return symbol;  // a C name ("s" is no mangled "short")
   int status = 0;
@@ -124,9 +120,9 @@ enum class Verdict { Allowed, Redirected, Refused };
 
 // What the kernel may do with an undefined symbol, and the sentence where it may not.
 Verdict judge(const std::string& symbol, std::string& sentence) {
-  if (startsWith(symbol, "_ZN4rlab3sim6detail")) return Verdict::Allowed;  // the simulator's
-  if (startsWith(symbol, "__tsan_")) return Verdict::Allowed;  // the race detector's hooks
-  if (startsWith(symbol, "_ZTVN10__cxxabiv1")) return Verdict::Allowed;  // classes' vtables
+  if (symbol.starts_with("_ZN4rlab3sim6detail")) return Verdict::Allowed;  // the simulator's
+  if (symbol.starts_with("__tsan_")) return Verdict::Allowed;  // the race detector's hooks
+  if (symbol.starts_with("_ZTVN10__cxxabiv1")) return Verdict::Allowed;  // classes' vtables
   for (const char* name : kCompilerSupport)
     if (symbol == name) return Verdict::Allowed;
   // libgcc's helpers for what the machine has no instruction for (__popcountdi2, __divti3):
@@ -142,7 +138,7 @@ Verdict judge(const std::string& symbol, std::string& sentence) {
       sentence = why;
       return Verdict::Refused;
     }
-  if (startsWith(symbol, "_ZTI") || startsWith(symbol, "_ZTS")) {
+  if (symbol.starts_with("_ZTI") || symbol.starts_with("_ZTS")) {
     sentence = "typeid needs run-time type information, which device code lacks";
     return Verdict::Refused;
   }
@@ -260,8 +256,8 @@ bool isRaceHooksStart(const File& file, size_t section, uint64_t address) {
 }
 
 bool isInitialiserSection(const std::string& name) {
-  return startsWith(name, ".init_array") || startsWith(name, ".ctors") ||
-         startsWith(name, ".preinit_array");
+  return name.starts_with(".init_array") || name.starts_with(".ctors") ||
+         name.starts_with(".preinit_array");
 }
 
 // ============================================================================================
@@ -287,7 +283,7 @@ std::map<std::pair<std::string, uint64_t>, int> learnerLines(
     uint64_t current = 0;
     bool found = true;
     for (std::string line; std::getline(out, line);) {
-      if (startsWith(line, "0x")) {
+      if (line.starts_with("0x")) {
         current = std::stoull(line, nullptr, 16);
         found = false;
         continue;

@@ -255,10 +255,6 @@ Message counterPermissionSentence() {
 
 namespace {
 
-bool startsWith(const std::string& text, const std::string& prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 std::string joined(const std::vector<std::string>& items, const char* separator) {
   std::string text;
   for (const auto& item : items) text += (text.empty() ? "" : separator) + item;
@@ -270,11 +266,11 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
 void readRun(const std::string& output, ProfileReport& report) {
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
-    if (startsWith(line, "rlab: ") && report.runError.empty()) {
+    if (line.starts_with("rlab: ") && report.runError.empty()) {
       report.runError = verbatim(line.substr(6));  // said as the profiled rlab said it
       continue;
     }
-    if (!startsWith(line, "{")) continue;
+    if (!line.starts_with("{")) continue;
     const nlohmann::json run = nlohmann::json::parse(line, nullptr, false);
     if (!run.is_object()) continue;
     if (run.contains("device") && run["device"].is_string()) report.device = run["device"];

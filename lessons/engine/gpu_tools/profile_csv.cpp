@@ -32,10 +32,6 @@ std::string trimmed(const std::string& text) {
   return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
-bool startsWith(const std::string& text, const std::string& prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 // One CSV line: fields in double quotes ("" is a quote inside one) or bare.
 std::vector<std::string> csvFields(const std::string& line) {
   std::vector<std::string> fields;
@@ -110,7 +106,7 @@ double unitScale(const std::string& unit) {
       {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"K", 1e3},
       {"k", 1e3},     {"M", 1e6},        {"G", 1e9},           {"T", 1e12}};
   for (const auto& [prefix, scale] : prefixes) {
-    if (!startsWith(unit, prefix)) continue;
+    if (!unit.starts_with(prefix)) continue;
     const std::string rest = unit.substr(std::string(prefix).size());
     for (const char* counted : {"byte", "B", "sector", "request", "inst", "warp", "cycle",
                                 "wavefront", "thread", "transaction", "block"})
@@ -215,11 +211,11 @@ NcuOutput parseNcuOutput(const std::string& output) {
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (startsWith(line, "==ERROR==")) {
+    if (line.starts_with("==ERROR==")) {
       noteErrorLine(trimmed(line.substr(9)), out);
       continue;
     }
-    if (startsWith(line, "==WARNING==")) {
+    if (line.starts_with("==WARNING==")) {
       out.warnings.push_back(trimmed(line.substr(11)));
       continue;
     }

@@ -66,10 +66,6 @@ namespace {
 constexpr const char kPrefix[] = "=========";
 constexpr size_t kPrefixLength = sizeof kPrefix - 1;
 
-bool startsWith(const std::string& text, const char* prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 std::string trimmed(const std::string& text) {
   const size_t first = text.find_first_not_of(" \t\r");
   if (first == std::string::npos) return "";
@@ -95,7 +91,7 @@ bool aboutTheProcess(const std::string& text) {
 bool detailLine(const std::string& text) {
   for (const char* known : {"by thread", "Address ", "Access ", "and is ", "Saved host backtrace",
                             "Host Frame", "Device Frame", "Current Value"})
-    if (startsWith(text, known)) return true;
+    if (text.starts_with(known)) return true;
   return false;
 }
 
@@ -111,7 +107,7 @@ void describe(SanitizerHazard& h) {
   std::string first = h.lines.front();
   for (const char* severity : {"Error", "Warning", "ERROR", "WARN"}) {
     const std::string tag = std::string(severity) + ": ";
-    if (startsWith(first, tag.c_str())) {
+    if (first.starts_with(tag)) {
       h.severity = severity[0] == 'E' ? "Error" : "Warning";
       first = first.substr(tag.size());
       break;
@@ -124,7 +120,7 @@ void describe(SanitizerHazard& h) {
     const std::string text = trimmed(h.lines[k]);
     details = details || detailLine(text);
     if (details) {
-      if (startsWith(text, "by thread") && h.thread.empty()) h.thread = text.substr(3);
+      if (text.starts_with("by thread") && h.thread.empty()) h.thread = text.substr(3);
       continue;
     }
     description += " " + text;
@@ -171,8 +167,8 @@ SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& outp
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!startsWith(line, kPrefix)) {
-      if (startsWith(line, "rlab: ") && r.runError.empty()) r.runError = verbatim(line.substr(6));
+    if (!line.starts_with(kPrefix)) {
+      if (line.starts_with("rlab: ") && r.runError.empty()) r.runError = verbatim(line.substr(6));
       continue;
     }
     const std::string rest = line.substr(kPrefixLength);
@@ -194,7 +190,7 @@ SanitizerReport parseSanitizerOutput(SanitizerTool tool, const std::string& outp
       else
         addNote(r.notes, verbatim(text));
     } else if (aboutTheProcess(text)) {
-      if (!startsWith(text, "Process ID")) addNote(r.notes, verbatim(text));
+      if (!text.starts_with("Process ID")) addNote(r.notes, verbatim(text));
     } else {
       r.hazards.emplace_back();
       r.hazards.back().lines.push_back(text);
