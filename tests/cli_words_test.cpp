@@ -147,3 +147,36 @@ TEST_CASE(
     CHECK(o.out == heading + english.out);  // still a file that compiles
   }
 }
+
+TEST_CASE("rlab exercise run --timeline: each thread's loads and stores, in the terminal's width") {
+  const std::string file = sourceFile("tests/fixtures/exercises/race_lockstep_hides.cu");
+  // Right in the simulator's order, with a race: warp 1 writes s[32] at the first level, warp 0
+  // reads it at the second, and only a __syncwarp stands between them.
+  const Outcome o = rlabWith({"exercise", "run", "tree-in-shared", file, "--n", "128", "--block",
+                              "128", "--timeline", "--lang", "en"});
+  CHECK(o.code == 0);
+  CHECK(o.out.find("── before the first barrier ──") != std::string::npos);
+  CHECK(o.out.find("── after barrier 1 ──") != std::string::npos);
+  CHECK(o.out.find("  thread 0    #1 read in[0] = 1 (race_lockstep_hides.cu:8)") !=
+        std::string::npos);
+  CHECK(o.out.find("\n! The first race: thread 32, #") != std::string::npos);
+  CHECK(o.out.find("!#") != std::string::npos);  // the two accesses, marked where they are
+  std::istringstream lines(o.out);
+  for (std::string line; std::getline(lines, line);) {
+    CAPTURE(line);
+    if (line.find(file) != std::string::npos) continue;  // a path is printed whole
+    CHECK(rlab::cli::visibleColumns(line) <= 80);        // the width a pipe is given
+  }
+  for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--n", "5000"}, "--timeline records runs of up to 4096 elements; --n is 5000."}}) {
+    std::vector<std::string> command = {"exercise", "run", "tree-in-shared", file, "--timeline"};
+    command.insert(command.end(), args.begin(), args.end());
+    const Outcome refused = rlabWith(command);
+    CHECK(refused.code == 2);
+    CHECK(refused.err.find(says) != std::string::npos);
+  }
+  const Outcome json = rlabWith({"exercise", "run", "tree-in-shared", file, "--n", "8", "--block",
+                                 "8", "--timeline", "--format", "json"});
+  CHECK(json.out.find("\"timeline\":{\"accesses\":[{\"after_barriers\":0,\"array\":\"in\"") !=
+        std::string::npos);
+}

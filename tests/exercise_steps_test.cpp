@@ -2,15 +2,19 @@
 // lessons are: a step at each barrier of each block and after each launch, who read and wrote
 // the step's array and what each write read, the first race marked where it shows (after a
 // block's last barrier too), and a read of the few bytes between a buffer's end and its fence
-// page, which no fault catches, refused with the thread, the line and the element.
+// page, which no fault catches, refused with the thread, the line and the element; and the
+// run's loads and stores as they ran (the learner's timeline).
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <tuple>
 
 #include "lessons/engine/exercise/check.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/run/access_timeline.hpp"
 #include "tests/temp_folder.hpp"
 
 using namespace rlab;
@@ -44,6 +48,20 @@ Params iota(long long n, int block) {
   p.data = "iota";
   return p;
 }
+
+// The tree's levels with no barrier between them: thread 0 reads s[2] at the second level
+// while thread 2 may not have added s[6] into it yet. Only the load has a barrier.
+const char* const kLevelsWithoutBarriers =
+    "__global__ void reduce(const int* in, long long n, int* out) {\n"
+    "  __shared__ int s[1024];\n"
+    "  const unsigned t = threadIdx.x;\n"
+    "  const long long i = (long long)blockIdx.x * blockDim.x + t;\n"
+    "  s[t] = i < n ? in[i] : 0;\n"
+    "  __syncthreads();\n"
+    "  for (unsigned k = blockDim.x / 2; k > 0; k /= 2)\n"
+    "    if (t < k) s[t] += s[t + k];\n"
+    "  if (t == 0) out[blockIdx.x] = s[0];\n"
+    "}\n";
 
 std::string firstFailure(const ExerciseReport& r) {
   INFO(english(r.summary()) << " " << english(r.problem) << " " << r.compilerOutput);
@@ -160,19 +178,7 @@ TEST_CASE("a run of the learner's kernel has its steps: each barrier of each blo
 }
 
 TEST_CASE("a race after a block's last barrier is marked in the block's last step") {
-  // The tree's levels with no barrier between them: thread 0 reads s[2] at the second level
-  // while thread 2 may not have added s[6] into it yet. Only the load has a barrier.
-  TextFile file("late-race.cu",
-                "__global__ void reduce(const int* in, long long n, int* out) {\n"
-                "  __shared__ int s[1024];\n"
-                "  const unsigned t = threadIdx.x;\n"
-                "  const long long i = (long long)blockIdx.x * blockDim.x + t;\n"
-                "  s[t] = i < n ? in[i] : 0;\n"
-                "  __syncthreads();\n"
-                "  for (unsigned k = blockDim.x / 2; k > 0; k /= 2)\n"
-                "    if (t < k) s[t] += s[t + k];\n"
-                "  if (t == 0) out[blockIdx.x] = s[0];\n"
-                "}\n");
+  TextFile file("late-race.cu", kLevelsWithoutBarriers);
   const ExerciseReport r = runOnce("tree-in-shared", file.path, iota(8, 8));
   REQUIRE(r.trace);
   REQUIRE(r.trace->steps.size() == 3);  // the input, the load's barrier, out[]
@@ -208,4 +214,107 @@ TEST_CASE("exercise run: a lane schedule whose thread never reaches its warp ste
   };
   CHECK_FALSE(heldNobody("lane:16:1:1"));  // lane 16 of warp 0 takes the warp's steps
   CHECK(heldNobody("lane:40:1:1"));        // thread 40 leaves the last warp's work to warp 0
+}
+
+namespace {
+
+// Replays a run's accesses in their order: each read must find what the last write to its
+// element left (or the input, or nothing known yet in __shared__ memory); the values then came
+// from the run as it ran, not from the array after it.
+void checkReadsSeeTheLastWrite(const Trace& t, const std::vector<double>& input) {
+  std::map<std::tuple<std::string, unsigned, long long>, long long> held;  // array, block, element
+  long long lastTick = 0;
+  for (const MemoryAccess& a : t.accesses) {
+    CAPTURE(a.tick);
+    CHECK(a.tick >= lastTick);  // in the order they ran
+    lastTick = a.tick;
+    REQUIRE(a.valueKnown);
+    const auto key = std::make_tuple(a.array, a.shared ? a.block : 0u, a.element);
+    if (a.kind == MemoryAccess::Kind::Read) {
+      if (const auto found = held.find(key); found != held.end())
+        CHECK(a.value == found->second);
+      else if (!a.shared && a.array == "in")
+        CHECK(double(a.value) == input.at(size_t(a.element)));
+    } else {
+      held[key] = a.value;
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the learner's timeline: every load and store in the order it ran, the race joined") {
+  SUBCASE("the levels without their barrier: the race's two accesses, at their line") {
+    TextFile file("late-race.cu", kLevelsWithoutBarriers);
+    const ExerciseReport r = runOnce("tree-in-shared", file.path, iota(8, 8));
+    REQUIRE(r.trace);
+    const Trace& t = *r.trace;
+    // 8 loads of in[] and stores to s[]; levels of 4, 2 and 1 threads, two reads and a write
+    // each; out[0]'s read of s[0] and its store.
+    CHECK(t.accesses.size() == 16 + 7 * 3 + 2);
+    CHECK(t.accessesLeft == 0);
+    checkReadsSeeTheLastWrite(t, {1, 2, 3, 4, 5, 6, 7, 8});
+    REQUIRE(t.raceFirstTick > 0);
+    REQUIRE(t.raceSecondTick > t.raceFirstTick);
+    const MemoryAccess *first = nullptr, *second = nullptr;
+    for (const MemoryAccess& a : t.accesses) {
+      if (a.tick == t.raceFirstTick && !first) first = &a;
+      if (a.tick == t.raceSecondTick && !second) second = &a;
+    }
+    REQUIRE(first);
+    REQUIRE(second);
+    CHECK(first->array == "s");
+    CHECK(second->array == "s");
+    CHECK(first->element == second->element);
+    CHECK(first->thread != second->thread);
+    CHECK((first->kind != MemoryAccess::Kind::Read || second->kind != MemoryAccess::Kind::Read));
+    CHECK(first->line == "late-race.cu:8");
+    CHECK(second->line == "late-race.cu:8");
+    CHECK(first->phase == 1);  // after the load's barrier
+
+    const AccessTimeline tl = buildAccessTimeline(t);
+    REQUIRE(tl.available);
+    REQUIRE(tl.columns.size() == 2);
+    CHECK(english(tl.columns[0].title) == "before the first barrier");
+    CHECK(english(tl.columns[1].title) == "after barrier 1");
+    CHECK(tl.rows.size() == 8);
+    CHECK(english(tl.rows[3].name) == "thread 3");
+    CHECK(tl.rows[5].cells[1].empty());  // thread 5 adds at no level
+    REQUIRE(tl.raceFirst.row >= 0);
+    CHECK(english(tl.race).starts_with("The first race: thread "));
+    CHECK(has(english(tl.race), "(late-race.cu:8)"));
+    CHECK(english(accessText(t.accesses.front())) == "#1 read in[0] = 1 (late-race.cu:5)");
+  }
+  SUBCASE("our tree: five stretches, no race, the sum where the levels leave it") {
+    TextFile file("tree.cu", solutionFile(exerciseOrThrow("tree-in-shared")));
+    const ExerciseReport r = runOnce("tree-in-shared", file.path, iota(8, 8));
+    REQUIRE(r.trace);
+    const Trace& t = *r.trace;
+    checkReadsSeeTheLastWrite(t, {1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(t.raceFirstTick == -1);
+    const AccessTimeline tl = buildAccessTimeline(t);
+    CHECK(tl.columns.size() == 5);  // the load, one stretch after each barrier: 3 levels, out[]
+    CHECK(tl.race.empty());
+    const MemoryAccess& last = t.accesses.back();
+    CHECK(last.array == "out");
+    CHECK(last.kind == MemoryAccess::Kind::Write);
+    CHECK(last.value == 36);
+  }
+  SUBCASE("several blocks and atomics: rows named by block, the atomics' totals in turn") {
+    TextFile file("queue.cu", solutionFile(exerciseOrThrow("one-queue")));
+    const ExerciseReport r = runOnce("one-queue", file.path, iota(6, 4));
+    REQUIRE(r.trace);
+    const AccessTimeline tl = buildAccessTimeline(*r.trace);
+    REQUIRE(tl.rows.size() == 6);
+    CHECK(english(tl.rows[4].name) == "block 1, thread 0");
+    long long atomics = 0, lastTotal = 0;
+    for (const MemoryAccess& a : r.trace->accesses)
+      if (a.kind == MemoryAccess::Kind::Atomic) {
+        ++atomics;
+        CHECK(a.value > lastTotal);
+        lastTotal = a.value;
+      }
+    CHECK(atomics == 6);
+    CHECK(lastTotal == 21);
+  }
 }

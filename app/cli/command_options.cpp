@@ -218,6 +218,9 @@ void ExerciseCommandOptions::addTo(CLI::App& app) {
                                   std::string("simulator schedule: ") + sim::kScheduleHelp);
   run->add_option("--format", format, "text or json");
   run->add_option("--backend", backend, "sim (default), gpu or auto");
+  run->add_flag("--timeline", timeline,
+                "every load and store of the arrays, thread by thread, in the order the "
+                "simulator ran them (beside a GPU's run too)");
   addLanguageOption(run, language);
 }
 

@@ -130,6 +130,7 @@ struct ExerciseCommandOptions {
                                 values, schedule, backend = "sim", language;
   CLI::Option *nGiven = nullptr, *blockGiven = nullptr, *dataGiven = nullptr,
               *valuesGiven = nullptr, *scheduleGiven = nullptr;
+  bool timeline = false;
 
   void addTo(CLI::App& app);
   void fill(Command& c) const;

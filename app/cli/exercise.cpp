@@ -167,6 +167,7 @@ void printCheckReport(const Exercise& e, const ExerciseReport& report,
   if (c.format == Format::Json) {
     nlohmann::json j = exerciseReportJson(e, report);
     if (report.trace) j["run"] = traceJson(*report.trace);
+    if (report.trace && c.timeline) j["timeline"] = accessTimelineJson(*report.trace);
     if (offerNext) {
       const Exercise* next = nextExercise(*progress, e.id);
       j["next"] = next ? nlohmann::json(next->id) : nlohmann::json();
@@ -174,6 +175,8 @@ void printCheckReport(const Exercise& e, const ExerciseReport& report,
     out << j.dump() << "\n";
   } else {
     if (report.trace) printTraceText(*report.trace, out, colour, c.language, c.terminal.width);
+    if (report.trace && c.timeline)
+      printAccessTimelineText(*report.trace, out, colour, c.language, c.terminal.width);
     printExerciseReport(e, report, out, colour, c.language, c.terminal.width);
     if (offerNext) {
       out << "\n";

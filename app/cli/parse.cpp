@@ -368,6 +368,10 @@ void ExerciseCommandOptions::fill(Command& c) const {
   if (given(scheduleGiven) && p.backend == BackendChoice::Gpu)
     throw UsageError(Message("usage.schedule-on-gpu"));
   c.params = exerciseRunParams(e, p);  // the exercise's own limits
+  if (timeline && c.params.n > kExerciseStepLimit)
+    throw UsageError(
+        Message("usage.timeline-n", {{"n", c.params.n}, {"limit", kExerciseStepLimit}}));
+  c.timeline = timeline;
 }
 
 namespace {

@@ -44,6 +44,10 @@ void printTraceText(const Trace& t, std::ostream& out, bool colour, Language lan
 // One row per thread, the levels as columns, when each read and wrote (rlab run --timeline).
 void printTimelineText(const Trace& t, std::ostream& out, bool colour, Language language,
                        int width);
+// A learner's run's loads and stores, thread by thread, in the order they ran (rlab exercise
+// run --timeline; app/cli/access_timeline_view.cpp).
+void printAccessTimelineText(const Trace& t, std::ostream& out, bool colour, Language language,
+                             int width);
 // The run's launches, one row each (rlab run --launches).
 void printLaunchesText(const Trace& t, std::ostream& out, Language language, int width);
 // A chapter's prose wrapped to `width` columns, 80 at most (code blocks as they are written).
@@ -92,6 +96,7 @@ nlohmann::json jsonNumber(double v);
 nlohmann::json jsonValue(double v, ElementType type);
 nlohmann::json traceJson(const Trace& t);
 nlohmann::json timelineJson(const Trace& t);  // buildTimeline's rows, cells and early reads
+nlohmann::json accessTimelineJson(const Trace& t);  // a learner's run's accesses, its race's ticks
 nlohmann::json lessonsJson();
 nlohmann::json raceJson(const RaceResult& race);
 nlohmann::json witnessJson(const Witness& w);

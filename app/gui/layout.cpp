@@ -28,6 +28,15 @@ void window(App& app, const char* title, ImVec2 pos, ImVec2 size, void (*draw)(A
   ImGui::End();
 }
 
+// `text`'s width in the code font (the editor's).
+float codeTextWidth(const char* text) {
+  ImFont* code = codeFont();
+  if (code) ImGui::PushFont(code);
+  const float width = ImGui::CalcTextSize(text).x;
+  if (code) ImGui::PopFont();
+  return width;
+}
+
 }  // namespace
 
 void App::layoutDesk(bool learnerRunOnScreen, float top) {
@@ -52,24 +61,21 @@ void App::layoutDesk(bool learnerRunOnScreen, float top) {
     // editor takes the whole width, as tall as the kernel needs, and Run and check goes under
     // it, beside the steps.
     const ImVec2 editorNeeds = exerciseEditorSizeFor(ui.exercise.text);
-    float spare = 0;  // stacked: it goes back beside the checks with four characters to spare
-    if (ui.exercise.editorStacked) {
-      ImFont* code = codeFont();
-      if (code) ImGui::PushFont(code);
-      spare = ImGui::CalcTextSize("0000").x;
-      if (code) ImGui::PopFont();
-    }
+    // Stacked, it goes back beside the checks with four characters to spare.
+    const float spare = ui.exercise.editorStacked ? codeTextWidth("0000") : 0.f;
     const bool stacked = editorNeeds.x > editorWidth - spare;
     ui.exercise.editorStacked = stacked;
     // Stacked, the steps and the checks share the band under the editor about evenly.
     const float stepsWidth = stacked ? std::floor(rest * 0.55f) : editorWidth;
     if (stacked) editorWidth = rest;
-    // Under the editor, once the kernel has run: its steps in the player and the array view.
+    // Under the editor, once the kernel has run: its steps, the array and the timeline; the
+    // stacked editor then takes at most half the height (it scrolls), so presenter type
+    // leaves the run some rows.
     const float stepsHeight = learnerRunOnScreen ? std::floor(h * 0.42f) : 0.f;
+    const float editorHeight =
+        std::clamp(editorNeeds.y, h * 0.4f, h * (stepsHeight > 0 ? 0.5f : 0.66f));
     const float underHeight =
-        stacked
-            ? std::max(stepsHeight, std::floor(h - std::clamp(editorNeeds.y, h * 0.4f, h * 0.66f)))
-            : stepsHeight;
+        stacked ? std::max(stepsHeight, std::floor(h - editorHeight)) : stepsHeight;
     window(*this, trId("Your kernel"), {left, 0}, {editorWidth, h - underHeight},
            drawExerciseEditor, ImGuiWindowFlags_NoScrollbar);
     if (learnerRunOnScreen) {  // no lesson text speaks of the learner's steps: no narration
@@ -79,8 +85,8 @@ void App::layoutDesk(bool learnerRunOnScreen, float top) {
                                           ImGui::GetStyle().WindowPadding.y * 2);
       window(*this, trId("Step player"), {left, h - underHeight}, {stepsWidth, bareHeight},
              drawPlayerPanel, ImGuiWindowFlags_NoScrollbar);
-      window(*this, trId("Array"), {left, h - underHeight + bareHeight},
-             {stepsWidth, underHeight - bareHeight}, drawArrayPanel);
+      window(*this, trId("Your run"), {left, h - underHeight + bareHeight},
+             {stepsWidth, underHeight - bareHeight}, drawLearnerRunPanel);
     }
     if (stacked) {
       const float checkLeft = learnerRunOnScreen ? stepsWidth : 0.f;

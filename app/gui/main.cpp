@@ -246,6 +246,7 @@ bool runScreenshotWork(rlab::gui::App& app, const rlab::gui::CommandLine& o) {
   if (rlab::gui::ExerciseState& ex = app.ui.exercise; ex.trace) {  // the learner's run
     const int count = int(ex.trace->steps.size());
     ex.step = o.step < 0 ? count / 2 : std::clamp(o.step, 0, std::max(0, count - 1));
+    ex.showTimeline = o.view == "timeline";
   }
   // The job refused or failed: say why.
   if (app.ui.statusIsError && o.view != "lesson" && o.view != "text" && o.view != "timeline" &&

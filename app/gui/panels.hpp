@@ -86,6 +86,10 @@ void drawSpeedUpTable(App& app, float height);
 float speedUpTableHeight(const UiState& ui);
 void drawRacePanel(App& app);          // run K times, histogram, open a wrong run
 void drawTimelinePanel(App& app);      // one row per thread: when each read and wrote
+// The learner's run on the desk: the array and, where the run kept its loads and stores, their
+// timeline (panel_access_timeline.cpp) as a second tab.
+void drawLearnerRunPanel(App& app);
+void drawAccessTimelinePanel(App& app);
 void drawKernelOutputPanel(App& app);  // what the kernel printed (printf), line by line
 void drawMemoryPanel(App& app);        // one warp's global loads and stores: sectors, efficiency
 // The GPU's own counters for the run on screen (Nsight Compute), the simulator's prediction

@@ -103,6 +103,7 @@ struct ExerciseState {
   // The last Run's steps on the simulator, for the step player and the array view. While the
   // exercise is open they trade places with the lesson's run (App::frame), which waits.
   std::shared_ptr<const Trace> trace;
+  bool showTimeline = false;  // bring its timeline's tab forward on the next frame
   int step = 0;
   bool playing = false;
   double stepClock = 0;

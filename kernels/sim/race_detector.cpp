@@ -221,12 +221,6 @@ void RaceDetector::access(uintptr_t address, unsigned bytes, bool write, bool at
   if (thread == kNoThread || simulatorOwn(address)) return;
   const Stack& stack = block_->stack(thread);
   if (address - reinterpret_cast<uintptr_t>(stack.bottom) < stack.size) return;  // its own
-  if (options_.onAccess || (!options_.offLimits.empty() && !stats_.offLimits)) {
-    const ThreadAccess seen{blockLinear_, thread, address, bytes, write, atomic, instruction};
-    for (const auto& [begin, end] : options_.offLimits)
-      if (address < end && address + bytes > begin && !stats_.offLimits) stats_.offLimits = seen;
-    if (options_.onAccess) options_.onAccess(seen);
-  }
   const bool shared = address >= sharedLow_ && address < sharedHigh_;
   Stamp now;
   now.block = blockLinear_;
@@ -241,6 +235,19 @@ void RaceDetector::access(uintptr_t address, unsigned bytes, bool write, bool at
   // whose pages a read of ours would fault on and count as the kernel's access.
   if (!write && !g_recordingMemory)
     std::memcpy(&now.value, reinterpret_cast<const void*>(address), std::min(bytes, 8u));
+  if (options_.onAccess || (!options_.offLimits.empty() && !stats_.offLimits)) {
+    ThreadAccess seen{blockLinear_, thread, address, bytes, write, atomic, instruction};
+    for (const auto& [begin, end] : options_.offLimits)
+      if (address < end && address + bytes > begin && !stats_.offLimits) stats_.offLimits = seen;
+    if (options_.onAccess) {
+      seen.shared = shared;
+      if (const ByteRange* v = shared ? sharedVariableAt(address) : nullptr) {
+        seen.sharedVariable = &v->name;
+        seen.sharedOffset = address - reinterpret_cast<uintptr_t>(v->begin);
+      }
+      options_.onAccess(seen);
+    }
+  }
   // Four bytes a cell; a narrower access a cell of its own byte (a char array's neighbours
   // belong to different threads without racing).
   if (bytes < 4) {

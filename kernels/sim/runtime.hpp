@@ -161,6 +161,11 @@ struct ThreadAccess {
   bool write = false;
   bool atomic = false;
   uintptr_t instruction = 0;  // just after the access (a return address), as Race's are
+  // In a __shared__ variable of the block: its name as the source spells it ("" where not
+  // known) and the access's bytes from its start.
+  bool shared = false;
+  const std::string* sharedVariable = nullptr;
+  size_t sharedOffset = 0;
 };
 
 struct LaunchOptions {

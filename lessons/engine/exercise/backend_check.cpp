@@ -3,6 +3,7 @@
 
 #include "lessons/engine/exercise/backend_check.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -36,6 +37,24 @@ Message withLearnerLines(Message m, const std::string& library, const std::strin
   return m;
 }
 
+// The run's accesses with the learner's lines in place of the runner's "@pc:OFFSET" (empty
+// where the instruction is not in their file).
+std::vector<MemoryAccess> accessesWithLines(std::vector<MemoryAccess> accesses,
+                                            const std::string& library, const std::string& file) {
+  std::vector<std::string> offsets;
+  for (const MemoryAccess& a : accesses)
+    if (a.line.starts_with("@pc:")) offsets.push_back(a.line.substr(4));
+  std::sort(offsets.begin(), offsets.end());
+  offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+  const std::map<std::string, std::string> lines =
+      learnerLines(library, fs::absolute(file).lexically_normal().string(), offsets);
+  for (MemoryAccess& a : accesses) {
+    const auto found = a.line.starts_with("@pc:") ? lines.find(a.line.substr(4)) : lines.end();
+    a.line = found == lines.end() ? "" : found->second;
+  }
+  return accesses;
+}
+
 // A crash or hang report as the sentence of the case it ended, with the learner's line.
 Message faultSentence(const std::vector<std::string>& f, const VerifyCase* c,
                       const std::string& library, const std::string& file) {
@@ -49,8 +68,8 @@ Message faultSentence(const std::vector<std::string>& f, const VerifyCase* c,
 }
 
 // The learner's run as the step player shows it.
-std::shared_ptr<const Trace> learnerTrace(const Exercise& e, const Params& params,
-                                          RunnerEvents& ev) {
+std::shared_ptr<const Trace> learnerTrace(const Exercise& e, const Params& params, RunnerEvents& ev,
+                                          const std::string& library, const std::string& file) {
   auto t = std::make_shared<Trace>();
   t->params = resolve(params).params;
   t->exercise = e.id;
@@ -65,6 +84,10 @@ std::shared_ptr<const Trace> learnerTrace(const Exercise& e, const Params& param
       raced.array = ev.raceArray;
     }
   }
+  t->accesses = accessesWithLines(std::move(ev.accesses), library, file);
+  t->accessesLeft = ev.accessesLeft;
+  t->raceFirstTick = ev.raceFirstTick;
+  t->raceSecondTick = ev.raceSecondTick;
   t->result = ev.result;
   t->expected = ev.expected;
   t->correct = ev.hasOutcome && ev.outcomePassed;
@@ -288,7 +311,9 @@ void readOutcome(BackendCheck& c) {
                   {{"race", ev.race}}));
   }
   for (const Message& note : ev.notes) report.notes.push_back(note);
-  if (oneRun && !ev.steps.empty()) report.trace = learnerTrace(c.e, c.cases.front().params, ev);
+  if (oneRun && !ev.steps.empty())
+    report.trace =
+        learnerTrace(c.e, c.cases.front().params, ev, c.compiled.library, c.request.file);
   for (const auto& [met, sentence] : ev.speed)
     (met ? report.notes : report.failures).push_back(sentence);
   report.verdict = report.failures.empty() ? ExerciseVerdict::Passed : ExerciseVerdict::Failed;

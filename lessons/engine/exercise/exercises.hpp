@@ -17,6 +17,10 @@
 
 namespace rlab {
 
+// A run of a learner's kernel records its steps (and its loads and stores) up to this n: the
+// array view's cells stay readable.
+inline constexpr long long kExerciseStepLimit = 4096;
+
 // How the host runs the learner's kernel; each shape fixes the kernel's parameters. Elements
 // are int; the learner's kernel has no trace calls.
 enum class ExerciseShape {

@@ -53,6 +53,47 @@ std::string learnerLine(const std::string& library, const std::string& source,
   return "";
 }
 
+std::map<uint64_t, int> firstLinesIn(const std::string& output, const std::string& source) {
+  std::map<uint64_t, int> lines;
+  std::istringstream out(output);
+  uint64_t current = 0;
+  bool found = true;
+  for (std::string line; std::getline(out, line);) {
+    if (line.starts_with("0x")) {
+      current = std::stoull(line, nullptr, 16);
+      found = false;
+      continue;
+    }
+    if (found) continue;
+    const std::string where = line.substr(0, line.find(" ("));  // " (discriminator 2)"
+    const size_t colon = where.rfind(':');
+    if (colon == std::string::npos ||
+        fs::path(where.substr(0, colon)).lexically_normal().string() != source)
+      continue;
+    const int number = std::atoi(where.c_str() + colon + 1);
+    if (number <= 0) continue;
+    lines[current] = number;
+    found = true;
+  }
+  return lines;
+}
+
+std::map<std::string, std::string> learnerLines(const std::string& library,
+                                                const std::string& source,
+                                                const std::vector<std::string>& offsets) {
+  std::map<std::string, std::string> lines;
+  if (offsets.empty()) return lines;
+  std::vector<std::string> arguments = {"-e", library, "-a", "-i"};
+  arguments.insert(arguments.end(), offsets.begin(), offsets.end());
+  const std::map<uint64_t, int> numbers = firstLinesIn(runAddr2line(arguments), source);
+  const std::string name = fs::path(source).filename().string();
+  for (const std::string& offset : offsets)
+    if (const auto found = numbers.find(std::strtoull(offset.c_str(), nullptr, 16));
+        found != numbers.end())
+      lines[offset] = name + ":" + std::to_string(found->second);
+  return lines;
+}
+
 namespace {
 
 // Who ran when the kernel crashed or hung: "thread 3 of block 1"; empty: nobody simulated.

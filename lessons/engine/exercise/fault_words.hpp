@@ -3,6 +3,8 @@
 // thread that ran, the buffer and element past whose end it read or wrote, the signal).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,14 @@ namespace rlab {
 // addr2line places in `source`, the learner's file, as its name and line; "" where none is.
 std::string learnerLine(const std::string& library, const std::string& source,
                         const std::string& pcs);
+// addr2line's output with -a and -i (each address, then its lines from the innermost inlined
+// call out): for each address, the number of its first line in `source`, where it has one.
+std::map<uint64_t, int> firstLinesIn(const std::string& output, const std::string& source);
+// learnerLine for each of many single offsets ("0x1a2b") in one call of addr2line: offset ->
+// "kernel.cu:5", none for an offset outside `source`.
+std::map<std::string, std::string> learnerLines(const std::string& library,
+                                                const std::string& source,
+                                                const std::vector<std::string>& offsets);
 // The sentence for the fields of an @crash line (SIGNAL CASE RUNNING BLOCK THREAD ADDRESS WRITE
 // FENCE NAME INDEX COUNT HEAP PCS) and of an @hang line (MILLISECONDS CASE RUNNING BLOCK THREAD
 // PCS), `where` the learner's line or "".

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "kernels/sim/runtime.hpp"
+#include "lessons/engine/exercise/fault_words.hpp"
 #include "lessons/engine/system/process.hpp"
 
 #include "kernels/sim/cuda_surface.def"  // its sentences
@@ -279,26 +280,8 @@ std::map<std::pair<std::string, uint64_t>, int> learnerLines(
       std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(offset));
       arguments.push_back(text);
     }
-    std::istringstream out(runAddr2line(arguments));
-    uint64_t current = 0;
-    bool found = true;
-    for (std::string line; std::getline(out, line);) {
-      if (line.starts_with("0x")) {
-        current = std::stoull(line, nullptr, 16);
-        found = false;
-        continue;
-      }
-      if (found) continue;
-      std::string where = line.substr(0, line.find(" ("));  // " (discriminator 2)", " (inlined by)"
-      const size_t colon = where.rfind(':');
-      if (colon == std::string::npos ||
-          fs::path(where.substr(0, colon)).lexically_normal().string() != source)
-        continue;
-      const int number = std::atoi(where.c_str() + colon + 1);
-      if (number <= 0) continue;
-      lines[{section, current}] = number;
-      found = true;
-    }
+    for (const auto& [offset, line] : firstLinesIn(runAddr2line(arguments), source))
+      lines[{section, offset}] = line;
   }
   return lines;
 }

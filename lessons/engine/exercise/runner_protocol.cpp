@@ -35,6 +35,25 @@ std::vector<std::string> fieldsOf(const std::string& text, char separator) {
   }
 }
 
+// An @access line's fields (the runner's reportAccess).
+MemoryAccess accessOf(const std::vector<std::string>& f) {
+  MemoryAccess a;
+  a.tick = std::atoll(f[1].c_str());
+  a.launch = std::atoi(f[2].c_str());
+  a.block = unsigned(std::strtoul(f[3].c_str(), nullptr, 10));
+  a.thread = unsigned(std::strtoul(f[4].c_str(), nullptr, 10));
+  a.phase = std::atoi(f[5].c_str());
+  for (MemoryAccess::Kind kind : {MemoryAccess::Kind::Write, MemoryAccess::Kind::Atomic})
+    if (f[6] == name(kind)) a.kind = kind;
+  a.array = f[7];
+  a.shared = f[8] == "1";
+  a.element = std::atoll(f[9].c_str());
+  a.valueKnown = f[10] != "-";
+  if (a.valueKnown) a.value = std::atoll(f[10].c_str());
+  if (f[11] != "-") a.line = f[11];
+  return a;
+}
+
 }  // namespace
 
 std::vector<std::string> splitReportLine(const std::string& line) {
@@ -112,6 +131,12 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     ev.raceArray = f[3];
   }
   if (tag == "@steps-left" && f.size() > 1) ev.stepsLeft = std::atoll(f[1].c_str());
+  if (tag == "@access" && f.size() > 11) ev.accesses.push_back(accessOf(f));
+  if (tag == "@accesses-left" && f.size() > 1) ev.accessesLeft = std::atoll(f[1].c_str());
+  if (tag == "@race-ticks" && f.size() > 2) {
+    ev.raceFirstTick = std::atoll(f[1].c_str());
+    ev.raceSecondTick = std::atoll(f[2].c_str());
+  }
   if (tag == "@seconds" && f.size() > 1) ev.simSeconds = std::atof(f[1].c_str());
 }
 

@@ -31,6 +31,8 @@ struct RunnerEvents {
   long long raceStep = -1, raceElement = -1;
   std::string raceArray;
   long long stepsLeft = 0;
+  std::vector<MemoryAccess> accesses;  // their line still the runner's "@pc:OFFSET"
+  long long accessesLeft = 0, raceFirstTick = -1, raceSecondTick = -1;
   double simSeconds = 0;  // the run itself, in the runner
 };
 

@@ -23,8 +23,9 @@ namespace rlab::exercise {
 // grid of a grid-stride exercise.
 inline constexpr long long kSimMultiprocessors = 2;
 inline constexpr long long kThreadSlotsPerMultiprocessor = 2048;
-// A run's steps are recorded up to this n (the array view's cells stay readable).
-inline constexpr long long kExerciseStepLimit = 4096;
+// ... and its first loads and stores, one per element, for the timeline (a tree over 4096
+// elements makes about 12000).
+inline constexpr size_t kAccessesKept = size_t(1) << 15;
 
 // The steps of one run of the learner's kernel, taken without a trace call in it: each time a
 // block's barrier opens, the kernel's largest __shared__ array as it then is (a kernel without
@@ -72,6 +73,14 @@ class StepRecorder {
   };
   const std::optional<RaceMark>& raceMark() const { return raceMark_; }
 
+  // The run's loads and stores of its arrays' elements, each to `sink` once its value is known
+  // (a store's after the store), in the order they ran; at most `limit`, the rest counted.
+  using AccessSink = std::function<void(const MemoryAccess&, uintptr_t instruction)>;
+  void keepAccesses(AccessSink sink, size_t limit);
+  long long accessesLeft() const { return accessesLeft_; }
+  // The ticks of the first race's two accesses among those kept (noteRace finds them).
+  std::optional<std::pair<long long, long long>> raceTicks() const { return raceTicks_; }
+
  private:
   Sink sink_;
   size_t limit_, taken_ = 0;
@@ -84,6 +93,23 @@ class StepRecorder {
   std::map<unsigned, std::vector<sim::ThreadAccess>> pending_;
   size_t pendingCount_ = 0;
   int blockThreads_ = 1;
+  // The accesses kept for the timeline: each one's address and instruction beside it (a race
+  // names its two accesses by those), the stores whose value is not yet in memory.
+  struct KeptAccess {
+    MemoryAccess access;
+    uintptr_t address = 0, instruction = 0;
+  };
+  AccessSink accessSink_;
+  size_t accessLimit_ = 0;
+  long long accessesLeft_ = 0, ticks_ = 0;
+  int launch_ = 0;
+  std::vector<KeptAccess> kept_;
+  size_t unsent_ = 0;  // kept_[unsent_...] wait for their store
+  std::optional<std::pair<long long, long long>> raceTicks_;
+  bool raceFound_ = false;
+  void keep(const sim::ThreadAccess& a);
+  void sendStored();
+  void findRaceTicks(const sim::Race& r);
 
   static StepSnapshot snapshot(const Message& label, const int* values, size_t count);
   void take(StepSnapshot step);

@@ -13,6 +13,10 @@
 //   @step <TAB> label <TAB> values   (--one --steps: a step of the run)
 //   @race <TAB> sentence             (--one: the run's first race, which did not end it)
 //   @race-at <TAB> step <TAB> element <TAB> array   (--one --steps: where that race shows)
+//   @access <TAB> tick launch block thread phase kind array shared element value instruction
+//                                    (--one --steps: a load or store, in the order they ran)
+//   @accesses-left <TAB> count       (those past the limit, not sent)
+//   @race-ticks <TAB> first <TAB> second   (--one --steps: the race's two accesses)
 //   @done
 // A sentence or label is a message of the core on one line (encodeMessage), so that the
 // learner reads it in their language.
@@ -206,11 +210,27 @@ void reportStep(const StepSnapshot& step) {
   report("@step\t" + clean(step.label) + "\t" + values + "\t" + worked + "\t" + pairs);
 }
 
+// @access: one load or store of the run (StepRecorder::keepAccesses), its instruction as the
+// core finds the learner's line from ("@pc:OFFSET"; "-" outside their library), value "-"
+// where not known.
+void reportAccess(const MemoryAccess& a, uintptr_t instruction) {
+  const std::string pc = g_instructionName ? g_instructionName(instruction) : "";
+  report("@access\t" + std::to_string(a.tick) + "\t" + std::to_string(a.launch) + "\t" +
+         std::to_string(a.block) + "\t" + std::to_string(a.thread) + "\t" +
+         std::to_string(a.phase) + "\t" + name(a.kind) + "\t" + a.array + "\t" +
+         (a.shared ? "1" : "0") + "\t" + std::to_string(a.element) + "\t" +
+         (a.valueKnown ? std::to_string(a.value) : "-") + "\t" + (pc.empty() ? "-" : pc));
+}
+
 // What --one reports after its run: the steps past the limit, the first race and the step
 // that shows it, a lane schedule that held nobody, and the outcome.
 void reportOneRun(const VerifyCase& c, const VerifyOutcome& o, const StepRecorder& recorder,
                   const Message& race) {
   if (recorder.left() > 0) report("@steps-left\t" + std::to_string(recorder.left()));
+  if (recorder.accessesLeft() > 0)
+    report("@accesses-left\t" + std::to_string(recorder.accessesLeft()));
+  if (const auto ticks = recorder.raceTicks())
+    report("@race-ticks\t" + std::to_string(ticks->first) + "\t" + std::to_string(ticks->second));
   if (!race.empty()) report("@race\t" + clean(race));
   if (const Message idle = laneScheduleHeldNobody(c.params.schedule, g_laneThreadWarpSteps);
       !idle.empty())
@@ -236,6 +256,7 @@ void runOneCase(const Exercise& e, const void* kernel, const std::string& replay
   report("@case\t0");
   StepRecorder recorder(reportStep);
   const bool steps = r.steps && resolve(c.params).params.n <= kExerciseStepLimit;
+  if (steps) recorder.keepAccesses(reportAccess, kAccessesKept);
   // The replay shows the result and the race both: the first race is told after the run.
   Message race;
   g_onRace = [&race](const sim::LaunchError& e) {

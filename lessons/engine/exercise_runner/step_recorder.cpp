@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 
 #include "lessons/engine/exercise_runner/fenced.hpp"
 
@@ -37,6 +38,7 @@ int StepRecorder::nextBarrier(unsigned block) {
 
 void StepRecorder::addAtBarrier(const Message& label, const int* values, size_t count,
                                 unsigned block, int barrier, const Shown& shown) {
+  sendStored();
   if (taken_ < limit_) barrierSteps_[{block, barrier}] = {taken_, shown};
   StepSnapshot step = snapshot(label, values, count);
   if (const auto made = pending_.find(block); made != pending_.end()) {
@@ -49,6 +51,7 @@ void StepRecorder::addAtBarrier(const Message& label, const int* values, size_t 
 
 void StepRecorder::addAtLaunchEnd(const Message& label, const int* values, size_t count,
                                   const Shown& shown) {
+  sendStored();
   StepSnapshot step = snapshot(label, values, count);
   std::vector<sim::ThreadAccess> made;
   for (auto& [block, accesses] : pending_)
@@ -65,9 +68,15 @@ void StepRecorder::newLaunch(int blockThreads) {
   pending_.clear();
   pendingCount_ = 0;
   blockThreads_ = std::max(1, blockThreads);
+  ++launch_;
 }
 
 void StepRecorder::access(const sim::ThreadAccess& a) {
+  if (accessSink_) {
+    sendStored();  // the stores before this access are in memory now: no thread ran between
+    keep(a);
+    if (!a.write) sendStored();
+  }
   if (pendingCount_ >= kAccessesKept) return;
   pending_[a.block].push_back(a);
   ++pendingCount_;
@@ -106,8 +115,100 @@ void StepRecorder::addWork(StepSnapshot& step, const std::vector<sim::ThreadAcce
   }
 }
 
+void StepRecorder::keepAccesses(AccessSink sink, size_t limit) {
+  accessSink_ = std::move(sink);
+  accessLimit_ = limit;
+}
+
+void StepRecorder::keep(const sim::ThreadAccess& a) {
+  // The arrays are of ints: a narrower access (a __shared__ bool of the kernel's own) is no
+  // element of theirs.
+  if (a.bytes < sizeof(int)) return;
+  std::string array;
+  long long first = 0;
+  if (a.shared) {
+    array = a.sharedVariable && !a.sharedVariable->empty() ? *a.sharedVariable : "__shared__";
+    first = (long long)(a.sharedOffset / sizeof(int));
+  } else {
+    const FenceHit hit = findFence(a.address);
+    if (!hit.found || hit.index < 0 || size_t(hit.index) >= hit.count) return;
+    array = hit.name;
+    first = hit.index;
+  }
+  ++ticks_;
+  const auto barriers = barriers_.find(a.block);
+  for (unsigned k = 0; k < a.bytes / sizeof(int); ++k) {
+    if (kept_.size() >= accessLimit_) {
+      ++accessesLeft_;
+      continue;
+    }
+    KeptAccess kept;
+    MemoryAccess& m = kept.access;
+    m.tick = ticks_;
+    m.launch = launch_;
+    m.block = a.block;
+    m.thread = a.thread;
+    m.phase = barriers == barriers_.end() ? 0 : barriers->second;
+    m.kind = a.atomic  ? MemoryAccess::Kind::Atomic
+             : a.write ? MemoryAccess::Kind::Write
+                       : MemoryAccess::Kind::Read;
+    m.array = array;
+    m.shared = a.shared;
+    m.element = first + k;
+    kept.address = a.address + k * sizeof(int);
+    kept.instruction = a.instruction;
+    if (!a.write) {  // the race detector has read these bytes already: they are the kernel's
+      int value = 0;
+      std::memcpy(&value, reinterpret_cast<const void*>(kept.address), sizeof value);
+      m.value = value;
+      m.valueKnown = true;
+    }
+    kept_.push_back(std::move(kept));
+  }
+}
+
+// A store's hook comes before the store; by the next hook, barrier or launch end its thread
+// has made it (a thread runs on to its next access or synchronisation before another runs).
+void StepRecorder::sendStored() {
+  for (; unsent_ < kept_.size(); ++unsent_) {
+    KeptAccess& kept = kept_[unsent_];
+    if (!kept.access.valueKnown) {
+      int value = 0;
+      std::memcpy(&value, reinterpret_cast<const void*>(kept.address), sizeof value);
+      kept.access.value = value;
+      kept.access.valueKnown = true;
+    }
+    accessSink_(kept.access, kept.instruction);
+  }
+}
+
+// The race's two accesses among those kept: the first access that matches its second (thread,
+// instruction, bytes) with one that matches its first before it; of those, the latest.
+void StepRecorder::findRaceTicks(const sim::Race& r) {
+  auto matches = [&](const KeptAccess& k, const sim::RaceAccess& a) {
+    return k.access.launch == launch_ && k.access.block == a.block && k.access.thread == a.thread &&
+           k.instruction == a.instruction && r.address >= k.address &&
+           r.address < k.address + sizeof(int);
+  };
+  for (const KeptAccess& later : kept_) {
+    if (!matches(later, r.later)) continue;
+    const KeptAccess* earlier = nullptr;
+    for (const KeptAccess& k : kept_) {
+      if (k.access.tick >= later.access.tick) break;
+      if (matches(k, r.earlier)) earlier = &k;
+    }
+    if (earlier) {
+      raceTicks_ = {earlier->access.tick, later.access.tick};
+      return;
+    }
+  }
+}
+
 void StepRecorder::noteRace(const sim::LaunchStats& stats, const Shown& launchEnd) {
-  if (raceMark_ || stats.races.empty()) return;
+  if (stats.races.empty()) return;
+  if (accessSink_ && !raceFound_) findRaceTicks(stats.races.front());
+  raceFound_ = true;  // the run's first race is the launch's that had one first
+  if (raceMark_) return;
   const sim::Race& r = stats.races.front();
   // Where the race's element is in what a step shows, if that step shows its array.
   auto elementIn = [&r](const Shown& shown) -> std::optional<long long> {

@@ -5,6 +5,18 @@
 
 namespace rlab {
 
+const char* name(MemoryAccess::Kind kind) {
+  switch (kind) {
+    case MemoryAccess::Kind::Read:
+      return "read";
+    case MemoryAccess::Kind::Write:
+      return "write";
+    case MemoryAccess::Kind::Atomic:
+      return "atomic";
+  }
+  return "read";
+}
+
 std::vector<std::string> outputLines(const std::string& text) {
   std::vector<std::string> lines;
   size_t begin = 0;

@@ -188,6 +188,27 @@ struct Timings {
   double peerCopyGBs = 0;  // one cudaMemcpyPeerAsync of the same bytes, GPU 0 to GPU 1
 };
 
+// A learner's run (exercise run --timeline): one load or store of an element of an array the
+// kernel was handed or of a __shared__ variable, as the simulator ran it. A 16-byte load is one
+// access to each of its four elements, with one tick.
+struct MemoryAccess {
+  enum class Kind { Read, Write, Atomic };
+  long long tick = 0;  // the order the simulator ran them in, from 1
+  int launch = 1;
+  unsigned block = 0, thread = 0;  // the thread's index within its block
+  int phase = 0;                   // the barriers its block had opened in the launch before it
+  Kind kind = Kind::Read;
+  std::string array;    // "in", "s"
+  bool shared = false;  // a __shared__ variable of the block
+  long long element = 0;
+  bool valueKnown = false;
+  long long value = 0;  // a read: what it got; a write or an atomic: what the element then held
+  std::string line;     // "kernel.cu:5" (the runner sends "@pc:OFFSET"); empty: not known
+};
+
+// "read", "write", "atomic": how the runner's report, the JSON and the protocol spell a kind.
+const char* name(MemoryAccess::Kind kind);
+
 // --op subtract: what one kernel gave for the run's data, or why it did not run.
 struct KernelAnswer {
   std::string lesson, variant;
@@ -230,6 +251,12 @@ struct Trace {
   // What the kernel printed (printf), line by line: on the simulator in the exact order the
   // schedule ran the calls, on a GPU in the order the device's printf buffer returned them.
   std::vector<std::string> kernelOutput;
+  // A learner's run on the simulator, recorded with its steps: its loads and stores in the order
+  // they ran (the runner's first 32768), how many more there were, and the ticks of
+  // the two accesses of its first race (-1: none, or not among those kept).
+  std::vector<MemoryAccess> accesses;
+  long long accessesLeft = 0;
+  long long raceFirstTick = -1, raceSecondTick = -1;
   Timings timings;
   // allreduce: the G GPUs (ranks), the chunk bounds (chunk c spans [chunkStarts[c],
   // chunkStarts[c + 1]) of every rank's buffer), each rank's buffer at the end, and whether each
