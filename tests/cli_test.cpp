@@ -201,6 +201,8 @@ TEST_CASE("bad input: one line on stderr, exit code 2, nothing on stdout") {
       {"exercise", "run", "one-queue", "k.cu", "--schedule", "never"},
       {"exercise", "run", "put-the-barrier-back", "k.cu", "--n", "8", "--schedule", "stall:8:1:1"},
       {"exercise", "list", "--format", "xml"},
+      {"exercise", "grade", "one-queue", "k.cu", "--format", "moodle"},
+      {"exercise", "grade", "one-queue"},
       {"exercise", "check", "one-queue", "k.cu", "--backend", "tpu"},
       {"exercise", "check", "one-queue", "/no/such/file.cu", "--backend", "gpu"},
       {"exercise", "run", "one-queue", "k.cu", "--backend", "gpu", "--schedule", "random:1"},

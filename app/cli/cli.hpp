@@ -73,6 +73,7 @@ struct Command {
   std::string exerciseId, exerciseFile, exerciseFolder;
   int hint = 0;
   double caseSeconds = 5;
+  std::string gradePlatform;  // exercise grade --format gradescope or prairielearn
   bool helpShown = false;  // --help printed: nothing else to do
   std::string helpText;
   Terminal terminal;  // not from the command line: main's

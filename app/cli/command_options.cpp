@@ -164,7 +164,7 @@ void LessonCommandOptions::addTo(CLI::App& app) {
 }
 
 // exercise list | progress | show ID | start ID [DIR] | check ID [FILE] | hint ID K |
-// solution ID | run ID FILE
+// solution ID | run ID FILE | grade ID FILE
 void ExerciseCommandOptions::addTo(CLI::App& app) {
   command = app.add_subcommand("exercise", "write the kernel yourself: exercises and checks");
   CLI::App* exercise = command;
@@ -197,6 +197,17 @@ void ExerciseCommandOptions::addTo(CLI::App& app) {
                     "a case running longer is stopped as a hang, 1 to 600 (default 5)");
   check->add_option("--backend", backend, "sim (default), gpu (NVRTC and the device) or auto");
   addLanguageOption(check, language);
+  grade = exercise->add_subcommand(
+      "grade", "grade FILE for a course: every case, tests by kind, points, a platform's file");
+  grade->add_option("id", id, idHelp)->required();
+  grade->add_option("file", file, "the kernel file to grade")->required();
+  grade->add_option("--format", format,
+                    "text, json, gradescope (results.json) or prairielearn (results.json)");
+  grade->add_option("--case-seconds", caseSeconds,
+                    "a case running longer is stopped as a hang, 1 to 600 (default 5)");
+  grade->add_option("--backend", backend,
+                    "sim (default), gpu (the GPU's check is one test more) or auto");
+  addLanguageOption(grade, language);
   hint = exercise->add_subcommand("hint", "show hint K of the exercise");
   hint->add_option("id", id, idHelp)->required();
   hint->add_option("k", hint_, "which hint, from 1")->required();

@@ -124,7 +124,8 @@ struct LessonCommandOptions {
 // rlab exercise and its actions. The exercise id is checked here; the file by the core.
 struct ExerciseCommandOptions {
   CLI::App *command = nullptr, *list = nullptr, *progress = nullptr, *show = nullptr,
-           *start = nullptr, *check = nullptr, *hint = nullptr, *solution = nullptr, *run = nullptr;
+           *start = nullptr, *check = nullptr, *hint = nullptr, *solution = nullptr, *run = nullptr,
+           *grade = nullptr;
   // folder and file empty: the learner's folder, shared with the app (exercise/progress.hpp)
   std::string id, file, folder, hint_ = "", format = "text", caseSeconds = "5", n, block, data,
                                 values, schedule, backend = "sim", language;

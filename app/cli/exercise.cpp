@@ -224,6 +224,7 @@ int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool
   if (c.exerciseAction == "start") return startExercise(e, c.exerciseFolder, out, err, c.language);
   if (c.exerciseAction == "show" || c.exerciseAction == "hint") return showExercise(e, c, out, err);
   if (c.exerciseAction == "solution") return printSolution(e, c, out);
+  if (c.exerciseAction == "grade") return gradeExerciseFile(e, c, out, err, checkBackend(c, err));
   return checkExerciseFile(e, c, out, err, colour);
 }
 

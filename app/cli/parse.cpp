@@ -338,9 +338,15 @@ void TourCommandOptions::fill(Command& c) const {
 
 void ExerciseCommandOptions::fill(Command& c) const {
   c.name = "exercise";
-  for (CLI::App* action : {list, progress, show, start, check, hint, solution, run})
+  for (CLI::App* action : {list, progress, show, start, check, hint, solution, run, grade})
     if (action->parsed()) c.exerciseAction = action->get_name();
-  c.format = parseFormat(format, false);
+  if (c.exerciseAction == "grade" && (format == "gradescope" || format == "prairielearn"))
+    c.gradePlatform = format;
+  else if (c.exerciseAction == "grade" && format != "text" && format != "json")
+    throw UsageError(
+        Message("usage.bad-format",
+                {{"format", format}, {"formats", "text, json, gradescope, prairielearn"}}));
+  c.format = c.gradePlatform.empty() ? parseFormat(format, false) : Format::Json;
   c.language = languageOrLocale(language);
   if (c.exerciseAction == "list" || c.exerciseAction == "progress") return;
   const Exercise& e = exerciseOrThrow(id);

@@ -4,6 +4,7 @@
 #include <iosfwd>
 
 #include "app/cli/cli.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
 
 namespace rlab::cli {
 
@@ -21,5 +22,8 @@ int tourCommand(const Command& c, std::ostream& out, std::ostream& err, bool col
 int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 // rlab exercise progress (exercise_progress.cpp), which exerciseCommand hands over to.
 int exerciseProgressCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+// rlab exercise grade (grade.cpp), on the backend the check would use.
+int gradeExerciseFile(const Exercise& e, const Command& c, std::ostream& out, std::ostream& err,
+                      BackendChoice backend);
 
 }  // namespace rlab::cli

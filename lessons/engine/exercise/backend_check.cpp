@@ -194,6 +194,7 @@ std::vector<std::string> runnerArguments(const BackendCheck& c, const std::strin
   if (request.oneRun) appendOneRun(argv, c.cases.front().params);
   if (request.oneRun && !c.onGpu) argv.push_back("--steps");
   if (!request.raceDetector) argv.push_back("--no-race-detector");
+  if (request.everyCase && !c.onGpu) argv.push_back("--every-case");
   return argv;
 }
 
@@ -274,20 +275,32 @@ bool readFailures(BackendCheck& c) {
     }
   }
 
-  for (const auto& [index, sentence] : ev.failures)
+  for (const auto& [index, sentence] : ev.failures) {
     report.failures.push_back(withLearnerLines(sentence, c.compiled.library, c.request.file));
+    report.caseFailures.emplace_back(index, report.failures.back());
+  }
   if (!ev.rule.empty()) report.failures.push_back(ev.rule);
   if (c.done.outputExceeded) {
     report.failures.push_back(outputLimitSentence(c));
+    if (c.caseAt(ev.current)) {
+      report.faultCase = ev.current;
+      report.caseFailures.emplace_back(ev.current, report.failures.back());
+    }
   } else if (!ev.fault.empty()) {
     const VerifyCase* k = c.caseAt(std::atoi(ev.fault[2].c_str()));
     report.casesRun += k ? 1 : 0;
     report.failures.push_back(faultSentence(ev.fault, k, c.compiled.library, c.request.file));
+    if (k) report.faultCase = std::atoi(ev.fault[2].c_str());
+    if (k) report.caseFailures.emplace_back(report.faultCase, report.failures.back());
   } else if (!ev.error.empty()) {
     report.problem = ev.error;
     return false;
   } else if (!ev.done) {
     report.failures.push_back(runnerEndedSentence(c));
+    if (c.caseAt(ev.current)) {
+      report.faultCase = ev.current;
+      report.caseFailures.emplace_back(ev.current, report.failures.back());
+    }
   }
   return true;
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lessons/engine/exercise/compile.hpp"
@@ -33,6 +34,9 @@ struct ExerciseRequest {
   // race fails the case even where its sum was right. Only a benchmark turns it off, to measure
   // what it costs.
   bool raceDetector = true;
+  // Every case runs, not only until three have failed (rlab exercise grade: a grade counts
+  // every kind of case). The simulator only; a GPU check still stops at three.
+  bool everyCase = false;
   // Called as the work goes: stage "compiling" or "checking", cases done of total (0 of 0
   // while compiling). Returning false stops it (Cancel).
   std::function<bool(const std::string& stage, int done, int total)> progress;
@@ -55,6 +59,11 @@ struct ExerciseReport {
   // Sentences, in the order the cases ran: which case broke, what came out (or how the kernel
   // crashed or hung, with the thread and line), and the command that replays it.
   std::vector<Message> failures;
+  // This backend's failed cases, by their index in exerciseCases (the failures' sentences
+  // again), and the case the kernel crashed or hung in (-1: none; the cases after it did not
+  // run).
+  std::vector<std::pair<int, Message>> caseFailures;
+  int faultCase = -1;
   Message problem;      // NotRun: why, in one sentence
   std::string printed;  // what the kernel printed (the first 64 KiB)
   double compileSeconds = 0, runSeconds = 0;

@@ -23,6 +23,7 @@
 // Whatever the kernel prints goes to stdout as usual.
 //
 //   rlab-exercise-runner EXERCISE LIBRARY REPLAY-COMMAND CASE-SECONDS [--no-race-detector]
+//       [--every-case: not only until three cases have failed]
 //       [--one [--n N] [--block B] [--data D] [--values V] [--schedule S]]
 //   rlab-exercise-runner EXERCISE SOURCE REPLAY-COMMAND CASE-SECONDS --gpu [--one ...]
 // With --gpu the learner's source itself is given: NVRTC compiles it for the device
@@ -151,6 +152,7 @@ bool loadKernel(const std::string& library, const void*& kernel) {
 // What the command line asks past its first four arguments.
 struct Request {
   bool one = false, gpu = false, steps = false, compileOnly = false;
+  bool everyCase = false;  // not only until three have failed (a grade counts every kind)
   Params options;
   std::string values;  // --values, parsed where a run takes it
   GpuRun run;          // --input and --launch: the conformance suite's probe
@@ -163,6 +165,10 @@ Request parseFlags(int argc, char** argv) {
     const std::string value = k + 1 < argc ? argv[k + 1] : "";
     if (flag == "--no-race-detector") {
       g_detectRaces = false;
+      continue;
+    }
+    if (flag == "--every-case") {
+      r.everyCase = true;
       continue;
     }
     if (flag == "--one" || flag == "--gpu" || flag == "--steps" || flag == "--compile-only") {
@@ -274,13 +280,14 @@ void runOneCase(const Exercise& e, const void* kernel, const std::string& replay
   reportOneRun(c, o, recorder, race);
 }
 
-// Every case of the check, until three have failed.
-void runCases(const Exercise& e, const void* kernel, const std::string& replayWith) {
+// Every case of the check, until three have failed (or all of them, `everyCase`).
+void runCases(const Exercise& e, const void* kernel, const std::string& replayWith,
+              bool everyCase) {
   const KernelRunner runKernel = [&](const Params& p) { return runExerciseKernel(e, kernel, p); };
   const std::vector<VerifyCase> cases = exerciseCases(e, replayWith);
   report("@cases\t" + std::to_string(cases.size()));
   int failed = 0;
-  for (size_t k = 0; k < cases.size() && failed < 3; ++k) {
+  for (size_t k = 0; k < cases.size() && (failed < 3 || everyCase); ++k) {
     report("@case\t" + std::to_string(k));
     startCaseTimer(int(k));
     const VerifyOutcome o = verify(cases[k], runKernel);
@@ -349,7 +356,7 @@ int runnerMain(int argc, char** argv) {
       report("@done");
       return 0;
     }
-    runCases(*e, kernel, replayWith);
+    runCases(*e, kernel, replayWith, r.everyCase);
   } catch (const std::exception& ex) {
     report("@error\t" + clean(messageOf(ex)));
     return 3;
