@@ -27,6 +27,7 @@ constexpr Entry kSubcommands[] = {
     {"check", checkCommand, true},    {"profile", profileCommand, true},
     {"record", recordCommand, true},  {"tour", tourCommand, true},
     {"lesson", lessonCommand, false}, {"exercise", exerciseCommand, false},
+    {"model", modelCommand, false},
 };
 
 const Entry& entryFor(const std::string& name) {

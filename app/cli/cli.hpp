@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/cli/terminal.hpp"
+#include "lessons/engine/run/allreduce_model.hpp"
 #include "lessons/engine/run/params.hpp"
 #include "lessons/engine/gpu_tools/recording.hpp"
 #include "lessons/engine/gpu_tools/sanitizer.hpp"
@@ -74,6 +75,7 @@ struct Command {
   int hint = 0;
   double caseSeconds = 5;
   std::string gradePlatform;  // exercise grade --format gradescope or prairielearn
+  AllReduceMachine model;     // model allreduce: the machine
   bool helpShown = false;  // --help printed: nothing else to do
   std::string helpText;
   Terminal terminal;  // not from the command line: main's

@@ -144,6 +144,31 @@ void TourCommandOptions::addTo(CLI::App& app) {
   addLanguageOption(command, language);
 }
 
+void ModelCommandOptions::addTo(CLI::App& app) {
+  command = app.add_subcommand(
+      "model", "what a collective costs at a scale no picture shows: the alpha-beta-gamma model");
+  command->require_subcommand(1);
+  allreduce = command->add_subcommand(
+      "allreduce",
+      "the all-reduce's time and bus bandwidth by algorithm (recursive doubling, ring, "
+      "Rabenseifner, double binary tree), 8 B to 4 GiB per GPU, and which wins");
+  allreduce->add_option("--gpus", gpus, "GPUs, 2 to 4096 (default 1024)");
+  allreduce->add_option("--per-node", perNode,
+                        "GPUs in a node, dividing --gpus (the preset's 8; --gpus: one node)");
+  allreduce->add_option("--preset", preset, "the machine's figures: hgx-h100 (the default)");
+  allreduce->add_option("--alpha-inside", alphaInside,
+                        "microseconds a message takes inside a node (the preset's otherwise)");
+  allreduce->add_option("--bandwidth-inside", bandwidthInside,
+                        "GB/s one way between two GPUs of a node");
+  allreduce->add_option("--alpha-between", alphaBetween,
+                        "microseconds a message takes between nodes");
+  allreduce->add_option("--bandwidth-between", bandwidthBetween,
+                        "GB/s one way between a GPU and another node");
+  allreduce->add_option("--combine", combine, "GB/s at which a GPU combines two buffers");
+  allreduce->add_option("--format", format, "text or json");
+  addLanguageOption(allreduce, language);
+}
+
 void LessonCommandOptions::addTo(CLI::App& app) {
   command = app.add_subcommand("lesson", "print a chapter of the course: its text and runs");
   command->add_option("chapter", chapter,

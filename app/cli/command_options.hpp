@@ -111,6 +111,16 @@ struct TourCommandOptions {
   void fill(Command& c) const;
 };
 
+// rlab model allreduce: the α-β-γ model's times at a scale this machine is not.
+struct ModelCommandOptions {
+  CLI::App *command = nullptr, *allreduce = nullptr;
+  std::string gpus = "1024", perNode, preset = "hgx-h100", alphaInside, bandwidthInside,
+              alphaBetween, bandwidthBetween, combine, format = "text", language;
+
+  void addTo(CLI::App& app);
+  void fill(Command& c) const;
+};
+
 // rlab lesson: a chapter of the course, printed or checked.
 struct LessonCommandOptions {
   CLI::App* command = nullptr;

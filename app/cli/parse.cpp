@@ -6,6 +6,7 @@
 
 #include "app/cli/cli.hpp"
 #include "app/cli/command_options.hpp"
+#include "app/cli/parse_values.hpp"
 #include "lessons/engine/gpu_tools/bench.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
@@ -13,65 +14,6 @@
 namespace rlab::cli {
 
 namespace {
-
-// `allowed` says what is: Message("usage.whole-number") and the like take {low} and {high}.
-int64_t parseInteger(const std::string& option, const std::string& text, int64_t low, int64_t high,
-                     const char* allowed = "usage.whole-number") {
-  const bool digits =
-      !text.empty() && text.size() <= 18 &&
-      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-  const int64_t v = digits ? std::stoll(text) : -1;
-  if (!digits || v < low || v > high)
-    throw UsageError(Message(
-        "usage.not-allowed",
-        {{"option", option},
-         {"given", text},
-         {"allowed", Message(allowed, {{"low", low}, {"high", high}, {"option", option}})}}));
-  return v;
-}
-
-// Seconds as "2" or "2.5", from 0 to `most`.
-double parseSeconds(const std::string& option, const std::string& text, int most) {
-  const size_t point = text.find('.');
-  const std::string whole = text.substr(0, point);
-  const std::string fraction = point == std::string::npos ? "" : text.substr(point + 1);
-  auto digits = [](const std::string& s) {
-    return !s.empty() && s.size() <= 6 &&
-           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
-  const bool valid = digits(whole) && (point == std::string::npos || digits(fraction));
-  // Read digit by digit: std::stod would follow the locale's decimal point.
-  double seconds = valid ? double(std::stol(whole)) : -1;
-  double place = 0.1;
-  for (char c : valid ? fraction : std::string()) seconds += (c - '0') * place, place /= 10;
-  if (!valid || seconds > most)
-    throw UsageError(Message("usage.not-allowed",
-                             {{"option", option},
-                              {"given", text},
-                              {"allowed", Message("usage.decimal-seconds", {{"high", most}})}}));
-  return seconds;
-}
-
-Format parseFormat(const std::string& text, bool csvToo) {
-  if (text == "text") return Format::Text;
-  if (text == "json") return Format::Json;
-  if (csvToo && text == "csv") return Format::Csv;
-  throw UsageError(
-      Message("usage.bad-format",
-              {{"format", text}, {"formats", csvToo ? "text, csv, json" : "text, json"}}));
-}
-
-std::vector<std::string> splitList(const std::string& text) {
-  std::vector<std::string> items;
-  if (text.empty()) return items;
-  size_t start = 0;
-  for (;;) {
-    const size_t comma = text.find(',', start);
-    items.push_back(text.substr(start, comma - start));
-    if (comma == std::string::npos) return items;
-    start = comma + 1;
-  }
-}
 
 std::string firstLine(const std::string& text) {
   const size_t newline = text.find('\n');
@@ -336,6 +278,37 @@ void TourCommandOptions::fill(Command& c) const {
   if (autoGiven->count() > 0) c.autoSeconds = parseSeconds("--auto", autoSeconds, 600);
 }
 
+void ModelCommandOptions::fill(Command& c) const {
+  c.name = "model";
+  c.format = parseFormat(format, false);
+  c.language = languageOrLocale(language);
+  const int p = int(parseInteger("--gpus", gpus, 2, 4096));
+  try {
+    c.model = allReducePreset(preset, p);
+  } catch (const std::invalid_argument&) {
+    throw UsageError(Message("usage.model-preset", {{"preset", preset}, {"presets", "hgx-h100"}}));
+  }
+  if (!perNode.empty()) c.model.perNode = int(parseInteger("--per-node", perNode, 1, p));
+  if (p % std::max(1, std::min(c.model.perNode, p)) != 0)
+    throw UsageError(Message("usage.model-per-node", {{"gpus", p}, {"perNode", c.model.perNode}}));
+  // Figures of the user's own, in the units people quote them in.
+  auto figure = [](const std::string& option, const std::string& text, double high) {
+    return parseDecimal(option, text, 1e-6, high,
+                        Message("usage.model-figure", {{"high", (long long)high}}));
+  };
+  if (!alphaInside.empty())
+    c.model.inside.alpha = figure("--alpha-inside", alphaInside, 1e6) * 1e-6;
+  if (!alphaBetween.empty())
+    c.model.between.alpha = figure("--alpha-between", alphaBetween, 1e6) * 1e-6;
+  if (!bandwidthInside.empty())
+    c.model.inside.beta = 1 / (figure("--bandwidth-inside", bandwidthInside, 1e5) * 1e9);
+  if (!bandwidthBetween.empty())
+    c.model.between.beta = 1 / (figure("--bandwidth-between", bandwidthBetween, 1e5) * 1e9);
+  if (!combine.empty()) c.model.gamma = 1 / (figure("--combine", combine, 1e5) * 1e9);
+  if (!(alphaInside + alphaBetween + bandwidthInside + bandwidthBetween + combine).empty())
+    c.model.name = preset + ", with your figures";
+}
+
 void ExerciseCommandOptions::fill(Command& c) const {
   c.name = "exercise";
   for (CLI::App* action : {list, progress, show, start, check, hint, solution, run, grade})
@@ -394,6 +367,7 @@ struct CommandLine {
   TourCommandOptions tour;
   LessonCommandOptions lesson;
   ExerciseCommandOptions exercise;
+  ModelCommandOptions model;
 
   void addTo(CLI::App& app) {
     list.addTo(app);
@@ -406,6 +380,7 @@ struct CommandLine {
     tour.addTo(app);
     lesson.addTo(app);
     exercise.addTo(app);
+    model.addTo(app);
   }
 
   // The subcommand the command line gave, read into `c`.
@@ -428,6 +403,8 @@ struct CommandLine {
       lesson.fill(c);
     else if (exercise.command->parsed())
       exercise.fill(c);
+    else if (model.command->parsed())
+      model.fill(c);
     else
       tour.fill(c);
   }
