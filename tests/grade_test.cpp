@@ -10,6 +10,7 @@
 #include <iterator>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -184,4 +185,55 @@ TEST_CASE("graders: PrairieLearn's grade.sh writes results.json as PrairieLearn 
       gradeOn(kPrairieLearn, wrongId, "tree-in-shard", "__global__ void reduce() {}\n");
   CHECK(j["score"] == 0);
   CHECK(j["message"].get<std::string>().find("tree-in-shard") != std::string::npos);
+}
+
+TEST_CASE("graders: GitHub Classroom's workflow runs rlab's tests by their exit status") {
+  std::ifstream in(kSource + "/assets/graders/github-classroom/classroom.yml");
+  REQUIRE(in);
+  // Each grader step: its id, its command and its points, in the order they come.
+  struct Step {
+    std::string id, command;
+    int points = 0;
+  };
+  std::vector<Step> steps;
+  for (std::string line; std::getline(in, line);) {
+    const std::string text = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
+    if (text.starts_with("- id: ")) steps.push_back({text.substr(6), "", 0});
+    if (steps.empty()) continue;
+    if (text.starts_with("command: ")) steps.back().command = text.substr(9);
+    if (text.starts_with("max-score: ")) steps.back().points = std::stoi(text.substr(11));
+  }
+  REQUIRE(steps.size() == 5);
+  int total = 0;
+  for (const Step& step : steps) {
+    CAPTURE(step.id);
+    total += step.points;
+    bool known = false;
+    for (GradeTestId id : {GradeTestId::Sizes, GradeTestId::Ends, GradeTestId::Orders,
+                           GradeTestId::LateThreads, GradeTestId::RacesAndRules})
+      if (step.id == gradeTestKey(id)) {
+        known = true;
+        CHECK(step.points == gradeTestPoints(id));
+      }
+    CHECK(known);
+  }
+  CHECK(total == 100);
+  // The commands as the runner's shell runs them, on a right and on a racing kernel.
+  for (const auto& [what, passes] :
+       std::vector<std::pair<std::string, bool>>{{"right", true}, {"racing", false}}) {
+    const Submission& s = submissions().at(what);
+    TempFolder repository("classroom");
+    fs::copy_file(s.file, repository / "kernel.cu");
+    for (const Step& step : steps) {
+      CAPTURE(what);
+      CAPTURE(step.id);
+      std::string command = step.command;
+      command.replace(0, 4, RLAB_CLI_BINARY);  // "rlab ..." as installed
+      const std::string shell = "cd '" + repository.str() + "' && export EXERCISE=" + s.exercise +
+                                " && " + command + " --case-seconds " +
+                                std::to_string(s.caseSeconds) + " > /dev/null 2>&1";
+      const int status = std::system(shell.c_str());
+      CHECK((status == 0) == passes);
+    }
+  }
 }

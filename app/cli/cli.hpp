@@ -75,6 +75,7 @@ struct Command {
   int hint = 0;
   double caseSeconds = 5;
   std::string gradePlatform;  // exercise grade --format gradescope or prairielearn
+  std::string gradeTest;      // exercise grade --test: that test's verdict is the exit status
   AllReduceMachine model;     // model allreduce: the machine
   bool helpShown = false;  // --help printed: nothing else to do
   std::string helpText;

@@ -232,6 +232,9 @@ void ExerciseCommandOptions::addTo(CLI::App& app) {
                     "a case running longer is stopped as a hang, 1 to 600 (default 5)");
   grade->add_option("--backend", backend,
                     "sim (default), gpu (the GPU's check is one test more) or auto");
+  grade->add_option("--test", gradeTest,
+                    "one test only: exit status 0 where it passed (sizes, ends, orders, "
+                    "late-threads, races-and-rules, gpu), for graders that score by exit status");
   addLanguageOption(grade, language);
   hint = exercise->add_subcommand("hint", "show hint K of the exercise");
   hint->add_option("id", id, idHelp)->required();

@@ -142,6 +142,7 @@ struct ExerciseCommandOptions {
   CLI::Option *nGiven = nullptr, *blockGiven = nullptr, *dataGiven = nullptr,
               *valuesGiven = nullptr, *scheduleGiven = nullptr;
   bool timeline = false;
+  std::string gradeTest;  // grade --test
 
   void addTo(CLI::App& app);
   void fill(Command& c) const;

@@ -93,7 +93,28 @@ void printGradeText(const GradeReport& g, std::ostream& out, bool colour, Langua
         << "\n";
     printWrapped(render(withReplay(t.sentence), language), "        ", "        ", width, out);
   }
-  out << "\n" << render(g.summary, language) << "\n";
+  if (!g.summary.empty()) out << "\n" << render(g.summary, language) << "\n";
+}
+
+// --test: that test's line and sentence, and its verdict as the exit status (0: passed, 1: not;
+// a test the grade does not have, the GPU's on the simulator, is refused).
+int printOneTest(const GradeReport& g, const Command& c, std::ostream& out, std::ostream& err) {
+  for (const GradeTest& t : g.tests) {
+    if (gradeTestKey(t.id) != c.gradeTest) continue;
+    GradeReport one = g;
+    one.tests = {t};
+    one.summary = {};  // the whole grade's points are not this test's
+    if (c.format == Format::Json)
+      out << gradeJson(one, c.language).dump() << "\n";
+    else
+      printGradeText(one, out, c.terminal.colour, c.language, c.terminal.width);
+    return t.passed ? 0 : 1;
+  }
+  err << "rlab: "
+      << render(g.gradable ? Message("grade.no-such-test", {{"test", c.gradeTest}}) : g.summary,
+                c.language)
+      << "\n";
+  return g.gradable ? 2 : 3;
 }
 
 }  // namespace
@@ -105,6 +126,7 @@ int gradeExerciseFile(const Exercise& e, const Command& c, std::ostream& out, st
   request.caseSeconds = c.caseSeconds;
   request.backend = backend;
   const GradeReport g = gradeExercise(e, request);
+  if (!c.gradeTest.empty()) return printOneTest(g, c, out, err);
   if (c.gradePlatform == "gradescope")
     out << gradescopeJson(g, c.language).dump(2) << "\n";
   else if (c.gradePlatform == "prairielearn")

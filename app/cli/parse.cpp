@@ -9,6 +9,7 @@
 #include "app/cli/parse_values.hpp"
 #include "lessons/engine/gpu_tools/bench.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/grade.hpp"
 #include "lessons/engine/registry.hpp"
 
 namespace rlab::cli {
@@ -320,6 +321,18 @@ void ExerciseCommandOptions::fill(Command& c) const {
         Message("usage.bad-format",
                 {{"format", format}, {"formats", "text, json, gradescope, prairielearn"}}));
   c.format = c.gradePlatform.empty() ? parseFormat(format, false) : Format::Json;
+  if (!gradeTest.empty()) {
+    bool known = false;
+    for (GradeTestId t : {GradeTestId::Sizes, GradeTestId::Ends, GradeTestId::Orders,
+                          GradeTestId::LateThreads, GradeTestId::RacesAndRules, GradeTestId::Gpu})
+      known |= gradeTest == gradeTestKey(t);
+    if (!known)
+      throw UsageError(
+          Message("usage.grade-test",
+                  {{"test", gradeTest},
+                   {"tests", "sizes, ends, orders, late-threads, races-and-rules, gpu"}}));
+    c.gradeTest = gradeTest;
+  }
   c.language = languageOrLocale(language);
   if (c.exerciseAction == "list" || c.exerciseAction == "progress") return;
   const Exercise& e = exerciseOrThrow(id);
