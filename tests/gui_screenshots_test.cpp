@@ -77,3 +77,20 @@ TEST_CASE("gui: a screenshot of the Memory view, not blank" * doctest::skip(noXv
                             "--lesson barrier --variant global --n 64 --step 2 --view memory "
                             "--size 1000x700") > 40);
 }
+
+TEST_CASE("gui: screenshots of the all-reduce at scale and of a learner's timeline, not blank" *
+          doctest::skip(noXvfb())) {
+  const TempFolder dir("screenshots");
+  for (const char* presenter : {"", " --presenter"})
+    CHECK(coloursOfScreenshot(
+              dir / (std::string("scale") + (*presenter ? "-presenter" : "") + ".png"),
+              std::string("--lesson allreduce --view scale --size 1280x800") + presenter, 1280,
+              800) > 40);
+  CHECK(coloursOfScreenshot(dir / "learner-timeline.png",
+                            std::string("--exercise tree-in-shared --exercise-file ") +
+                                RLAB_SOURCE_DIR +
+                                "/tests/fixtures/exercises/race_lockstep_hides.cu "
+                                "--exercise-action run --n 128 --block 128 --view timeline "
+                                "--size 1366x768",
+                            1366, 768) > 40);
+}

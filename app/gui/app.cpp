@@ -282,6 +282,7 @@ std::vector<ViewTab> App::stageViews() const {
   const LessonInfo* lesson = findLesson(ui.params.lesson);
   for (const auto& [tab, entry] : viewTabs()) {
     if (tab == ViewTab::Timeline && !(lesson && lesson->timeline)) continue;
+    if (tab == ViewTab::Scale && !(lesson && lesson->picture == LessonPicture::Ranks)) continue;
     if (tab == ViewTab::KernelOutput && !(ui.trace && !ui.trace->kernelOutput.empty())) continue;
     if (tab == ViewTab::Memory && !(ui.trace && ui.trace->memoryRecorded)) continue;
     views.push_back(tab);

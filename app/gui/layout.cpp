@@ -136,7 +136,7 @@ void App::layoutStage(float top) {
   // A view of its own (the timeline, the race explorer, the text) gets at least as much.
   // The all-reduce's rows, one per GPU, are the lesson: they may take three quarters.
   // So may coarsening's reads, a row for each turn of the loop.
-  const bool ranks = ui.trace && ui.trace->gpus > 0;
+  const bool ranks = ui.trace && ui.trace->gpus > 0 && ui.view.stageView != ViewTab::Scale;
   const bool gather = ui.trace && size_t(ui.step) < ui.trace->steps.size() &&
                       !ui.trace->steps[size_t(ui.step)].gathers.empty();
   const float most = ranks || gather                            ? 0.75f

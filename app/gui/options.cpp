@@ -36,9 +36,10 @@ void addCommandLineOptions(CLI::App& cli, CommandLine& o) {
                  "screenshot: the lesson's text or view, the per-thread timeline, or a finished "
                  "timing chart, race, race witness, wrong share by block size, float sums in "
                  "ulps, the kernel's printf output, the memory view (sectors per warp), or the "
-                 "profile (the GPU's counters under Nsight Compute, or a GPU's recording)")
+                 "profile (the GPU's counters under Nsight Compute, or a GPU's recording), or the "
+                 "all-reduce's model at scale")
       ->check(CLI::IsMember({"text", "lesson", "timing", "race", "witness", "by-block",
-                             "float-sums", "timeline", "output", "memory", "profile"}));
+                             "float-sums", "timeline", "output", "memory", "profile", "scale"}));
   cli.add_option("--code", o.code,
                  "screenshot: the kernel source or the host code that launched it")
       ->check(CLI::IsMember({"kernel", "host"}));

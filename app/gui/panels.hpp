@@ -91,6 +91,7 @@ void drawTimelinePanel(App& app);      // one row per thread: when each read and
 void drawLearnerRunPanel(App& app);
 void drawAccessTimelinePanel(App& app);
 void drawKernelOutputPanel(App& app);  // what the kernel printed (printf), line by line
+void drawScalePanel(App& app);         // the all-reduce's model at thousands of GPUs
 void drawMemoryPanel(App& app);        // one warp's global loads and stores: sectors, efficiency
 // The GPU's own counters for the run on screen (Nsight Compute), the simulator's prediction
 // beside them; a recording of a GPU where this machine has none.

@@ -26,6 +26,7 @@ const std::vector<std::pair<ViewTab, TabEntry>>& viewTabs() {
        {"Kernel output", "output", [] { return trId("Kernel output"); }, drawKernelOutputPanel}},
       {ViewTab::Memory, {"Memory", "memory", [] { return trId("Memory"); }, drawMemoryPanel}},
       {ViewTab::Profile, {"Profile", "profile", [] { return trId("Profile"); }, drawProfilePanel}},
+      {ViewTab::Scale, {"At scale", "scale", [] { return trId("At scale"); }, drawScalePanel}},
   };
   return tabs;
 }

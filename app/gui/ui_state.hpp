@@ -44,7 +44,8 @@ enum class ViewTab {
   Timeline,
   KernelOutput,
   Memory,
-  Profile
+  Profile,
+  Scale
 };
 // The code beside the controls.
 enum class CodeTab { Kernel, Host };
@@ -107,6 +108,12 @@ struct ExerciseState {
   int step = 0;
   bool playing = false;
   double stepClock = 0;
+};
+
+// The all-reduce at scale (panel_scale.cpp): the machine the model is drawn for.
+struct ScaleView {
+  int gpus = 1024;
+  int perNode = 8;  // 0: every GPU in one node
 };
 
 struct ViewOptions {
@@ -194,6 +201,7 @@ struct UiState {
   std::optional<RaceTab> requestRaceTab;  // the same, in the race explorer
 
   ViewOptions view;
+  ScaleView scale;
   Language language = Language::En;  // of the course texts (and fonts)
   std::string chapter;  // the text shown: empty for the lesson's, "basics", or "file:PATH"
   std::vector<std::shared_ptr<const OwnChapter>> ownChapters;  // opened, in that order

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace rlab {
@@ -121,6 +122,69 @@ std::vector<AllReduceModelRow> allReduceModelTable(const AllReduceMachine& m) {
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+std::string byteSizeText(double bytes) {
+  static const char* const units[] = {"B", "KiB", "MiB", "GiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 3) bytes /= 1024, ++unit;
+  char text[32];
+  std::snprintf(text, sizeof text, "%g %s", bytes, units[unit]);
+  return text;
+}
+
+std::string shortNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+Message allReduceAlgorithmText(AllReduceAlgorithm a) {
+  switch (a) {
+    case AllReduceAlgorithm::RecursiveDoubling:
+      return Message("model.recursive-doubling");
+    case AllReduceAlgorithm::Ring:
+      return Message("model.ring");
+    case AllReduceAlgorithm::Rabenseifner:
+      return Message("model.rabenseifner");
+    case AllReduceAlgorithm::DoubleBinaryTree:
+      return Message("model.double-binary-tree");
+  }
+  return {};
+}
+
+namespace {
+
+Message linkText(const LinkCost& link) {
+  return Message("model.link", {{"alpha", shortNumber(link.alpha * 1e6)},
+                                {"bandwidth", shortNumber(1 / link.beta / 1e9)}});
+}
+
+}  // namespace
+
+Message allReduceMachineText(const AllReduceMachine& m) {
+  const Message levels =
+      m.perNode > 1 && m.perNode < m.gpus
+          ? Message("model.two-levels", {{"perNode", m.perNode},
+                                         {"nodes", m.gpus / m.perNode},
+                                         {"inside", linkText(m.inside)},
+                                         {"between", linkText(m.between)}})
+          : Message("model.one-level", {{"link", linkText(m.perNode == 1 ? m.between : m.inside)}});
+  return Message("model.machine", {{"gpus", m.gpus},
+                                   {"name", m.name},
+                                   {"levels", levels},
+                                   {"combine", shortNumber(1 / m.gamma / 1e9)}});
+}
+
+Message allReduceCrossovers(const std::vector<AllReduceModelRow>& rows) {
+  std::vector<Message> changes;
+  for (size_t k = 0; k < rows.size(); ++k)
+    if (k == 0 || rows[k].best != rows[k - 1].best)
+      changes.push_back(Message(
+          "model.from-size",
+          {{"size", byteSizeText(rows[k].bytes)},
+           {"algorithm", allReduceAlgorithmText(kAllReduceAlgorithms[size_t(rows[k].best)])}}));
+  return Message("model.crossovers", {{"changes", changes}});
 }
 
 }  // namespace rlab

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "lessons/engine/texts/messages.hpp"
+
 namespace rlab {
 
 struct LinkCost {
@@ -57,5 +59,14 @@ struct AllReduceModelRow {
 };
 // The table for sizes from 8 bytes to 4 GiB, by factors of 4.
 std::vector<AllReduceModelRow> allReduceModelTable(const AllReduceMachine& m);
+
+// In words, for both front ends: an algorithm's name, the machine in one sentence (its GPUs,
+// levels and figures), where the fastest changes ("from 8 B recursive doubling, from 4 MiB
+// Rabenseifner"), a size ("4 MiB") and a figure as short as it reads ("450", "2.5").
+Message allReduceAlgorithmText(AllReduceAlgorithm a);
+Message allReduceMachineText(const AllReduceMachine& m);
+Message allReduceCrossovers(const std::vector<AllReduceModelRow>& rows);
+std::string byteSizeText(double bytes);
+std::string shortNumber(double v);
 
 }  // namespace rlab
