@@ -64,8 +64,7 @@ void printAccessTimelineText(const Trace& t, std::ostream& out, bool colour, Lan
       std::vector<std::string> items;
       std::string line;  // the line of the access before: said once for a run of them
       for (size_t index : cell) {
-        const bool raced = (tl.raceFirst.row >= 0 && tl.raceFirst.access == index) ||
-                           (tl.raceSecond.row >= 0 && tl.raceSecond.access == index);
+        const bool raced = tl.raced(index);
         MemoryAccess a = t.accesses[index];
         if (a.line == line && !raced) a.line.clear();
         line = t.accesses[index].line;

@@ -322,15 +322,14 @@ void ExerciseCommandOptions::fill(Command& c) const {
                 {{"format", format}, {"formats", "text, json, gradescope, prairielearn"}}));
   c.format = c.gradePlatform.empty() ? parseFormat(format, false) : Format::Json;
   if (!gradeTest.empty()) {
+    std::string keys;
     bool known = false;
-    for (GradeTestId t : {GradeTestId::Sizes, GradeTestId::Ends, GradeTestId::Orders,
-                          GradeTestId::LateThreads, GradeTestId::RacesAndRules, GradeTestId::Gpu})
+    for (GradeTestId t : kGradeTests) {
+      keys += (keys.empty() ? "" : ", ") + std::string(gradeTestKey(t));
       known |= gradeTest == gradeTestKey(t);
+    }
     if (!known)
-      throw UsageError(
-          Message("usage.grade-test",
-                  {{"test", gradeTest},
-                   {"tests", "sizes, ends, orders, late-threads, races-and-rules, gpu"}}));
+      throw UsageError(Message("usage.grade-test", {{"test", gradeTest}, {"tests", keys}}));
     c.gradeTest = gradeTest;
   }
   c.language = languageOrLocale(language);

@@ -97,8 +97,7 @@ void drawRow(App& app, const Measured& m, int r, ImVec2 origin, float rowHeight,
     for (size_t index : row.cells[c]) {
       const AccessPlace place{r, int(c), index};
       const ImVec4 b = chipBox(m, place, origin, rowHeight);
-      const bool raced = (m.tl.raceFirst.row >= 0 && m.tl.raceFirst.access == index) ||
-                         (m.tl.raceSecond.row >= 0 && m.tl.raceSecond.access == index);
+      const bool raced = m.tl.raced(index);
       const MemoryAccess& a = t.accesses[index];
       draw->AddRectFilled(ImVec2(b.x, b.y), ImVec2(b.z, b.w), pal.cell, 3);
       draw->AddRect(ImVec2(b.x, b.y), ImVec2(b.z, b.w), raced ? pal.wrong : chipColour(a, pal), 3,

@@ -13,9 +13,9 @@ namespace rlab::gui {
 
 namespace {
 
-// Okabe and Ito's colours, as the timing chart's: apart for the common colour blindnesses.
-constexpr ImU32 kLineColours[] = {IM_COL32(230, 159, 0, 255), IM_COL32(86, 180, 233, 255),
-                                  IM_COL32(0, 158, 115, 255), IM_COL32(204, 121, 167, 255)};
+// The timing chart's colours, four that read apart on the dark background.
+constexpr ImU32 kLineColours[] = {kSeriesColours[0], kSeriesColours[1], kSeriesColours[2],
+                                  kSeriesColours[6]};
 
 // The machine's size: GPUs (powers of two) and GPUs per node (1: a node each; all: one node).
 void drawScaleControls(ScaleView& s) {

@@ -15,6 +15,13 @@ struct Palette {
   float line;     // line thickness
 };
 
+// The charts' lines: Okabe and Ito's colours, which stay apart for the common kinds of colour
+// blindness (black left out on a dark background, blue lightened to be seen on it).
+inline constexpr ImU32 kSeriesColours[] = {IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255),
+                                           IM_COL32(0, 158, 115, 255),  IM_COL32(240, 228, 66, 255),
+                                           IM_COL32(60, 140, 230, 255), IM_COL32(213, 94, 0, 255),
+                                           IM_COL32(204, 121, 167, 255)};
+
 const Palette& palette(bool presenter);
 void applyStyle(bool presenter);
 // The pixel size the font atlas was rasterised at; builtIn: ImGui's own 13-pixel font.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "app/gui/strings.hpp"
 #include "app/gui/theme.hpp"
@@ -18,13 +19,7 @@ namespace {
 enum class Marker { Circle, Square, TriangleUp, Diamond, TriangleDown, Ring, Cross, Plus };
 constexpr int kMarkers = 5;
 
-// Okabe and Ito's colours, which stay apart for the common kinds of colour blindness (black
-// left out on a dark background, blue lightened to be seen on it).
-constexpr ImU32 kColours[] = {IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255),
-                              IM_COL32(0, 158, 115, 255),  IM_COL32(240, 228, 66, 255),
-                              IM_COL32(60, 140, 230, 255), IM_COL32(213, 94, 0, 255),
-                              IM_COL32(204, 121, 167, 255)};
-constexpr int kColourCount = int(sizeof kColours / sizeof kColours[0]);
+constexpr int kColourCount = int(std::size(kSeriesColours));
 
 struct Series {
   std::string name;
@@ -56,7 +51,7 @@ std::vector<Series> seriesOf(const BenchOutcome& bench, bool gbs, const Palette&
       if (r.role == BenchRole::Lesson) {
         // Colour and marker together tell up to 35 kernels apart.
         const int k = lessonCount++;
-        s.colour = kColours[k % kColourCount];
+        s.colour = kSeriesColours[k % kColourCount];
         s.marker = Marker((k + k / kColourCount) % kMarkers);
       } else {
         s.colour = r.role == BenchRole::Cub ? pal.text : pal.muted;

@@ -37,19 +37,13 @@ std::string learnerLine(const std::string& library, const std::string& source,
     addresses.push_back(text);
   }
   if (addresses.empty()) return "";
-  std::vector<std::string> arguments = {"-e", library, "-i"};
+  std::vector<std::string> arguments = {"-e", library, "-a", "-i"};
   arguments.insert(arguments.end(), addresses.begin(), addresses.end());
-  std::istringstream lines(runAddr2line(arguments));
-  for (std::string line; std::getline(lines, line);) {
-    const size_t colon = line.rfind(':');
-    if (colon == std::string::npos ||
-        fs::path(line.substr(0, colon)).lexically_normal().string() != source)
-      continue;
-    std::string number = line.substr(colon + 1);
-    number = number.substr(0, number.find_first_not_of("0123456789"));
-    if (number.empty() || number == "0") continue;
-    return fs::path(source).filename().string() + ":" + number;
-  }
+  const std::map<uint64_t, int> lines = firstLinesIn(runAddr2line(arguments), source);
+  for (const std::string& address : addresses)  // the innermost call first
+    if (const auto found = lines.find(std::strtoull(address.c_str(), nullptr, 16));
+        found != lines.end())
+      return fs::path(source).filename().string() + ":" + std::to_string(found->second);
   return "";
 }
 

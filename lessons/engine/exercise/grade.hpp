@@ -21,6 +21,11 @@ enum class GradeTestId {
   Gpu,            // the GPU's own check (its sizes, a real card's order)
 };
 
+// Every test, in the order a grade lists them.
+inline constexpr GradeTestId kGradeTests[] = {GradeTestId::Sizes,         GradeTestId::Ends,
+                                              GradeTestId::Orders,        GradeTestId::LateThreads,
+                                              GradeTestId::RacesAndRules, GradeTestId::Gpu};
+
 struct GradeTest {
   GradeTestId id = GradeTestId::Sizes;
   int maxPoints = 0, points = 0;

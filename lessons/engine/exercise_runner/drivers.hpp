@@ -23,8 +23,8 @@ namespace rlab::exercise {
 // grid of a grid-stride exercise.
 inline constexpr long long kSimMultiprocessors = 2;
 inline constexpr long long kThreadSlotsPerMultiprocessor = 2048;
-// ... and its first loads and stores, one per element, for the timeline (a tree over 4096
-// elements makes about 12000).
+// A run recorded step by step (n up to kExerciseStepLimit) keeps its first loads and stores this
+// many, one per element, for the timeline (a tree over 4096 elements makes about 12000).
 inline constexpr size_t kAccessesKept = size_t(1) << 15;
 
 // The steps of one run of the learner's kernel, taken without a trace call in it: each time a

@@ -11,6 +11,16 @@
 
 namespace rlab::exercise {
 
+namespace {
+
+int intAt(uintptr_t address) {
+  int value = 0;
+  std::memcpy(&value, reinterpret_cast<const void*>(address), sizeof value);
+  return value;
+}
+
+}  // namespace
+
 void StepRecorder::take(StepSnapshot step) {
   if (taken_ >= limit_) {
     ++left_;
@@ -158,9 +168,7 @@ void StepRecorder::keep(const sim::ThreadAccess& a) {
     kept.address = a.address + k * sizeof(int);
     kept.instruction = a.instruction;
     if (!a.write) {  // the race detector has read these bytes already: they are the kernel's
-      int value = 0;
-      std::memcpy(&value, reinterpret_cast<const void*>(kept.address), sizeof value);
-      m.value = value;
+      m.value = intAt(kept.address);
       m.valueKnown = true;
     }
     kept_.push_back(std::move(kept));
@@ -173,9 +181,7 @@ void StepRecorder::sendStored() {
   for (; unsent_ < kept_.size(); ++unsent_) {
     KeptAccess& kept = kept_[unsent_];
     if (!kept.access.valueKnown) {
-      int value = 0;
-      std::memcpy(&value, reinterpret_cast<const void*>(kept.address), sizeof value);
-      kept.access.value = value;
+      kept.access.value = intAt(kept.address);
       kept.access.valueKnown = true;
     }
     accessSink_(kept.access, kept.instruction);

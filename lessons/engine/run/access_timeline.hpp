@@ -43,6 +43,11 @@ struct AccessTimeline {
   // 26 to a[4] (k.cu:5), with no barrier between them".
   AccessPlace raceFirst, raceSecond;
   Message race;
+  // Whether the access at `index` of Trace::accesses is one of the race's two.
+  bool raced(size_t index) const {
+    return (raceFirst.row >= 0 && raceFirst.access == index) ||
+           (raceSecond.row >= 0 && raceSecond.access == index);
+  }
 };
 
 AccessTimeline buildAccessTimeline(const Trace& t);
