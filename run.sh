@@ -14,7 +14,10 @@ packages=(cmake ninja-build g++ pkg-config
   dpkg-dev  # dpkg-dev: dpkg-shlibdeps, which `cpack -G DEB` asks for the package's dependencies
   libseccomp-dev)
 # The desktop app's: where a distribution lacks one, the app is not built and rlab still is.
+# libgif-dev, libwebp-dev: exported animations; libegl-dev, libegl-mesa0: drawing them (and
+# screenshots) with no display at all.
 gui_packages=(libglfw3-dev libimgui-dev libstb-dev python3-glad libgl1-mesa-dri
+  libgif-dev libwebp-dev libegl-dev libegl-mesa0
   fonts-dejavu-core fonts-noto-cjk xvfb xauth
   librsvg2-bin)  # rsvg-convert: the icon's PNG sizes, from its SVG
 

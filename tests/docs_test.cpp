@@ -150,7 +150,7 @@ TEST_CASE("docs: reduction-lab's manual page names every option") {
 
 TEST_CASE("docs: the completion offers what rlab takes: commands, lessons, variants, values") {
   CHECK(completed({"rlab", ""}) ==
-        "list run race bench check profile record tour lesson exercise model ");
+        "list run race bench check profile record tour lesson exercise model quiz export ");
   CHECK(completed({"rlab", "exercise", ""}) == "list progress show start check grade hint solution run ");
   CHECK(completed({"rlab", "run", "bar"}) == "barrier ");
   CHECK(completed({"rlab", "run", "barrier", "--variant", ""}) == "global shared ");

@@ -28,6 +28,7 @@ constexpr Entry kSubcommands[] = {
     {"record", recordCommand, true},  {"tour", tourCommand, true},
     {"lesson", lessonCommand, false}, {"exercise", exerciseCommand, false},
     {"model", modelCommand, false},
+    {"export", exportCommand, true},    {"quiz", quizCommand, true},
 };
 
 const Entry& entryFor(const std::string& name) {

@@ -31,6 +31,9 @@ struct Terminal {
   // stdin and stdout are both terminals: a person is there, and the tour waits for their keys
   // between stops. nullptr: nobody to wait for.
   std::istream* keys = nullptr;
+  // Standard input, a terminal or a pipe: where rlab quiz reads its answers, a line each.
+  // nullptr: no answers to read (the quiz ends at once with its score).
+  std::istream* answers = nullptr;
   // How the tour pauses between stops under --auto: empty, the clock (sleeps that long).
   std::function<void(double seconds)> wait;
   // Shows a long text a screen at a time (stdout is a terminal: showInPager); false where it
@@ -77,6 +80,17 @@ struct Command {
   std::string gradePlatform;  // exercise grade --format gradescope or prairielearn
   std::string gradeTest;      // exercise grade --test: that test's verdict is the exit status
   AllReduceMachine model;     // model allreduce: the machine
+  // quiz: its seed (given, or drawn and printed so that the quiz can be asked again), how many
+  // questions, and what it writes: text asks them one at a time; json, moodle and gift write
+  // the bank. Its lesson is params.lesson (empty: every lesson).
+  uint64_t quizSeed = 0;
+  int quizCount = 10;
+  std::string quizFormat = "text";
+  // export: the file (or folder) and each frame's size; a step with no sentence stays
+  // secondsPerStep. The run is params.
+  std::string exportTo;
+  int exportWidth = 1280, exportHeight = 800;
+  double secondsPerStep = 1.2;
   bool helpShown = false;  // --help printed: nothing else to do
   std::string helpText;
   Terminal terminal;  // not from the command line: main's
@@ -111,7 +125,7 @@ int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& 
 // The same with output that is no terminal, 80 columns wide (scripts and tests).
 inline int main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
                 bool colour) {
-  return main(args, out, err, Terminal{colour, kDefaultWidth, nullptr, {}, {}});
+  return main(args, out, err, Terminal{colour, kDefaultWidth, nullptr, nullptr, {}, {}});
 }
 
 }  // namespace rlab::cli

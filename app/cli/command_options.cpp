@@ -144,6 +144,22 @@ void TourCommandOptions::addTo(CLI::App& app) {
   addLanguageOption(command, language);
 }
 
+void ExportCommandOptions::addTo(CLI::App& app) {
+  command = app.add_subcommand(
+      "export",
+      "a run's steps as the app's stage draws them in presenter mode, for slides and course "
+      "pages: an animated GIF, an animated WebP or a PNG a step");
+  common.addTo(command);
+  command->get_option("lesson")->description(
+      "lesson id (" + lessonIds() + "), or a chapter's try link, e.g. try:lesson=barrier&n=8");
+  command->add_option("--to", to, "FILE.gif, FILE.webp, or a folder (no extension) for PNGs")
+      ->required();
+  command->add_option("--size", size, "WIDTHxHEIGHT of each frame (default 1280x800)");
+  command->add_option("--seconds-per-step", secondsPerStep,
+                      "how long a step without a sentence stays, 0.2 to 10 (default 1.2); a "
+                      "step with one stays long enough to read it, the last three seconds more");
+}
+
 void ModelCommandOptions::addTo(CLI::App& app) {
   command = app.add_subcommand(
       "model", "what a collective costs at a scale no picture shows: the alpha-beta-gamma model");
@@ -167,6 +183,18 @@ void ModelCommandOptions::addTo(CLI::App& app) {
   allreduce->add_option("--combine", combine, "GB/s at which a GPU combines two buffers");
   allreduce->add_option("--format", format, "text or json");
   addLanguageOption(allreduce, language);
+}
+
+void QuizCommandOptions::addTo(CLI::App& app) {
+  command = app.add_subcommand(
+      "quiz", "questions drawn from real runs: answer them one at a time, or export the bank");
+  command->add_option("lesson", lesson, "lesson id (default: every lesson): " + lessonIds());
+  seedGiven = command->add_option(
+      "--seed", seed, "the quiz's number: the same seed gives the same questions (default: drawn)");
+  command->add_option("--count", count, "how many questions, 1 to 200 (default 10)");
+  command->add_option("--format", format,
+                      "text (asked one at a time), json, moodle (Moodle XML) or gift");
+  addLanguageOption(command, language);
 }
 
 void LessonCommandOptions::addTo(CLI::App& app) {

@@ -111,11 +111,33 @@ struct TourCommandOptions {
   void fill(Command& c) const;
 };
 
+// rlab export: a run's steps as the app's stage draws them, into a GIF, a WebP or PNGs. Its
+// lesson may be a chapter's try link (try:lesson=barrier&n=8).
+struct ExportCommandOptions {
+  CLI::App* command = nullptr;
+  LessonOptions common;
+  std::string to, size = "1280x800", secondsPerStep = "1.2";
+
+  void addTo(CLI::App& app);
+  void fill(Command& c) const;
+};
+
 // rlab model allreduce: the α-β-γ model's times at a scale this machine is not.
 struct ModelCommandOptions {
   CLI::App *command = nullptr, *allreduce = nullptr;
   std::string gpus = "1024", perNode, preset = "hgx-h100", alphaInside, bandwidthInside,
               alphaBetween, bandwidthBetween, combine, format = "text", language;
+
+  void addTo(CLI::App& app);
+  void fill(Command& c) const;
+};
+
+// rlab quiz: questions drawn from real runs, asked one at a time or written as a bank. Its
+// fill is in app/cli/quiz.cpp, beside the command.
+struct QuizCommandOptions {
+  CLI::App* command = nullptr;
+  std::string lesson, seed, count = "10", format = "text", language;
+  CLI::Option* seedGiven = nullptr;
 
   void addTo(CLI::App& app);
   void fill(Command& c) const;

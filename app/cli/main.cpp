@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   terminal.colour = isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
   terminal.width = rlab::cli::terminalWidth();
   if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) terminal.keys = &std::cin;
+  terminal.answers = &std::cin;
   if (isatty(STDOUT_FILENO)) terminal.pager = rlab::cli::showInPager;
   return rlab::cli::main(args, std::cout, std::cerr, terminal);
 }

@@ -68,10 +68,6 @@ Message commandLineError(const CLI::App& app, const CLI::ParseError& error) {
   return verbatim(what);
 }
 
-Language languageOrLocale(const std::string& given) {
-  return given.empty() ? languageFromEnvironment() : parseLanguage(given);
-}
-
 // bench --lessons: the lessons whose kernels scale, in the words of its refusal.
 std::vector<std::string> benchableLessons() {
   std::vector<std::string> ids;
@@ -380,6 +376,8 @@ struct CommandLine {
   LessonCommandOptions lesson;
   ExerciseCommandOptions exercise;
   ModelCommandOptions model;
+  QuizCommandOptions quiz;
+  ExportCommandOptions exportRun;
 
   void addTo(CLI::App& app) {
     list.addTo(app);
@@ -393,6 +391,8 @@ struct CommandLine {
     lesson.addTo(app);
     exercise.addTo(app);
     model.addTo(app);
+    quiz.addTo(app);
+    exportRun.addTo(app);
   }
 
   // The subcommand the command line gave, read into `c`.
@@ -417,6 +417,10 @@ struct CommandLine {
       exercise.fill(c);
     else if (model.command->parsed())
       model.fill(c);
+    else if (quiz.command->parsed())
+      quiz.fill(c);
+    else if (exportRun.command->parsed())
+      exportRun.fill(c);
     else
       tour.fill(c);
   }

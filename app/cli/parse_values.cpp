@@ -43,6 +43,10 @@ double parseSeconds(const std::string& option, const std::string& text, int most
   return parseDecimal(option, text, 0, most, Message("usage.decimal-seconds", {{"high", most}}));
 }
 
+Language languageOrLocale(const std::string& given) {
+  return given.empty() ? languageFromEnvironment() : parseLanguage(given);
+}
+
 Format parseFormat(const std::string& text, bool csvToo) {
   if (text == "text") return Format::Text;
   if (text == "json") return Format::Json;

@@ -20,6 +20,8 @@ double parseDecimal(const std::string& option, const std::string& text, double l
                     const Message& allowed);
 // Seconds as "2" or "2.5", from 0 to `most`.
 double parseSeconds(const std::string& option, const std::string& text, int most);
+// --lang: en, ja or zh; not given, the locale's.
+Language languageOrLocale(const std::string& given);
 // text or json (and csv where `csvToo`).
 Format parseFormat(const std::string& text, bool csvToo);
 // "a,b,c" as its items; "" as none.

@@ -21,6 +21,8 @@ int lessonCommand(const Command& c, std::ostream& out, std::ostream& err, bool c
 int tourCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int exerciseCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 int modelCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int exportCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
+int quizCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 // rlab exercise progress (exercise_progress.cpp), which exerciseCommand hands over to.
 int exerciseProgressCommand(const Command& c, std::ostream& out, std::ostream& err, bool colour);
 // rlab exercise grade (grade.cpp), on the backend the check would use.

@@ -80,7 +80,7 @@ CompletionWords rlabWords() {
   w.afterOption["--data"] = {"iota", "ones", "random:"};
   w.afterOption["--gpus"] = {"1", "2", "4", "8"};
   w.afterOption["--lessons"] = lessons;
-  for (const char* command : {"rlab run", "rlab race", "rlab check"})
+  for (const char* command : {"rlab run", "rlab race", "rlab check", "rlab quiz", "rlab export"})
     w.positionals[command] = {lessons};
   w.positionals["rlab lesson"] = {chapters};
   for (const char* command : {"rlab exercise show", "rlab exercise hint", "rlab exercise solution"})

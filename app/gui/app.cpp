@@ -416,10 +416,13 @@ void App::frame(float seconds) {
 
   // Under the menu bar: the desk, an exercise, or the stage (layout.cpp). The chapter dialog is
   // drawn after every window, on every way out of the frame.
-  const float menuHeight = drawMenuBar(*this);
+  const float menuHeight = ui.view.film ? 0 : drawMenuBar(*this);
   struct DialogLast {
     App& app;
-    ~DialogLast() { drawOpenChapterDialog(app); }
+    ~DialogLast() {
+      drawOpenChapterDialog(app);
+      drawExportDialog(app);
+    }
   } dialogLast{*this};
   if (onStage() && ui.exercise.id.empty())
     layoutStage(menuHeight);

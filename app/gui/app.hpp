@@ -35,6 +35,10 @@ class App {
   void startProfile();
   // GPU only: times both runs of a "faster" prediction and answers it.
   void startFasterPrediction(const text::Block* prediction, const std::string& chapter);
+  // File > Export animation: the run on screen into ui.exportDialog's path, drawn by this
+  // program again with --export (the stage in presenter mode, the chosen size, the language on
+  // screen); progress by frames, Cancel stops it and leaves no file.
+  void startExport();
   void cancelLongWork() { longWork_.cancel(); }
   bool longWorkBusy() const { return longWork_.busy(); }
   float longWorkProgress() const { return longWork_.progress(); }

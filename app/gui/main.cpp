@@ -10,7 +10,9 @@
 #include <iostream>
 #include <optional>
 
+#include "app/gui/animation_file.hpp"
 #include "app/gui/app.hpp"
+#include "app/gui/export_animation.hpp"
 #include "app/gui/options.hpp"
 #include "app/gui/tabs.hpp"
 #include "app/gui/platform.hpp"
@@ -33,12 +35,26 @@ struct Launch {
   const CLI::App& cli;  // which options were given
   rlab::gui::CommandLine& o;
   std::vector<double> givenValues = {};              // --values, parsed
+  std::optional<rlab::Params> givenRun = {};          // --run, parsed
   std::optional<rlab::text::Document> chapter = {};  // --chapter, read and checked
   int width = 0, height = 0;                         // --size
 };
 
-// --lesson and --values: false, having said why, where either is refused.
-bool checkRunOptions(const rlab::gui::CommandLine& o, std::vector<double>& givenValues) {
+// --lesson, --values, --run and --export's path: false, having said why, where one is refused.
+bool checkRunOptions(const rlab::gui::CommandLine& o, std::vector<double>& givenValues,
+                     std::optional<rlab::Params>& givenRun) {
+  if (!o.run.empty() && !o.lesson.empty()) {
+    std::cerr << "reduction-lab: --run names the lesson itself (lesson=...); give --run or "
+                 "--lesson, not both.\n";
+    return false;
+  }
+  try {
+    if (!o.exportTo.empty()) rlab::animationFormatFor(o.exportTo);
+    if (!o.run.empty()) givenRun = rlab::paramsFromQuery("", o.run);
+  } catch (const rlab::ParamError& e) {
+    std::cerr << "reduction-lab: " << e.what() << "\n";
+    return false;
+  }
   if (!o.lesson.empty() && o.lesson != rlab::kBasicsChapter && !rlab::findLesson(o.lesson)) {
     std::cerr << "reduction-lab: --lesson '" << o.lesson << "' is not a lesson; choose basics, "
               << rlab::lessonIds() << ".\n";
@@ -101,7 +117,7 @@ struct Remembered {
 
 Remembered loadRemembered(const rlab::gui::CommandLine& o) {
   // Screenshots show exactly what their options say; a window starts where the learner left.
-  const bool remembers = o.screenshot.empty() && !o.glInfo;
+  const bool remembers = o.screenshot.empty() && o.exportTo.empty() && !o.glInfo;
   Remembered r;
   r.file = remembers ? rlab::gui::settingsPath() : "";
   if (!r.file.empty() && o.resetSettings) std::remove(r.file.c_str());
@@ -131,7 +147,8 @@ void applyViewOptions(rlab::gui::App& app, const Launch& l, const Remembered& r)
     app.ui.status = r.problem;
     app.ui.statusIsError = true;
   }
-  if (o.presenter) app.ui.view.presenter = true;
+  if (o.presenter || o.film || !o.exportTo.empty()) app.ui.view.presenter = true;
+  if (o.film || !o.exportTo.empty()) app.ui.view.film = true;
   if (o.drawer) app.ui.view.drawerOpen = true;
   if (l.cli.count("--text-scale")) app.ui.view.textScale = o.textScale;
   if (!o.language.empty()) app.ui.language = rlab::parseLanguage(o.language);
@@ -178,6 +195,7 @@ void applyRunOptions(rlab::gui::App& app, Launch& l) {
     app.ui.params.perThread = 0;  // the kernel's own, unless --per-thread says
     app.ui.params.loadAdd = true;
   }
+  if (l.givenRun) app.ui.params = *l.givenRun;
   if (o.n) app.ui.params.n = o.n;
   if (o.block) app.ui.params.block = o.block;
   if (o.gpus) app.ui.params.gpus = o.gpus;
@@ -257,6 +275,21 @@ bool runScreenshotWork(rlab::gui::App& app, const rlab::gui::CommandLine& o) {
   return true;
 }
 
+// One picture of the app as it is now, off-screen: a few frames, for layout settles after the
+// first; what the first frame started (a GPU race's live rate) finishes before the picture.
+std::vector<unsigned char> renderSettled(rlab::gui::App& app, rlab::gui::Platform& platform,
+                                         const std::string& fonts, const Launch& l) {
+  std::vector<unsigned char> pixels;
+  for (int frame = 0; frame < 4; ++frame) {
+    loadFontsIfWanted(app, platform, fonts);
+    platform.beginFrame();
+    app.frame(1.f / 60);
+    pixels = platform.endFrameOffscreen(l.width, l.height);
+    if (frame == 0) app.waitForWork();
+  }
+  return pixels;
+}
+
 // --screenshot: the view asked for, rendered off-screen into a PNG; the exit status.
 int takeScreenshot(rlab::gui::App& app, rlab::gui::Platform& platform, const std::string& fonts,
                    const Launch& l) {
@@ -264,15 +297,7 @@ int takeScreenshot(rlab::gui::App& app, rlab::gui::Platform& platform, const std
   if (!runScreenshotWork(app, o)) return 2;
   app.ui.requestTab = rlab::gui::viewTabFor(o.view);
   app.ui.requestCodeTab = o.code == "host" ? rlab::gui::CodeTab::Host : rlab::gui::CodeTab::Kernel;
-  std::vector<unsigned char> pixels;
-  for (int frame = 0; frame < 4; ++frame) {  // a few frames: layout settles after the first
-    loadFontsIfWanted(app, platform, fonts);
-    platform.beginFrame();
-    app.frame(1.f / 60);
-    pixels = platform.endFrameOffscreen(l.width, l.height);
-    // What the first frame started (a GPU race's live rate) finishes before the picture.
-    if (frame == 0) app.waitForWork();
-  }
+  const std::vector<unsigned char> pixels = renderSettled(app, platform, fonts, l);
   if (!rlab::gui::writePng(o.screenshot, l.width, l.height, pixels)) {
     std::cerr << "reduction-lab: could not write " << o.screenshot << ".\n";
     return 1;
@@ -302,7 +327,8 @@ std::optional<int> runApp(Launch& l) {
     l.width = remembered.settings->width;
     l.height = remembered.settings->height;
   }
-  rlab::gui::Platform platform(l.width, l.height, o.screenshot.empty() && !o.glInfo);
+  rlab::gui::Platform platform(l.width, l.height,
+                               o.screenshot.empty() && o.exportTo.empty() && !o.glInfo);
   if (o.glInfo) {
     std::cout << platform.renderer() << "\n";
     return 0;
@@ -319,6 +345,12 @@ std::optional<int> runApp(Launch& l) {
     if (!l.cli.count("--view")) o.view = "text";  // a screenshot shows the chapter opened
   }
   if (!o.screenshot.empty()) return takeScreenshot(app, platform, fonts, l);
+  if (!o.exportTo.empty()) {
+    if (!runScreenshotWork(app, o)) return 2;
+    app.ui.requestTab = rlab::gui::viewTabFor(o.view);
+    return rlab::gui::exportAnimation(app, {o.exportTo, l.width, l.height, o.secondsPerStep},
+                                      [&] { return renderSettled(app, platform, fonts, l); });
+  }
   runWindow(app, platform, fonts);
   saveRemembered(remembered, platform, app);
   return std::nullopt;
@@ -336,7 +368,7 @@ int main(int argc, char** argv) {
     return cli.exit(e);
   }
   Launch launch{cli, o};
-  if (!checkRunOptions(o, launch.givenValues) || !readChapterOption(o, launch.chapter) ||
+  if (!checkRunOptions(o, launch.givenValues, launch.givenRun) || !readChapterOption(o, launch.chapter) ||
       !parseSize(o.size, launch.width, launch.height))
     return 2;
 

@@ -6,8 +6,30 @@
 
 namespace rlab::gui {
 
+namespace {
+
+void addExportOptions(CLI::App& cli, CommandLine& o) {
+  cli.add_option("--export", o.exportTo,
+                 "render every step of the run off-screen, as the stage in presenter mode draws "
+                 "it, into an animated GIF (.gif), an animated WebP (.webp) or a folder of PNGs "
+                 "(a path without an extension), then exit");
+  cli.add_flag("--film", o.film,
+               "screenshot: the frame --export draws for the step, the stage alone (no menu, "
+               "no buttons; the verdict on the last step)");
+  cli.add_option("--seconds-per-step", o.secondsPerStep,
+                 "export: how long a step without a sentence stays, 0.2 to 10 (default 1.2); a "
+                 "step with one stays as long as it takes to read, the last three seconds more")
+      ->check(CLI::Range(0.2, 10.0));
+  cli.add_option("--run", o.run,
+                 "the run as a try link's keys, e.g. lesson=barrier&n=8&barrier=off (rlab "
+                 "export passes this)");
+}
+
+}  // namespace
+
 void addCommandLineOptions(CLI::App& cli, CommandLine& o) {
   cli.add_option("--screenshot", o.screenshot, "render off-screen and write this PNG, then exit");
+  addExportOptions(cli, o);
   cli.add_option("--lesson", o.lesson,
                  "lesson to show: basics (the opening chapter), " + lessonIds());
   cli.add_option("--variant", o.variant, "the lesson's variant");

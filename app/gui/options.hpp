@@ -29,6 +29,11 @@ struct CommandLine {
   std::string exercise, exerciseFile, exerciseAction, exerciseDir;
   int hints = 0;
   std::string chapter;  // a teacher's chapter (Markdown in the lesson format) to open
+  // --export: every step into an animation or a folder of PNGs; --film: a screenshot of one of
+  // its frames; --run: the run as a try link's keys (lesson=barrier&n=8&barrier=off).
+  std::string exportTo, run;
+  bool film = false;
+  double secondsPerStep = 1.2;
 };
 
 // The program's name and one-line description, and its options bound to `into`.

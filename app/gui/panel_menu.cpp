@@ -125,6 +125,10 @@ float drawMenuBar(App& app) {
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu(trId("File"))) {
       if (ImGui::MenuItem(trId("Open chapter..."))) ui.openChapterWanted = true;
+      // The lesson's run on screen (an exercise's own run is not a lesson's stage).
+      if (ImGui::MenuItem(trId("Export animation..."), nullptr, false,
+                          ui.trace && ui.exercise.id.empty()))
+        ui.exportDialog.wanted = true;
       for (const auto& own : ui.ownChapters)
         if (ImGui::MenuItem(own->doc.title.c_str(), nullptr, ui.ownChapterShown() == own.get())) {
           app.closeExercise();

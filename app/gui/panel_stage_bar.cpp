@@ -22,14 +22,41 @@ struct BarItem {
   bool gap = false;  // a wider gap before it: a new group
 };
 
+// The lesson on screen: its number and title in the chosen language, and its variant.
+void appendLessonTitle(const UiState& ui, std::vector<BarItem>& items) {
+  const std::vector<LessonInfo>& all = lessons();
+  for (size_t k = 0; k < all.size(); ++k)
+    if (all[k].id == ui.params.lesson) {
+      std::string title = std::to_string(k + 1) + ". " + text::lessonTitle(all[k].id, ui.language);
+      if (all[k].variants.size() > 1 && ui.trace) title += " · " + ui.trace->params.variant;
+      items.push_back({title, "", {}, 0, true});
+    }
+}
+
 float itemWidth(const BarItem& item) {
   const std::string shown = item.label.substr(0, item.label.find("##"));
   const float text = ImGui::CalcTextSize(shown.c_str()).x;
   return item.widget.empty() ? text : text + ImGui::GetStyle().FramePadding.x * 2;
 }
 
+// A film's frame: the step, the lesson and the barrier's state, as words (nothing to press).
+std::vector<BarItem> filmItems(App& app) {
+  UiState& ui = app.ui;
+  std::vector<BarItem> items;
+  const int count = app.stepCount();
+  if (count > 0) items.push_back({printed(tr("step %d of %d"), ui.step, count - 1)});
+  appendLessonTitle(ui, items);
+  if (const VariantInfo* variant = variantOf(ui.params); variant && variant->barrierSwitch) {
+    const Palette& pal = palette(ui.view.presenter);
+    items.push_back({ui.params.barrier ? tr("barrier on") : tr("barrier off"), "", {},
+                     ui.params.barrier ? pal.right : pal.wrong, true});
+  }
+  return items;
+}
+
 std::vector<BarItem> barItems(App& app) {
   UiState& ui = app.ui;
+  if (ui.view.film) return filmItems(app);
   std::vector<BarItem> items;
   items.push_back({printed(ui.view.drawerOpen ? tr("Close (M)") : tr("≡ Menu (M)")) + "###drawer",
                    "drawer", [&ui] { ui.view.drawerOpen = !ui.view.drawerOpen; }});
@@ -46,14 +73,7 @@ std::vector<BarItem> barItems(App& app) {
   items.push_back({count > 0 ? printed(tr("step %d of %d"), ui.step, count - 1)
                              : std::string(tr("no steps recorded")),
                    ""});
-  // The lesson on screen: its number and title in the chosen language, and its variant.
-  const std::vector<LessonInfo>& all = lessons();
-  for (size_t k = 0; k < all.size(); ++k)
-    if (all[k].id == ui.params.lesson) {
-      std::string title = std::to_string(k + 1) + ". " + text::lessonTitle(all[k].id, ui.language);
-      if (all[k].variants.size() > 1 && ui.trace) title += " · " + ui.trace->params.variant;
-      items.push_back({title, "", {}, 0, true});
-    }
+  appendLessonTitle(ui, items);
 
   const VariantInfo* variant = variantOf(ui.params);
   const Palette& pal = palette(ui.view.presenter);
@@ -96,7 +116,10 @@ int flow(App& app, const std::vector<BarItem>& items, float width, bool draw) {
     if (sameRow) ImGui::SameLine(0, gap);
     if (item.widget.empty()) {
       ImGui::AlignTextToFramePadding();
-      ImGui::TextUnformatted(item.label.c_str());
+      if (item.colour)
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(item.colour), "%s", item.label.c_str());
+      else
+        ImGui::TextUnformatted(item.label.c_str());
       noteLabel(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), item.label);
       continue;
     }

@@ -60,6 +60,8 @@ void drawStageNarration(App& app) {
   ImGui::BeginChild("##narration", ImVec2(left - ImGui::GetStyle().WindowPadding.x, 0));
   drawNarration(app);
   ImGui::EndChild();
+  // A film tells the story before it gives the verdict: on the last step only.
+  if (app.ui.view.film && app.ui.step + 1 < app.stepCount()) return;
   ImGui::SameLine();
   ImGui::BeginChild("##verdict", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
   if (app.ui.trace && app.ui.trace->gpus > 0)

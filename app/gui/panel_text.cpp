@@ -456,6 +456,20 @@ void drawNarration(App& app) {
   drawInline(app, steps->items[size_t(ui.step)], ui.trace->params.lesson);
 }
 
+size_t narrationReadingLength(const UiState& ui) {
+  if (!ui.trace || !ui.trace->exercise.empty()) return 0;
+  const text::Block* steps = narrationOnScreen(ui);
+  if (!steps || ui.step >= int(steps->items.size())) return 0;
+  size_t length = 0;
+  for (const text::Span& span : steps->items[size_t(ui.step)])
+    for (size_t i = 0; i < span.text.size(); ++i) {
+      const unsigned char byte = static_cast<unsigned char>(span.text[i]);
+      if ((byte & 0xc0) == 0x80) continue;  // a UTF-8 continuation: not a character of its own
+      length += byte >= 0xe2 ? 2 : 1;       // from U+2000 on: CJK and its punctuation
+    }
+  return length;
+}
+
 float narrationHeight(App& app, float width) {
   UiState& ui = app.ui;
   if (!ui.trace || !ui.trace->exercise.empty()) return 0;

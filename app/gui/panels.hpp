@@ -18,6 +18,7 @@ namespace rlab::gui {
 // chapter opens, drawn after every window (a modal popup comes last in a frame).
 float drawMenuBar(App& app);
 void drawOpenChapterDialog(App& app);
+void drawExportDialog(App& app);  // File > Export animation (panel_export.cpp)
 void drawLessonsPanel(App& app);   // lesson list, variants, lesson text
 void drawControlsPanel(App& app);  // parameters, backend, Run
 float controlsPanelHeight();       // ... the height its content took when last drawn (0: not yet)
@@ -102,6 +103,8 @@ std::string recordedOnText(const std::string& path);
 void drawTextPanel(App& app);                  // the lesson's text: links, narration, predictions
 void drawNarration(App& app);                  // the text's sentence for the step on screen
 float narrationHeight(App& app, float width);  // ... and how tall it is at that width
+// ... and how long it is to read: characters, a CJK one counted twice (0: the step has none).
+size_t narrationReadingLength(const UiState& ui);
 // allreduce (panel_ranks.cpp): the G buffers after the step, chunks coloured by the ranks they
 // hold, the step's copies as arrows (in the Array window); the copies listed and the bytes each
 // GPU moved so far (in the lesson view).

@@ -10,19 +10,24 @@
 
 #include <stb/stb_image_write.h>
 
+#ifdef RLAB_HAVE_EGL
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#endif
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 
-#include "app/gui/theme.hpp"
-
 namespace rlab::gui {
 
-Platform::Platform(int width, int height, bool visible) {
+Platform::Platform(int width, int height, bool visible) : width_(width), height_(height) {
   glfwSetErrorCallback([](int, const char*) {});
-  if (!glfwInit())
+  const bool display = glfwInit();
+  if (!display && !visible && openSurfaceless()) return;
+  if (!display)
     throw NoDisplay("reduction-lab needs a display and none was found" +
                     std::string(std::getenv("DISPLAY") ? "" : " (DISPLAY is not set)") +
                     "; in a terminal, `rlab tour` shows every lesson.");
@@ -52,15 +57,62 @@ Platform::Platform(int width, int height, bool visible) {
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
+bool Platform::openSurfaceless() {
+#ifdef RLAB_HAVE_EGL
+  const auto platformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
+      eglGetProcAddress("eglGetPlatformDisplayEXT"));
+  if (!platformDisplay) return false;
+  EGLDisplay display = platformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+  EGLint major = 0, minor = 0;
+  if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor)) return false;
+  // No window surface exists here: a pbuffer's is the kind of config the platform has.
+  const EGLint configAsked[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                                EGL_OPENGL_BIT, EGL_NONE};
+  const EGLint contextAsked[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                 EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                 EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint configs = 0;
+  EGLContext context = EGL_NO_CONTEXT;
+  // Where no config answers, a context without one (EGL_KHR_no_config_context) still draws
+  // into framebuffer objects, which is all off-screen work needs.
+  if (eglBindAPI(EGL_OPENGL_API) && eglChooseConfig(display, configAsked, &config, 1, &configs))
+    context = eglCreateContext(display, configs == 1 ? config : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT,
+                               contextAsked);
+  if (context == EGL_NO_CONTEXT ||
+      !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context) ||
+      !gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress))) {
+    if (context != EGL_NO_CONTEXT) eglDestroyContext(display, context);
+    eglTerminate(display);
+    return false;
+  }
+  eglDisplay_ = display;
+  eglContext_ = context;
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  return true;
+#else
+  return false;
+#endif
+}
+
 Platform::~Platform() {
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  glfwDestroyWindow(window_);
+  if (window_) {
+    ImGui_ImplGlfw_Shutdown();
+    glfwDestroyWindow(window_);
+  }
   glfwTerminate();
+#ifdef RLAB_HAVE_EGL
+  if (eglContext_) {
+    eglMakeCurrent(eglDisplay_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(eglDisplay_, eglContext_);
+    eglTerminate(eglDisplay_);
+  }
+#endif
 }
 
 bool Platform::shouldClose() const {
-  return glfwWindowShouldClose(window_);
+  return !window_ || glfwWindowShouldClose(window_);
 }
 
 std::string Platform::renderer() const {
@@ -72,9 +124,16 @@ std::string Platform::renderer() const {
 }
 
 void Platform::beginFrame() {
-  glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
+  if (window_) {
+    glfwPollEvents();
+    ImGui_ImplGlfw_NewFrame();
+  } else {  // no window: the display is the size asked for, a frame a sixtieth of a second
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(float(width_), float(height_));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.DeltaTime = 1.f / 60;
+  }
   ImGui::NewFrame();
 }
 
@@ -122,12 +181,14 @@ void Platform::reloadFontTexture() {
 }
 
 void Platform::windowSize(int& width, int& height) const {
-  glfwGetWindowSize(window_, &width, &height);
+  width = width_;
+  height = height_;
+  if (window_) glfwGetWindowSize(window_, &width, &height);
 }
 
 float Platform::contentScale() const {
   float x = 1, y = 1;
-  glfwGetWindowContentScale(window_, &x, &y);
+  if (window_) glfwGetWindowContentScale(window_, &x, &y);
   return std::clamp(std::max(x, y), 1.0f, 4.0f);
 }
 

@@ -1,5 +1,7 @@
 // The window and OpenGL: GLFW, the glad-generated GL 3.3 core loader, ImGui's GLFW and
 // OpenGL 3 backends. Everything else in the app is drawn through ImGui and knows none of this.
+// Off-screen work (a screenshot, an exported animation) on a machine with no display gets an
+// OpenGL context with no window at all, from EGL's surfaceless platform (Mesa's llvmpipe).
 #pragma once
 
 #include <stdexcept>
@@ -20,6 +22,8 @@ class NoDisplay : public std::runtime_error {
 
 class Platform {
  public:
+  // A window, shown or hidden. Hidden where no display answers: no window, EGL's surfaceless
+  // context, `width` x `height` as ImGui's display.
   Platform(int width, int height, bool visible);
   ~Platform();
   Platform(const Platform&) = delete;
@@ -41,7 +45,12 @@ class Platform {
   std::string renderer() const;
 
  private:
+  // No display: the surfaceless context (false where EGL has none either).
+  bool openSurfaceless();
   GLFWwindow* window_ = nullptr;
+  void* eglDisplay_ = nullptr;  // the surfaceless context's, where there is no window
+  void* eglContext_ = nullptr;
+  int width_ = 0, height_ = 0;
 };
 
 // Writes RGBA pixels, top row first, as a PNG.

@@ -128,6 +128,9 @@ struct ViewOptions {
   // lessons, controls and code wait in a drawer that opens on demand (M).
   bool drawerOpen = false;
   ViewTab stageView = ViewTab::LessonView;  // the view under the array on the stage (V)
+  // An exported animation's frames (--export, --film): the stage alone, with no menu bar and no
+  // buttons, and the verdict on the last step only, where the story ends.
+  bool film = false;
 };
 
 // Which part of a long array the array view shows: a screenful of cells with their values.
@@ -169,6 +172,17 @@ struct OwnChapter {
   text::Document doc;
 };
 
+// File > Export animation: the run on screen, drawn by the app itself off-screen
+// (reduction-lab --export in a process of its own) into a GIF, a WebP or PNGs.
+struct ExportDialog {
+  bool wanted = false;              // its dialog opens on the next frame
+  std::array<char, 1024> path{};    // empty: a name in the home folder, offered as it opens
+  int size = 0;                     // of kExportSizes
+  std::string said;                 // the last export: what was written, or why nothing was
+  bool failed = false;
+};
+inline constexpr const char* kExportSizes[] = {"1280x800", "1920x1080", "1024x768"};
+
 struct UiState {
   Params params;                       // what the controls say
   Message paramError;                  // why they are refused, shown at the widgets
@@ -206,6 +220,7 @@ struct UiState {
   std::string chapter;  // the text shown: empty for the lesson's, "basics", or "file:PATH"
   std::vector<std::shared_ptr<const OwnChapter>> ownChapters;  // opened, in that order
   bool openChapterWanted = false;  // File > Open chapter: its dialog opens on the next frame
+  ExportDialog exportDialog;
   std::string chapterFolder;       // where that dialog looks
   std::vector<std::string> chapterProblems;    // the last chapter refused: FILE:LINE: reason
   std::shared_ptr<OwnChapter> pendingChapter;  // checked in the background: the app shows it

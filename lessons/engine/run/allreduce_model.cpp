@@ -129,7 +129,7 @@ std::string byteSizeText(double bytes) {
   int unit = 0;
   while (bytes >= 1024 && unit < 3) bytes /= 1024, ++unit;
   char text[32];
-  std::snprintf(text, sizeof text, "%g %s", bytes, units[unit]);
+  std::snprintf(text, sizeof text, "%.3g %s", bytes, units[unit]);
   return text;
 }
 

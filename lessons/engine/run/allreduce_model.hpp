@@ -66,6 +66,7 @@ std::vector<AllReduceModelRow> allReduceModelTable(const AllReduceMachine& m);
 Message allReduceAlgorithmText(AllReduceAlgorithm a);
 Message allReduceMachineText(const AllReduceMachine& m);
 Message allReduceCrossovers(const std::vector<AllReduceModelRow>& rows);
+// "4 KiB", "288 KiB", "1.5 GiB": three significant digits at most (the model's sizes are exact).
 std::string byteSizeText(double bytes);
 std::string shortNumber(double v);
 

@@ -156,6 +156,15 @@ std::string commandLineFor(const std::string& lesson,
   return line;
 }
 
+std::string linkQueryFor(const Params& p) {
+  std::string query = "lesson=" + p.lesson;
+  for (const RunParameter& parameter : runParameters())
+    if (const std::string value = parameter.get(p);
+        !value.empty() && std::string_view(parameter.key) != "lesson")
+      query += "&" + std::string(parameter.key) + "=" + value;
+  return query;
+}
+
 std::vector<std::string> runArguments(const Params& p) {
   std::vector<std::string> args = {p.lesson};
   for (const RunParameter& parameter : runParameters())

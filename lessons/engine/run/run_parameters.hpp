@@ -33,6 +33,10 @@ void setRunParameter(Params& p, const std::string& key, const std::string& value
 std::string commandLineFor(const std::string& lesson,
                            const std::vector<std::pair<std::string, std::string>>& pairs);
 
+// "lesson=barrier&n=8&barrier=off": the run as a try link's keys, the lesson and every
+// parameter not at its default (paramsFromQuery reads it back into the same run).
+std::string linkQueryFor(const Params& p);
+
 // rlab run's arguments that reproduce the run exactly: the lesson, then every parameter that is
 // not at its default.
 std::vector<std::string> runArguments(const Params& p);
