@@ -75,6 +75,8 @@ enum class Key {
   R,
   W,
   V,
+  A,
+  N,
   Plus,
   Minus  // letters and signs
 };
@@ -86,13 +88,14 @@ bool keyPressed(Key key) {
       ImGuiKey_Space,    ImGuiKey_LeftArrow, ImGuiKey_RightArrow, ImGuiKey_PageUp,
       ImGuiKey_PageDown, ImGuiKey_Home,      ImGuiKey_End,        ImGuiKey_Escape,
       ImGuiKey_P,        ImGuiKey_M,         ImGuiKey_B,          ImGuiKey_R,
-      ImGuiKey_W,        ImGuiKey_V,         ImGuiKey_Equal,      ImGuiKey_Minus};
+      ImGuiKey_W,        ImGuiKey_V,         ImGuiKey_A,          ImGuiKey_N,
+      ImGuiKey_Equal,    ImGuiKey_Minus};
   return ImGui::IsKeyPressed(keys[int(key)], repeats);
 #else
   static const int named[] = {ImGuiKey_Space,  ImGuiKey_LeftArrow, ImGuiKey_RightArrow,
                               ImGuiKey_PageUp, ImGuiKey_PageDown,  ImGuiKey_Home,
                               ImGuiKey_End,    ImGuiKey_Escape};
-  static const char letters[] = {'P', 'M', 'B', 'R', 'W', 'V', '=', '-'};
+  static const char letters[] = {'P', 'M', 'B', 'R', 'W', 'V', 'A', 'N', '=', '-'};
   if (int(key) < int(Key::P))
     return ImGui::IsKeyPressed(ImGui::GetKeyIndex(named[int(key)]), repeats);
   return ImGui::IsKeyPressed(letters[int(key) - int(Key::P)], false);
@@ -321,6 +324,11 @@ void App::handleKeys() {
       ui.rerunWanted = true;
     }
     if (keyPressed(Key::W)) startWitness();
+  }
+  // The Quiz view's: A shows the answer, N the next question.
+  if (ui.view.stageView == ViewTab::Quiz && ui.quiz.quiz) {
+    if (keyPressed(Key::A)) showQuizQuestion(ui.quiz.current, true);
+    if (keyPressed(Key::N)) showQuizQuestion(ui.quiz.current + 1, false);
   }
   if (keyPressed(Key::V)) {
     const std::vector<ViewTab> views = stageViews();

@@ -35,6 +35,14 @@ class App {
   void startProfile();
   // GPU only: times both runs of a "faster" prediction and answers it.
   void startFasterPrediction(const text::Block* prediction, const std::string& chapter);
+  // The Quiz view: a quiz of ten questions on the lesson on screen drawn from `seed`, its first
+  // question shown; then question `k` (from 0), answered or not. The question's run goes into
+  // the player at the step it asks about once answered, at the one before until then.
+  void startQuiz(uint64_t seed);
+  void showQuizQuestion(int k, bool revealed);
+  // Whether the run on screen is a quiz question's whose answer is not shown yet: the verdict
+  // waits (it would give the answer away).
+  bool quizAnswerHidden() const;
   // File > Export animation: the run on screen into ui.exportDialog's path, drawn by this
   // program again with --export (the stage in presenter mode, the chosen size, the language on
   // screen); progress by frames, Cancel stops it and leaves no file.

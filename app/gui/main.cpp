@@ -290,12 +290,22 @@ std::vector<unsigned char> renderSettled(rlab::gui::App& app, rlab::gui::Platfor
   return pixels;
 }
 
+// --quiz: the Quiz view on that quiz's question, over the run on screen.
+void openQuizOption(rlab::gui::App& app, const rlab::gui::CommandLine& o) {
+  if (!o.quizSeed) return;
+  app.startQuiz(o.quizSeed);
+  app.showQuizQuestion(o.quizQuestion - 1, o.quizAnswer);
+  app.ui.view.stageView = rlab::gui::ViewTab::Quiz;
+  app.ui.requestTab = rlab::gui::ViewTab::Quiz;
+}
+
 // --screenshot: the view asked for, rendered off-screen into a PNG; the exit status.
 int takeScreenshot(rlab::gui::App& app, rlab::gui::Platform& platform, const std::string& fonts,
                    const Launch& l) {
   const rlab::gui::CommandLine& o = l.o;
   if (!runScreenshotWork(app, o)) return 2;
   app.ui.requestTab = rlab::gui::viewTabFor(o.view);
+  openQuizOption(app, o);
   app.ui.requestCodeTab = o.code == "host" ? rlab::gui::CodeTab::Host : rlab::gui::CodeTab::Kernel;
   const std::vector<unsigned char> pixels = renderSettled(app, platform, fonts, l);
   if (!rlab::gui::writePng(o.screenshot, l.width, l.height, pixels)) {
@@ -350,6 +360,10 @@ std::optional<int> runApp(Launch& l) {
     app.ui.requestTab = rlab::gui::viewTabFor(o.view);
     return rlab::gui::exportAnimation(app, {o.exportTo, l.width, l.height, o.secondsPerStep},
                                       [&] { return renderSettled(app, platform, fonts, l); });
+  }
+  if (o.quizSeed) {  // the quiz's run, not the first run's, on screen when the window opens
+    app.runNow();
+    openQuizOption(app, o);
   }
   runWindow(app, platform, fonts);
   saveRemembered(remembered, platform, app);

@@ -25,6 +25,16 @@ void addExportOptions(CLI::App& cli, CommandLine& o) {
                  "export passes this)");
 }
 
+void addQuizOptions(CLI::App& cli, CommandLine& o) {
+  cli.add_option("--quiz", o.quizSeed,
+                 "open the Quiz view on the quiz this number draws for the lesson (rlab quiz "
+                 "LESSON --seed draws the same questions)")
+      ->check(CLI::Range(1ULL, 1000000000000ULL));
+  cli.add_option("--quiz-question", o.quizQuestion, "the quiz's question to show, from 1")
+      ->check(CLI::Range(1, 10));
+  cli.add_flag("--quiz-answer", o.quizAnswer, "the question's answer shown, and its step");
+}
+
 }  // namespace
 
 void addCommandLineOptions(CLI::App& cli, CommandLine& o) {
@@ -59,9 +69,10 @@ void addCommandLineOptions(CLI::App& cli, CommandLine& o) {
                  "timing chart, race, race witness, wrong share by block size, float sums in "
                  "ulps, the kernel's printf output, the memory view (sectors per warp), or the "
                  "profile (the GPU's counters under Nsight Compute, or a GPU's recording), or the "
-                 "all-reduce's model at scale")
+                 "all-reduce's model at scale, or the quiz")
       ->check(CLI::IsMember({"text", "lesson", "timing", "race", "witness", "by-block",
-                             "float-sums", "timeline", "output", "memory", "profile", "scale"}));
+                             "float-sums", "timeline", "output", "memory", "profile", "scale",
+                             "quiz"}));
   cli.add_option("--code", o.code,
                  "screenshot: the kernel source or the host code that launched it")
       ->check(CLI::IsMember({"kernel", "host"}));
@@ -94,6 +105,7 @@ void addCommandLineOptions(CLI::App& cli, CommandLine& o) {
                  "open this Markdown file, a chapter in the lesson format (try links, steps, "
                  "predictions, folded answers), beside the built-in lessons; checked first as "
                  "rlab lesson --check checks it");
+  addQuizOptions(cli, o);
 }
 
 }  // namespace rlab::gui

@@ -34,6 +34,10 @@ struct CommandLine {
   std::string exportTo, run;
   bool film = false;
   double secondsPerStep = 1.2;
+  // --quiz: the Quiz view on the quiz this seed draws, at this question (from 1), answered or not.
+  unsigned long long quizSeed = 0;
+  int quizQuestion = 1;
+  bool quizAnswer = false;
 };
 
 // The program's name and one-line description, and its options bound to `into`.

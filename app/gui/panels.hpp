@@ -18,7 +18,8 @@ namespace rlab::gui {
 // chapter opens, drawn after every window (a modal popup comes last in a frame).
 float drawMenuBar(App& app);
 void drawOpenChapterDialog(App& app);
-void drawExportDialog(App& app);  // File > Export animation (panel_export.cpp)
+void drawExportDialog(App& app);
+void drawQuizPanel(App& app);  // the Quiz view (panel_quiz.cpp)  // File > Export animation (panel_export.cpp)
 void drawLessonsPanel(App& app);   // lesson list, variants, lesson text
 void drawControlsPanel(App& app);  // parameters, backend, Run
 float controlsPanelHeight();       // ... the height its content took when last drawn (0: not yet)

@@ -27,6 +27,7 @@ const std::vector<std::pair<ViewTab, TabEntry>>& viewTabs() {
       {ViewTab::Memory, {"Memory", "memory", [] { return trId("Memory"); }, drawMemoryPanel}},
       {ViewTab::Profile, {"Profile", "profile", [] { return trId("Profile"); }, drawProfilePanel}},
       {ViewTab::Scale, {"At scale", "scale", [] { return trId("At scale"); }, drawScalePanel}},
+      {ViewTab::Quiz, {"Quiz", "quiz", [] { return trId("Quiz"); }, drawQuizPanel}},
   };
   return tabs;
 }

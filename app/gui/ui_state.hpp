@@ -20,6 +20,7 @@
 #include "lessons/engine/races/race.hpp"
 #include "lessons/engine/gpu_tools/sanitizer.hpp"
 #include "lessons/engine/texts/texts.hpp"
+#include "lessons/engine/quiz/quiz.hpp"
 #include "lessons/engine/run/trace.hpp"
 #include "lessons/engine/races/witness.hpp"
 
@@ -45,7 +46,8 @@ enum class ViewTab {
   KernelOutput,
   Memory,
   Profile,
-  Scale
+  Scale,
+  Quiz
 };
 // The code beside the controls.
 enum class CodeTab { Kernel, Host };
@@ -114,6 +116,16 @@ struct ExerciseState {
 struct ScaleView {
   int gpus = 1024;
   int perNode = 8;  // 0: every GPU in one node
+};
+
+// The Quiz view: questions drawn from real runs of the lesson on screen (lessons/engine/quiz),
+// one at a time, the question's run in the array at the step before the one it asks about; its
+// answer, and that step, revealed on a key.
+struct QuizView {
+  std::shared_ptr<const Quiz> quiz;
+  std::array<char, 24> seedText{};  // as typed; a new quiz draws one where it is empty
+  int current = 0;                  // the question on screen, from 0
+  bool revealed = false;
 };
 
 struct ViewOptions {
@@ -216,6 +228,7 @@ struct UiState {
 
   ViewOptions view;
   ScaleView scale;
+  QuizView quiz;
   Language language = Language::En;  // of the course texts (and fonts)
   std::string chapter;  // the text shown: empty for the lesson's, "basics", or "file:PATH"
   std::vector<std::shared_ptr<const OwnChapter>> ownChapters;  // opened, in that order

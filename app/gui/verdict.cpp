@@ -49,6 +49,7 @@ Verdict verdictOf(const App& app) {
 }
 
 void drawVerdict(App& app, float headlineScale) {
+  if (app.quizAnswerHidden()) return;
   const Verdict v = verdictOf(app);
   if (v.headline.empty()) return;
   ImGui::SetWindowFontScale(headlineScale);
