@@ -281,3 +281,32 @@ TEST_CASE("export: File > Export animation writes the run on screen, and Cancel 
   CHECK_FALSE(std::filesystem::exists(gif));
   CHECK_FALSE(std::filesystem::exists(gif + ".part"));
 }
+
+TEST_CASE("export: a learner's kernel as a film, its race on the last frame, no marks written" *
+          doctest::skip(noXvfb())) {
+  const TempFolder dir("export-learner");
+  const std::string cli = std::string(RLAB_CLI_BINARY);
+  // The solution with its barriers taken out: it races.
+  const std::string kernel = (dir / "racing.cu").string();
+  REQUIRE(run(cli + " exercise solution tree-in-shared | sed 's/__syncthreads();//' > " + kernel) ==
+          0);
+  const std::string home = "env XDG_DATA_HOME=" + (dir / "data").string() + " ";
+  // A wrong kernel's run exits non-zero; its JSON is what counts.
+  run(home + cli + " exercise run tree-in-shared " + kernel + " --n 40 --format json > " +
+      (dir / "run.json").string());
+  std::ifstream runJson(dir / "run.json");
+  const nlohmann::json report = nlohmann::json::parse(runJson);
+  const size_t steps = report["run"]["steps"].size();
+  REQUIRE(steps >= 2);
+  std::filesystem::remove_all(dir / "data");
+  REQUIRE(run("xvfb-run -a " + home + cli + " export tree-in-shared --kernel " + kernel +
+              " --n 40 --to " + (dir / "film").string() + " > /dev/null") == 0);
+  for (size_t k = 0; k < steps; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "step-%03zu.png", k);
+    CHECK(std::filesystem::exists(dir / "film" / name));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir / "film" / ("step-00" + std::to_string(steps) + ".png")));
+  // Neither the learner's files nor their progress were touched by the export.
+  CHECK_FALSE(std::filesystem::exists(dir / "data"));
+}

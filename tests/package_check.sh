@@ -2,7 +2,9 @@
 # The Debian package on a fresh lab machine: for each Debian release, a fresh system made with
 # debootstrap, the package installed with apt (which resolves its dependencies), then what a
 # class does with it — rlab's tour, an exercise checked, a teacher's chapter checked, the app
-# drawing a screenshot under Xvfb — and the package purged: nothing of it may be left.
+# drawing a screenshot under Xvfb — and the package purged: nothing of it may be left. For the
+# release the PrairieLearn grader image is built from, that image's own steps too, and a right
+# and a racing kernel graded in it.
 # Needs root and Debian's mirror (or RLAB_DEBIAN_MIRROR); not part of ctest.
 #
 #   tests/package_check.sh build/reduction-lab_*.deb [SUITE ...]   the package built here
@@ -107,6 +109,53 @@ build_package() {
   cleanup
 }
 
+# The PrairieLearn grader image (assets/graders/prairielearn/Dockerfile) made by its own steps
+# in a fresh system of the release its FROM names: the package copied where its COPY puts it,
+# each RUN line run as written; then the question's entrypoint grades a right kernel and one
+# with its barriers taken out, in PrairieLearn's folders, as the external grader runs it.
+grader_image_suite() {
+  case "$(sed -n 's/^FROM debian:\([0-9]*\).*/\1/p' "$here/assets/graders/prairielearn/Dockerfile")" in
+    12) echo bookworm ;;
+    13) echo trixie ;;
+  esac
+}
+check_grader_image() {
+  local dockerfile="$here/assets/graders/prairielearn/Dockerfile"
+  local question="$here/assets/graders/prairielearn/question"
+  say "the grader image's steps ($dockerfile)"
+  enter "$1"
+  cp "$deb" "$root/tmp/"
+  # RUN lines, their continuations joined as Docker joins them.
+  local line
+  while IFS= read -r line; do
+    run sh -c "$line" || return 1
+  done < <(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$dockerfile" | sed -n 's/^RUN //p')
+  mkdir -p "$root/grade/student" "$root/grade/results"
+  cp -r "$question/tests" "$root/grade/"
+  local exercise
+  exercise=$(tr -d ' \t\r\n' <"$question/tests/exercise")
+  in_root rlab exercise solution "$exercise" >"$root/grade/student/kernel.cu" 2>>"$log"
+  run /grade/tests/grade.sh || true
+  cp "$root/grade/results/results.json" "$out/$1-grader-right.json" 2>/dev/null || true
+  if grep -Eq '"score": ?1(\.0)?[,}]' "$root/grade/results/results.json" 2>/dev/null; then
+    say "ok: the right kernel scores 1"
+  else
+    say "FAILED: the right kernel did not score 1 (results in $1-grader-right.json)"
+    failed=1
+  fi
+  sed -i 's/__syncthreads();//' "$root/grade/student/kernel.cu"
+  run /grade/tests/grade.sh || true
+  cp "$root/grade/results/results.json" "$out/$1-grader-racing.json" 2>/dev/null || true
+  if grep -Eq '"gradable": ?true' "$root/grade/results/results.json" 2>/dev/null &&
+    ! grep -Eq '"score": ?1(\.0)?[,}]' "$root/grade/results/results.json"; then
+    say "ok: the kernel without its barriers is graded, below 1"
+  else
+    say "FAILED: the kernel without its barriers was not graded below 1"
+    failed=1
+  fi
+  cleanup
+}
+
 failed=0
 for suite in "${suites[@]}"; do
   log="$out/$suite.log"
@@ -158,10 +207,12 @@ for suite in "${suites[@]}"; do
 
   run apt-get purge -y --autoremove reduction-lab || true
   list_files >"$out/$suite.after"
-  # Nothing of the package left: none of its files, nothing named after it.
+  # Nothing of the package left: none of its files, nothing named after it outside the users'
+  # homes (what a learner wrote there, exercises and progress, is theirs: no package removes it).
   left=$(while read -r f; do
     if [ -f "$root$f" ] || [ -L "$root$f" ]; then echo "$f"; fi
-  done <"$out/$suite.files"; (cd "$root" && find . -xdev \( -path ./proc -o -path ./dev -o -path ./tmp \) -prune -o \
+  done <"$out/$suite.files"; (cd "$root" && find . -xdev \( -path ./proc -o -path ./dev -o -path ./tmp \
+    -o -path ./root -o -path ./home \) -prune -o \
     \( -iname '*reduction-lab*' -o -name 'rlab*' -o -iname '*ReductionLab*' \) -print) || true)
   if [ -n "$left" ]; then
     say "FAILED: left after purge:"
@@ -177,5 +228,6 @@ for suite in "${suites[@]}"; do
   say "packages apt kept after the purge (what others still recommend): $(comm -12 \
     "$out/$suite.packages-with" "$out/$suite.packages-after" | comm -13 "$out/$suite.packages-before" - | tr '\n' ' ')"
   cleanup
+  if [ "$suite" = "$(grader_image_suite)" ]; then check_grader_image "$suite" || failed=1; fi
 done
 exit $failed

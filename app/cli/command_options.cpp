@@ -155,6 +155,10 @@ void ExportCommandOptions::addTo(CLI::App& app) {
   command->add_option("--to", to, "FILE.gif, FILE.webp, or a folder (no extension) for PNGs")
       ->required();
   command->add_option("--size", size, "WIDTHxHEIGHT of each frame (default 1280x800)");
+  kernelGiven = command->add_option(
+      "--kernel", kernel,
+      "FILE.cu, a learner's kernel: the film of its run on the simulator (--n, --block and "
+      "--schedule as rlab exercise run takes them); the lesson's place then names the exercise");
   command->add_option("--seconds-per-step", secondsPerStep,
                       "how long a step without a sentence stays, 0.2 to 10 (default 1.2); a "
                       "step with one stays long enough to read it, the last three seconds more");

@@ -116,7 +116,8 @@ struct TourCommandOptions {
 struct ExportCommandOptions {
   CLI::App* command = nullptr;
   LessonOptions common;
-  std::string to, size = "1280x800", secondsPerStep = "1.2";
+  std::string to, size = "1280x800", secondsPerStep = "1.2", kernel;
+  CLI::Option* kernelGiven = nullptr;
 
   void addTo(CLI::App& app);
   void fill(Command& c) const;

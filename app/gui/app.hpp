@@ -43,6 +43,9 @@ class App {
   // Whether the run on screen is a quiz question's whose answer is not shown yet: the verdict
   // waits (it would give the answer away).
   bool quizAnswerHidden() const;
+  // An exported film of a learner's run: the exercise's last run becomes the run on screen, on
+  // the stage, and the exercise closes (its file saved).
+  void putLearnerRunOnStage();
   // File > Export animation: the run on screen into ui.exportDialog's path, drawn by this
   // program again with --export (the stage in presenter mode, the chosen size, the language on
   // screen); progress by frames, Cancel stops it and leaves no file.

@@ -89,6 +89,13 @@ void App::watchProgressFile(float seconds) {
   sayProgressProblem();
 }
 
+void App::putLearnerRunOnStage() {
+  std::shared_ptr<const Trace> run = ui.exercise.trace;
+  if (!run) return;
+  closeExercise();
+  adoptRun(std::move(run), 0);
+}
+
 void App::closeExercise() {
   if (ui.exercise.dirty) saveExercise();
   ui.exercise = ExerciseState{};

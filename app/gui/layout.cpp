@@ -128,8 +128,12 @@ void App::layoutStage(float top) {
   const ImGuiWindowFlags behind = ImGuiWindowFlags_NoBringToFrontOnFocus |
                                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar;
   const float barHeight = stageBarHeight(*this, w);
+  // A learner's own kernel (an exported film of it) has no lesson view, and its last step's
+  // caption (the race it had) may be long: the array takes what the caption leaves.
+  const bool learner = ui.trace && !ui.trace->exercise.empty();
   const float narrationHeight =
-      std::clamp(stageNarrationHeight(*this, w), ImGui::GetTextLineHeight() * 3.f, h * 0.36f);
+      std::clamp(stageNarrationHeight(*this, w), ImGui::GetTextLineHeight() * 3.f,
+                 h * (learner ? 0.6f : 0.36f));
   const float pictureHeight = h - barHeight - narrationHeight;
   // The array as tall as this step needs (its header, arcs, cells, captions, the overview of a
   // long one), within limits; the view under it gets the rest.
@@ -142,8 +146,10 @@ void App::layoutStage(float top) {
   const float most = ranks || gather                            ? 0.75f
                      : ui.view.stageView == ViewTab::LessonView ? 0.56f
                                                                 : 0.45f;
-  const float arrayHeight = std::floor(
-      std::clamp(arrayPanelHeight(*this, w), pictureHeight * 0.3f, pictureHeight * most));
+  const float arrayHeight =
+      learner ? pictureHeight
+              : std::floor(std::clamp(arrayPanelHeight(*this, w), pictureHeight * 0.3f,
+                                      pictureHeight * most));
   window(*this, "##stage bar", {0, 0}, {w, barHeight}, drawStageBar, behind);
   window(*this, "##stage array", {0, barHeight}, {w, arrayHeight}, drawArrayPanel,
          behind & ~ImGuiWindowFlags_NoScrollbar);

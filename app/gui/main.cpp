@@ -344,6 +344,8 @@ std::optional<int> runApp(Launch& l) {
     return 0;
   }
   rlab::gui::App app;
+  // Off-screen work (a screenshot, an export) leaves the learner's marks alone.
+  if (!o.screenshot.empty() || !o.exportTo.empty()) app.ui.progressFile.clear();
   applyViewOptions(app, l, remembered);
   const std::string fonts = fontsList();
   loadFontsIfWanted(app, platform, fonts);
@@ -356,7 +358,15 @@ std::optional<int> runApp(Launch& l) {
   }
   if (!o.screenshot.empty()) return takeScreenshot(app, platform, fonts, l);
   if (!o.exportTo.empty()) {
+    if (!o.exercise.empty()) o.exerciseAction = "run";  // an exercise's film is of its run
     if (!runScreenshotWork(app, o)) return 2;
+    if (!o.exercise.empty()) {  // the learner's run, on the stage like a lesson's
+      if (!app.ui.exercise.trace) {
+        std::cerr << "reduction-lab: " << app.ui.status << "\n";
+        return 2;
+      }
+      app.putLearnerRunOnStage();
+    }
     app.ui.requestTab = rlab::gui::viewTabFor(o.view);
     return rlab::gui::exportAnimation(app, {o.exportTo, l.width, l.height, o.secondsPerStep},
                                       [&] { return renderSettled(app, platform, fonts, l); });

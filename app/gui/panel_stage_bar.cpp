@@ -7,6 +7,7 @@
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
 #include "app/gui/tabs.hpp"
+#include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/texts/texts.hpp"
 
@@ -45,11 +46,19 @@ std::vector<BarItem> filmItems(App& app) {
   std::vector<BarItem> items;
   const int count = app.stepCount();
   if (count > 0) items.push_back({printed(tr("step %d of %d"), ui.step, count - 1)});
-  appendLessonTitle(ui, items);
+  // A learner's own kernel: its exercise's title, in the language its text has.
+  if (const Exercise* e =
+          ui.trace && !ui.trace->exercise.empty() ? findExercise(ui.trace->exercise) : nullptr)
+    items.push_back({exerciseText(*e, ui.language).title, "", {}, 0, true});
+  else
+    appendLessonTitle(ui, items);
   if (const VariantInfo* variant = variantOf(ui.params); variant && variant->barrierSwitch) {
     const Palette& pal = palette(ui.view.presenter);
-    items.push_back({ui.params.barrier ? tr("barrier on") : tr("barrier off"), "", {},
-                     ui.params.barrier ? pal.right : pal.wrong, true});
+    items.push_back({ui.params.barrier ? tr("barrier on") : tr("barrier off"),
+                     "",
+                     {},
+                     ui.params.barrier ? pal.right : pal.wrong,
+                     true});
   }
   return items;
 }

@@ -2,6 +2,7 @@
 // to hold it, up to a third of the screen, then scrolls), and beside it the verdict.
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/strings.hpp"
@@ -16,11 +17,26 @@ float narrationWidth(float width) {
   return std::floor(width * 0.66f);
 }
 
+// A learner's kernel has no lesson text: a film of its run ends on what the run noted (how its
+// steps were taken, the race it had), beside the verdict.
+std::string learnerFilmCaption(const App& app) {
+  const UiState& ui = app.ui;
+  if (!ui.view.film || !ui.trace || ui.trace->exercise.empty() || ui.step + 1 < app.stepCount())
+    return "";
+  std::string caption;
+  for (const Message& note : ui.trace->notes) caption += (caption.empty() ? "" : "\n") + say(note);
+  return caption;
+}
+
 }  // namespace
 
 float stageNarrationHeight(App& app, float width) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float text = narrationHeight(app, narrationWidth(width) - style.WindowPadding.x * 2);
+  const float textWidth = narrationWidth(width) - style.WindowPadding.x * 2;
+  const std::string caption = learnerFilmCaption(app);
+  const float text = caption.empty()
+                         ? narrationHeight(app, textWidth)
+                         : ImGui::CalcTextSize(caption.c_str(), nullptr, false, textWidth).y;
   // The verdict: its headline at 1.6 times the size and how far off, then two lines on the race
   // where the setting can race. A bare CORRECT needs its headline only: the picture gets the
   // rest of the screen.
@@ -58,7 +74,10 @@ void drawStageNarration(App& app) {
   const float width = ImGui::GetContentRegionAvail().x;
   const float left = narrationWidth(width + ImGui::GetStyle().WindowPadding.x * 2);
   ImGui::BeginChild("##narration", ImVec2(left - ImGui::GetStyle().WindowPadding.x, 0));
-  drawNarration(app);
+  if (const std::string caption = learnerFilmCaption(app); !caption.empty())
+    wrappedText(caption);
+  else
+    drawNarration(app);
   ImGui::EndChild();
   // A film tells the story before it gives the verdict: on the last step only.
   if (app.ui.view.film && app.ui.step + 1 < app.stepCount()) return;
