@@ -2,7 +2,7 @@
 # The Debian package on a fresh lab machine: for each Debian release, a fresh system made with
 # debootstrap, the package installed with apt (which resolves its dependencies), then what a
 # class does with it — rlab's tour, an exercise checked, a teacher's chapter checked, the app
-# drawing a screenshot under Xvfb — and the package purged: nothing of it may be left. For the
+# drawing a screenshot under Xvfb and an animation with no display — and the package purged: nothing of it may be left. For the
 # release the PrairieLearn grader image is built from, that image's own steps too, and a right
 # and a racing kernel graded in it.
 # Needs root and Debian's mirror (or RLAB_DEBIAN_MIRROR); not part of ctest.
@@ -199,6 +199,9 @@ for suite in "${suites[@]}"; do
   run xvfb-run -a -s "-screen 0 1280x800x24" reduction-lab --screenshot /tmp/barrier.png \
     --lesson barrier --no-barrier --schedule stall:4:2:1 --chapter /tmp/class.md --view text || true
   cp "$root/tmp/barrier.png" "$out/$suite-barrier.png" 2>/dev/null || true
+  # An animation for slides, with no display at all (the app draws through EGL, off-screen).
+  run rlab export barrier --no-barrier --schedule stall:4:2:1 --to /tmp/race.gif || true
+  cp "$root/tmp/race.gif" "$out/$suite-race.gif" 2>/dev/null || true
   run test -f /usr/share/man/man1/rlab.1.gz -a -f /usr/share/man/man1/reduction-lab.1.gz \
     -a -f /usr/share/bash-completion/completions/rlab -a -f /usr/share/icons/hicolor/48x48/apps/reduction-lab.png \
     -a -f /usr/share/reduction-lab/manual/index.html || true
