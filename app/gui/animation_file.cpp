@@ -138,9 +138,9 @@ Quantized quantize(const std::vector<uint32_t>& rgb) {
 }
 
 struct AnimationWriter::Encoder {
-  // GIF: the file, and what a viewer shows now (each frame is the part that changed).
+  // GIF: the file, and the last frame (each frame is the part that changed since it).
   GifFileType* gif = nullptr;
-  std::vector<uint32_t> shown, previous;
+  std::vector<uint32_t> previous;
   // WebP: the encoder keeps the frames until it assembles the file.
   WebPAnimEncoder* webp = nullptr;
   WebPConfig config{};
@@ -249,9 +249,8 @@ std::array<int, 4> changedRegion(const std::vector<uint32_t>& now,
   return {left, top, right - left + 1, bottom - top + 1};
 }
 
-void addGifFrame(GifFileType* gif, const std::string& path, std::vector<uint32_t>& shown,
-                 std::vector<uint32_t>& previous, const std::vector<uint32_t>& rgb, int width,
-                 int height, double seconds) {
+void addGifFrame(GifFileType* gif, const std::string& path, std::vector<uint32_t>& previous,
+                 const std::vector<uint32_t>& rgb, int width, int height, double seconds) {
   const auto [left, top, w, h] = changedRegion(rgb, previous, width, height);
   std::vector<uint32_t> region;
   region.reserve(size_t(w) * h);
@@ -279,7 +278,6 @@ void addGifFrame(GifFileType* gif, const std::string& path, std::vector<uint32_t
     for (int x = 0; x < w; ++x) {
       const uint8_t index = q.indices[size_t(y) * w + x];
       row[size_t(x)] = index;
-      shown[size_t(top + y) * width + left + x] = q.palette[index];
     }
     ok = EGifPutLine(gif, row.data(), w) != GIF_ERROR;
   }
@@ -300,8 +298,7 @@ void AnimationWriter::add(const std::vector<unsigned char>& rgba, double seconds
       std::vector<uint32_t> rgb(pixels);
       for (size_t i = 0; i < pixels; ++i)
         rgb[i] = uint32_t(rgba[i * 4]) << 16 | uint32_t(rgba[i * 4 + 1]) << 8 | rgba[i * 4 + 2];
-      if (e.shown.empty()) e.shown.assign(pixels, 0);
-      addGifFrame(e.gif, path_, e.shown, e.previous, rgb, width_, height_, seconds);
+      addGifFrame(e.gif, path_, e.previous, rgb, width_, height_, seconds);
       break;
     }
     case AnimationFormat::WebP: {

@@ -10,7 +10,6 @@
 #include <iostream>
 #include <optional>
 
-#include "app/gui/animation_file.hpp"
 #include "app/gui/app.hpp"
 #include "app/gui/export_animation.hpp"
 #include "app/gui/options.hpp"
@@ -26,6 +25,7 @@
 #include "lessons/engine/gpu_tools/recording.hpp"
 #include "lessons/engine/gpu_tools/sanitizer.hpp"
 #include "lessons/engine/registry.hpp"
+#include "lessons/engine/system/animation_export.hpp"
 #include "lessons/engine/texts/texts.hpp"
 
 namespace {
@@ -35,7 +35,7 @@ struct Launch {
   const CLI::App& cli;  // which options were given
   rlab::gui::CommandLine& o;
   std::vector<double> givenValues = {};              // --values, parsed
-  std::optional<rlab::Params> givenRun = {};          // --run, parsed
+  std::optional<rlab::Params> givenRun = {};         // --run, parsed
   std::optional<rlab::text::Document> chapter = {};  // --chapter, read and checked
   int width = 0, height = 0;                         // --size
 };
@@ -115,9 +115,14 @@ struct Remembered {
   std::optional<rlab::gui::Settings> settings;
 };
 
+// A screenshot or an export: drawn off-screen, with nothing of the learner's read or written.
+bool offScreen(const rlab::gui::CommandLine& o) {
+  return !o.screenshot.empty() || !o.exportTo.empty();
+}
+
 Remembered loadRemembered(const rlab::gui::CommandLine& o) {
   // Screenshots show exactly what their options say; a window starts where the learner left.
-  const bool remembers = o.screenshot.empty() && o.exportTo.empty() && !o.glInfo;
+  const bool remembers = !offScreen(o) && !o.glInfo;
   Remembered r;
   r.file = remembers ? rlab::gui::settingsPath() : "";
   if (!r.file.empty() && o.resetSettings) std::remove(r.file.c_str());
@@ -337,15 +342,14 @@ std::optional<int> runApp(Launch& l) {
     l.width = remembered.settings->width;
     l.height = remembered.settings->height;
   }
-  rlab::gui::Platform platform(l.width, l.height,
-                               o.screenshot.empty() && o.exportTo.empty() && !o.glInfo);
+  rlab::gui::Platform platform(l.width, l.height, !offScreen(o) && !o.glInfo);
   if (o.glInfo) {
     std::cout << platform.renderer() << "\n";
     return 0;
   }
   rlab::gui::App app;
   // Off-screen work (a screenshot, an export) leaves the learner's marks alone.
-  if (!o.screenshot.empty() || !o.exportTo.empty()) app.ui.progressFile.clear();
+  if (offScreen(o)) app.ui.progressFile.clear();
   applyViewOptions(app, l, remembered);
   const std::string fonts = fontsList();
   loadFontsIfWanted(app, platform, fonts);
@@ -392,8 +396,8 @@ int main(int argc, char** argv) {
     return cli.exit(e);
   }
   Launch launch{cli, o};
-  if (!checkRunOptions(o, launch.givenValues, launch.givenRun) || !readChapterOption(o, launch.chapter) ||
-      !parseSize(o.size, launch.width, launch.height))
+  if (!checkRunOptions(o, launch.givenValues, launch.givenRun) ||
+      !readChapterOption(o, launch.chapter) || !parseSize(o.size, launch.width, launch.height))
     return 2;
 
   IMGUI_CHECKVERSION();
