@@ -1,10 +1,16 @@
 // The simulator backend's device memory: buffers aligned for vector loads, a poisoned guard zone
-// after the last element (reads past the end show, writes past the end stop the run), and no
-// lesson kernel that touches it.
+// after the last element (reads past the end show, writes past the end stop the run), no
+// lesson kernel that touches it, and a stripped program's kernels refused.
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -14,6 +20,7 @@
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run/run.hpp"
 #include "lessons/engine/backends/sim/backend.hpp"
+#include "tests/temp_folder.hpp"
 
 using rlab::SimBackend;
 
@@ -150,4 +157,21 @@ TEST_CASE("no lesson kernel reads or writes past the end of a buffer") {
       }
     }
   }
+}
+
+TEST_CASE("a stripped rlab refuses its kernels in one sentence instead of poisoning itself") {
+  // The simulator finds a kernel's __shared__ variables by name in the symbol table (the
+  // package keeps it); without one it cannot tell them from the program's own thread-locals.
+  TempFolder folder("stripped");
+  const std::string copy = (folder / "rlab").string();
+  const std::string errors = (folder / "errors").string();
+  REQUIRE(std::system(("strip -o '" + copy + "' '" + RLAB_CLI_BINARY + "'").c_str()) == 0);
+  const int status =
+      std::system(("'" + copy + "' run shared --n 64 > /dev/null 2> '" + errors + "'").c_str());
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) != 0);
+  std::ifstream in(errors);
+  const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(said.find("has no symbol table (it was stripped)") != std::string::npos);
+  CHECK(std::count(said.begin(), said.end(), '\n') == 1);
 }

@@ -119,8 +119,7 @@ void runOnWorkerThread(const std::function<void()>& job) {
 size_t sharedMemoryBytes(const void* kernel) {
   size_t bytes = 0;
   Worker::instance().runOnWorker([&] {
-    for (const detail::ByteRange& r : detail::sharedVariablesOf(kernel))
-      if (!r.name.empty()) bytes += r.end - r.begin;  // unnamed: a stripped program's whole block
+    for (const detail::ByteRange& r : detail::sharedVariablesOf(kernel)) bytes += r.end - r.begin;
   });
   return bytes;
 }
@@ -211,11 +210,17 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
     static const std::vector<detail::ByteRange> noKernel;
     static const detail::ByteRange noBuffer;
     const auto& declared = kernel ? detail::sharedVariablesOf(kernel) : noKernel;
-    // In a stripped program the kernel's own variables are unknown (the whole thread-local
-    // block stands for them, unnamed): nothing to hold against CUDA's limit there.
+    static const std::string notStripped;
+    const std::string& file = kernel ? detail::strippedModuleOf(kernel) : notStripped;
+    if (!file.empty())
+      throw LaunchError(file +
+                            " has no symbol table (it was stripped), so the simulator cannot "
+                            "tell its kernels' __shared__ variables from its other "
+                            "thread-local data; run a build that keeps the symbol table "
+                            "(strip --strip-debug keeps it).",
+                        {"sim.stripped", {{"file", file}}, {}});
     size_t staticBytes = 0;
-    for (const detail::ByteRange& r : declared)
-      if (!r.name.empty()) staticBytes += r.end - r.begin;
+    for (const detail::ByteRange& r : declared) staticBytes += r.end - r.begin;
     const DynamicShared dynamic(kernel ? detail::dynamicSharedOf(kernel) : noBuffer,
                                 options.dynamicSharedBytes, staticBytes);
     std::vector<detail::ByteRange> shared = declared;  // what a barrier shows

@@ -9,7 +9,8 @@
 // `_ZZ<encoding of k<int>>E1s`. So the symbol table of the module that holds the kernel says
 // exactly which thread-local bytes are its shared memory; a read before a write then shows a
 // poison byte, and nothing else on the worker (any other thread-local) is touched.
-// A module without a symbol table (stripped) gets its whole zero-initialised TLS poisoned.
+// A module without a symbol table (stripped) cannot say which of its thread-locals are shared
+// memory, and poisoning them all would poison the program's own: launch() refuses its kernels.
 
 #include "kernels/sim/detail/shared_memory.hpp"
 
@@ -23,6 +24,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -37,7 +39,7 @@ struct LoadedModule {
   std::string file;
   uintptr_t bias = 0;
   unsigned char* tls = nullptr;  // this thread's TLS block of the module
-  size_t tlsFileBytes = 0, tlsBytes = 0;
+  size_t tlsBytes = 0;
   size_t tlsModule = 0;  // the dynamic linker's number for the module's TLS block
 };
 
@@ -73,7 +75,6 @@ std::optional<LoadedModule> moduleHolding(const void* address) {
             holds = true;
           if (ph.p_type == PT_TLS) {
             module.tls = static_cast<unsigned char*>(info->dlpi_tls_data);
-            module.tlsFileBytes = ph.p_filesz;
             module.tlsBytes = ph.p_memsz;
             module.tlsModule = info->dlpi_tls_modid;
           }
@@ -223,7 +224,8 @@ namespace {
 
 struct KernelShared {
   std::vector<ByteRange> variables;
-  ByteRange dynamic;  // the module's buffer for extern __shared__, if it has one
+  ByteRange dynamic;     // the module's buffer for extern __shared__, if it has one
+  std::string stripped;  // the module's file, where it has thread-locals and no symbols
 };
 
 const KernelShared& sharedOf(const void* kernel) {
@@ -241,9 +243,10 @@ const KernelShared& sharedOf(const void* kernel) {
   if (table == tables.end()) table = tables.emplace(module->file, module->file).first;
   const std::string* name =
       table->second.functionAt(reinterpret_cast<uintptr_t>(kernel) - module->bias);
-  if (!name) {  // no symbols: every zero-initialised thread-local of the module
-    found.variables.push_back(
-        {module->tls + module->tlsFileBytes, module->tls + module->tlsBytes, ""});
+  if (!name) {  // named as the user knows it, not as the table was read
+    std::error_code unknown;
+    const std::filesystem::path program = std::filesystem::read_symlink(module->file, unknown);
+    found.stripped = module->file == "/proc/self/exe" && !unknown ? program.string() : module->file;
     return found;
   }
   for (const auto& v : table->second.threadLocalsNamed(staticLocalPrefix(*name)))
@@ -268,6 +271,10 @@ const std::vector<ByteRange>& sharedVariablesOf(const void* kernel) {
 
 const ByteRange& dynamicSharedOf(const void* kernel) {
   return sharedOf(kernel).dynamic;
+}
+
+const std::string& strippedModuleOf(const void* kernel) {
+  return sharedOf(kernel).stripped;
 }
 
 }  // namespace rlab::sim::detail

@@ -27,4 +27,9 @@ const std::vector<ByteRange>& sharedVariablesOf(const void* kernel);
 // declares none. Worker thread only.
 const ByteRange& dynamicSharedOf(const void* kernel);
 
+// The file of the module that holds `kernel`, where that module has thread-locals but no symbol
+// table (it was stripped), so that its __shared__ variables cannot be told from the program's
+// other thread-locals; empty otherwise. Worker thread only.
+const std::string& strippedModuleOf(const void* kernel);
+
 }  // namespace rlab::sim::detail
