@@ -10,9 +10,13 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "lessons/engine/exercise/check.hpp"
+#include "lessons/engine/exercise/grade.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/exercise/probe.hpp"
+#include "tests/cli_driver.hpp"
 #include "tests/conformance_cases.hpp"
 #include "tests/temp_folder.hpp"
 
@@ -148,4 +152,61 @@ TEST_CASE("gpu: one run on the GPU comes with the simulator's steps of the same 
         "A GPU shows no steps: these are the simulator's run of the same case, which gave 36.");
   REQUIRE_FALSE(r.notes.empty());
   CHECK(english(r.notes.front()) == "On the GPU: result 36, expected 36.");
+}
+
+TEST_CASE("gpu: the leaderboard times each whole reduction against fastest and CUB") {
+  // One exercise of each shape the board times: an atomic result, a fold in place, passes of
+  // block partials.
+  for (const std::string id : {"one-queue", "fold-any-length", "sequential-addressing"}) {
+    const Exercise& e = exerciseOrThrow(id);
+    TempFolder folder("board-" + id);
+    const std::string file = (folder / "kernel.cu").string();
+    std::ofstream(file) << solutionFile(e);
+    ExerciseRequest request;
+    request.file = file;
+    request.backend = BackendChoice::Gpu;
+    request.caseSeconds = 15;
+    request.leaderboard = true;
+    const GradeReport g = gradeExercise(e, request);
+    CAPTURE(id);
+    CHECK(g.points == 120);
+    CHECK(g.leaderboard.right);
+    CHECK(g.leaderboard.rounds == 5);
+    CHECK(g.leaderboard.roundsRight == 5);
+    CHECK(g.leaderboard.kernelMs > 0);
+    CHECK(g.leaderboard.fastestMs > 0);
+    CHECK(g.leaderboard.cubMs > 0);
+    MESSAGE(id << ": " << english(g.leaderboard.sentence));
+  }
+}
+
+TEST_CASE("gpu: a kernel wrong only at 2^24 passes the GPU's check and is kept off the board") {
+  const std::string file = kFixtures + "wrong_at_large_powers_of_two.cu";
+  const std::string solution =
+      std::string(RLAB_SOURCE_DIR) + "/lessons/atomic/exercises/one-queue/solution.cu";
+  CHECK(checkOnGpu("one-queue", file).passed());  // no case of the check sees it
+  const Outcome wrong = rlabWith({"exercise", "grade", "one-queue", file, "--backend", "gpu",
+                                  "--leaderboard", "--format", "gradescope"});
+  REQUIRE(wrong.code == 0);
+  const nlohmann::json w = nlohmann::json::parse(wrong.out);
+  CHECK_FALSE(w.contains("leaderboard"));
+  CHECK(w["score"] == 100);  // the GPU's 20 points lost with the wrong round
+  const std::string board = w["tests"].back()["output"].get<std::string>();
+  CHECK(board.find("n = 16777216") != std::string::npos);  // the round's own sentence
+  MESSAGE("wrong at 2^24: " << board);
+  const Outcome right = rlabWith({"exercise", "grade", "one-queue", solution, "--backend", "gpu",
+                                  "--leaderboard", "--format", "gradescope"});
+  REQUIRE(right.code == 0);
+  const nlohmann::json r = nlohmann::json::parse(right.out);
+  CHECK(r["score"] == 120);
+  REQUIRE(r.contains("leaderboard"));
+  REQUIRE(r["leaderboard"].size() == 3);
+  CHECK(r["leaderboard"][0]["order"] == "asc");
+  for (const nlohmann::json& entry : r["leaderboard"]) {
+    CHECK(entry["name"].is_string());
+    CHECK(entry["value"].get<double>() > 0);
+  }
+  CHECK(r["tests"].back()["max_score"] == 0);
+  CHECK(r["tests"].back()["tags"][0] == "leaderboard");
+  MESSAGE("Gradescope's leaderboard: " << r["leaderboard"].dump());
 }

@@ -16,6 +16,8 @@
 
 #include "lessons/engine/exercise/exercises.hpp"
 #include "lessons/engine/exercise/grade.hpp"
+#include "lessons/engine/exercise/runner_protocol.hpp"
+#include "tests/cli_driver.hpp"
 #include "tests/temp_folder.hpp"
 
 using namespace rlab;
@@ -236,4 +238,135 @@ TEST_CASE("graders: GitHub Classroom's workflow runs rlab's tests by their exit 
       CHECK((status == 0) == passes);
     }
   }
+}
+
+namespace {
+
+// The exercise runner as a GPU machine's would be, for the leaderboard's plumbing where there
+// is no GPU: the simulator's runs go to the real runner; a --gpu run writes `gpuLines` (the
+// GPU's check and the leaderboard's lines) where the runner reports, on descriptor 3, and notes
+// its arguments in `gpu-arguments`.
+struct RunnerOnAFakeGpu {
+  explicit RunnerOnAFakeGpu(const std::vector<std::string>& gpuLines) : folder("fake-gpu") {
+    std::ofstream(folder / "gpu-lines") << [&] {
+      std::string text;
+      for (const std::string& line : gpuLines) text += line + "\n";
+      return text;
+    }();
+    const fs::path script = folder / "runner";
+    std::ofstream(script) << "#!/bin/sh\n"
+                          << "case \" $* \" in *\" --gpu \"*)\n"
+                          << "  echo \"$*\" > '" << (folder / "gpu-arguments").string() << "'\n"
+                          << "  cat '" << (folder / "gpu-lines").string() << "' >&3; exit 0 ;;\n"
+                          << "esac\n"
+                          << "exec '" << realRunner << "' \"$@\"\n";
+    fs::permissions(script, fs::perms::owner_all);
+    setenv("RLAB_EXERCISE_RUNNER", script.c_str(), 1);
+  }
+  ~RunnerOnAFakeGpu() {
+    if (realRunner.empty())
+      unsetenv("RLAB_EXERCISE_RUNNER");
+    else
+      setenv("RLAB_EXERCISE_RUNNER", realRunner.c_str(), 1);
+  }
+  bool askedForLeaderboard() const {
+    return textOf((folder / "gpu-arguments").string()).find("--leaderboard") != std::string::npos;
+  }
+  const std::string realRunner = findExerciseRunner();
+  TempFolder folder;
+};
+
+std::string line(const std::vector<std::string>& fields) {
+  std::string text;
+  for (const std::string& f : fields) text += (text.empty() ? "" : "\t") + f;
+  return text;
+}
+
+GradeReport gradeForBoard(const std::string& file, BackendChoice backend) {
+  ExerciseRequest request;
+  request.file = file;
+  request.caseSeconds = kCaseSeconds;
+  request.backend = backend;
+  request.leaderboard = true;
+  return gradeExercise(exerciseOrThrow("one-queue"), request);
+}
+
+}  // namespace
+
+TEST_CASE("rlab exercise grade --leaderboard: only a kernel right everywhere gets a time") {
+  const std::string right = kSource + "/lessons/atomic/exercises/one-queue/solution.cu";
+  const Message figures("runner.leaderboard", {{"mine", "0.0310"},
+                                               {"runs", 25},
+                                               {"rounds", 5},
+                                               {"fastest", "0.0250"},
+                                               {"cub", "0.0400"},
+                                               {"vs-fastest", "0.81"},
+                                               {"vs-cub", "1.29"}});
+  const std::vector<std::string> checkPassed = {"@cases\t1", "@case\t0", "@pass\t0"};
+  SUBCASE("every round right: the figures, on the board, no points") {
+    std::vector<std::string> lines = checkPassed;
+    for (int round = 1; round <= 5; ++round)
+      lines.push_back(
+          line({"@leaderboard-round", std::to_string(round), "1", "0.0310",
+                encodeMessage(Message(
+                    "runner.leaderboard-round",
+                    {{"round", round}, {"data", "random"}, {"ms", "0.0310"}, {"runs", 5}}))}));
+    lines.push_back(line({"@leaderboard", "0.0310", "0.0250", "0.0400", encodeMessage(figures)}));
+    lines.push_back("@done");
+    const RunnerOnAFakeGpu gpu(lines);
+    const GradeReport g = gradeForBoard(right, BackendChoice::Gpu);
+    CHECK(gpu.askedForLeaderboard());
+    CHECK(g.points == 120);
+    CHECK(g.maxPoints == 120);
+    const GradeTest& board = testOf(g, GradeTestId::Leaderboard);
+    CHECK(board.passed);
+    CHECK(board.maxPoints == 0);
+    CHECK(board.cases == 5);
+    CHECK(board.casesPassed == 5);
+    CHECK(english(board.sentence) == english(figures));
+    CHECK(g.leaderboard.right);
+    CHECK(g.leaderboard.kernelMs == doctest::Approx(0.031));
+    CHECK(g.leaderboard.fastestMs == doctest::Approx(0.025));
+    CHECK(g.leaderboard.cubMs == doctest::Approx(0.04));
+  }
+  SUBCASE("a wrong round: the GPU's test fails with its sentence, and no time") {
+    const Message wrong = verbatim("one-queue: n = 16777216, the sum is 75497012, not 75497015.");
+    std::vector<std::string> lines = checkPassed;
+    lines.push_back(line({"@leaderboard-round", "1", "0", "0.0100", encodeMessage(wrong)}));
+    lines.push_back("@done");
+    const RunnerOnAFakeGpu gpu(lines);
+    const GradeReport g = gradeForBoard(right, BackendChoice::Gpu);
+    CHECK(g.points == 100);
+    CHECK_FALSE(testOf(g, GradeTestId::Gpu).passed);
+    CHECK(english(testOf(g, GradeTestId::Gpu).sentence) == english(wrong));
+    CHECK_FALSE(testOf(g, GradeTestId::Leaderboard).passed);
+    CHECK(english(testOf(g, GradeTestId::Leaderboard).sentence) == english(wrong));
+    CHECK(g.leaderboard.rounds == 1);
+    CHECK(g.leaderboard.roundsRight == 0);
+    CHECK_FALSE(g.leaderboard.right);
+  }
+  SUBCASE("a kernel the simulator finds racing is not timed at all") {
+    std::vector<std::string> lines = checkPassed;
+    lines.push_back("@done");
+    const RunnerOnAFakeGpu gpu(lines);
+    const GradeReport g = gradeForBoard(kFixtures + "plain_add.cu", BackendChoice::Gpu);
+    CHECK_FALSE(gpu.askedForLeaderboard());
+    CHECK_FALSE(g.leaderboard.right);
+    CHECK(english(testOf(g, GradeTestId::Leaderboard).sentence).starts_with("Not timed: only a "));
+  }
+  SUBCASE("on the simulator the test says that the board needs a GPU") {
+    const GradeReport g = gradeForBoard(right, BackendChoice::Sim);
+    CHECK(g.maxPoints == 100);
+    CHECK(english(testOf(g, GradeTestId::Leaderboard).sentence) ==
+          english(Message("grade.leaderboard-needs-gpu")));
+  }
+}
+
+TEST_CASE("rlab exercise grade --leaderboard on the simulator alone is refused in one sentence") {
+  const Outcome o =
+      rlabWith({"exercise", "grade", "one-queue",
+                kSource + "/lessons/atomic/exercises/one-queue/solution.cu", "--leaderboard"});
+  CHECK(o.code == 2);
+  CHECK(o.out.empty());
+  CHECK(o.err == "rlab: " + english(Message("usage.leaderboard-needs-gpu")) + "\n");
 }

@@ -79,6 +79,7 @@ struct Command {
   double caseSeconds = 5;
   std::string gradePlatform;  // exercise grade --format gradescope or prairielearn
   std::string gradeTest;      // exercise grade --test: that test's verdict is the exit status
+  bool gradeLeaderboard = false;  // exercise grade --leaderboard
   AllReduceMachine model;     // model allreduce: the machine
   // quiz: its seed (given, or drawn and printed so that the quiz can be asked again), how many
   // questions, and what it writes: text asks them one at a time; json, moodle and gift write

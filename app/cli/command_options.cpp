@@ -266,7 +266,11 @@ void ExerciseCommandOptions::addTo(CLI::App& app) {
                     "sim (default), gpu (the GPU's check is one test more) or auto");
   grade->add_option("--test", gradeTest,
                     "one test only: exit status 0 where it passed (sizes, ends, orders, "
-                    "late-threads, races-and-rules, gpu), for graders that score by exit status");
+                    "late-threads, races-and-rules, gpu, leaderboard), for graders that score by "
+                    "exit status");
+  grade->add_flag("--leaderboard", leaderboard,
+                  "on a GPU, once every test passed: the whole reduction at 2^24 timed on fresh "
+                  "inputs against fastest and CUB (Gradescope's leaderboard)");
   addLanguageOption(grade, language);
   hint = exercise->add_subcommand("hint", "show hint K of the exercise");
   hint->add_option("id", id, idHelp)->required();

@@ -166,6 +166,7 @@ struct ExerciseCommandOptions {
               *valuesGiven = nullptr, *scheduleGiven = nullptr;
   bool timeline = false;
   std::string gradeTest;  // grade --test
+  bool leaderboard = false;
 
   void addTo(CLI::App& app);
   void fill(Command& c) const;

@@ -41,6 +41,17 @@ nlohmann::json gradescopeJson(const GradeReport& g, Language language) {
                       {"visibility", "visible"},
                       {"tests", tests}};
   if (!g.gradable) j = {{"score", 0}, {"output", render(g.summary, language)}, {"tests", tests}};
+  // Only a kernel right in every test and every round is on the board.
+  if (g.gradable && g.leaderboard.right) {
+    const LeaderboardResult& b = g.leaderboard;
+    j["leaderboard"] = {{{"name", render(Message("grade.board-time"), language)},
+                         {"value", b.kernelMs},
+                         {"order", "asc"}},
+                        {{"name", render(Message("grade.board-vs-cub"), language)},
+                         {"value", b.cubMs / b.kernelMs}},
+                        {{"name", render(Message("grade.board-vs-fastest"), language)},
+                         {"value", b.fastestMs / b.kernelMs}}};
+  }
   return j;
 }
 
@@ -71,16 +82,24 @@ nlohmann::json gradeJson(const GradeReport& g, Language language) {
                      {"cases", t.cases},
                      {"cases_passed", t.casesPassed},
                      {"sentence", render(withReplay(t.sentence), language)}});
-  return {{"exercise", g.exercise},
-          {"file", g.file},
-          {"backend", name(g.backend)},
-          {"gradable", g.gradable},
-          {"points", g.points},
-          {"max_points", g.maxPoints},
-          {"seconds", g.seconds},
-          {"summary", render(g.summary, language)},
-          {"diagnostics", diagnosticsText(g)},
-          {"tests", tests}};
+  nlohmann::json j = {{"exercise", g.exercise},
+                      {"file", g.file},
+                      {"backend", name(g.backend)},
+                      {"gradable", g.gradable},
+                      {"points", g.points},
+                      {"max_points", g.maxPoints},
+                      {"seconds", g.seconds},
+                      {"summary", render(g.summary, language)},
+                      {"diagnostics", diagnosticsText(g)},
+                      {"tests", tests}};
+  for (const GradeTest& t : g.tests)
+    if (t.id == GradeTestId::Leaderboard)
+      j["leaderboard"] = {
+          {"on_board", g.leaderboard.right},           {"rounds", g.leaderboard.rounds},
+          {"rounds_right", g.leaderboard.roundsRight}, {"ms", g.leaderboard.kernelMs},
+          {"fastest_ms", g.leaderboard.fastestMs},     {"cub_ms", g.leaderboard.cubMs},
+          {"sentence", render(t.sentence, language)}};
+  return j;
 }
 
 void printGradeText(const GradeReport& g, std::ostream& out, bool colour, Language language,
@@ -125,6 +144,7 @@ int gradeExerciseFile(const Exercise& e, const Command& c, std::ostream& out, st
   request.file = c.exerciseFile;
   request.caseSeconds = c.caseSeconds;
   request.backend = backend;
+  request.leaderboard = c.gradeLeaderboard;
   const GradeReport g = gradeExercise(e, request);
   if (!c.gradeTest.empty()) return printOneTest(g, c, out, err);
   if (c.gradePlatform == "gradescope")

@@ -340,6 +340,9 @@ void ExerciseCommandOptions::fill(Command& c) const {
   }
   c.caseSeconds = double(parseInteger("--case-seconds", caseSeconds, 1, 600, "usage.seconds"));
   c.params.backend = parseBackend(backend);
+  if (leaderboard && c.params.backend == BackendChoice::Sim)
+    throw UsageError(Message("usage.leaderboard-needs-gpu"));
+  c.gradeLeaderboard = leaderboard;
   if (c.exerciseAction != "run") return;
   auto given = [](const CLI::Option* option) { return option->count() > 0; };
   Params p;

@@ -43,6 +43,12 @@ struct GpuProbe {
 // Asks the driver once per call; cheap enough for start-up, not for every frame.
 GpuProbe probeGpu();
 
+// Keeps the GPU busy for `nanoseconds` (one thread spinning on the clock), so that what is
+// queued behind it on the default stream runs back to back: the time between two events queued
+// after it is then the GPU's alone, without the host's launch overhead. The exercise runner's
+// timings call it between driver API launches; both share the device's primary context.
+void holdGpuFor(long long nanoseconds);
+
 // Tests: while on, every GPU run fails as it would after a kernel fault, also on a machine with
 // a working GPU, so the failure path is tested there too.
 void injectGpuFailure(bool on);

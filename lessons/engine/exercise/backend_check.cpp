@@ -195,6 +195,7 @@ std::vector<std::string> runnerArguments(const BackendCheck& c, const std::strin
   if (request.oneRun && !c.onGpu) argv.push_back("--steps");
   if (!request.raceDetector) argv.push_back("--no-race-detector");
   if (request.everyCase && !c.onGpu) argv.push_back("--every-case");
+  if (request.leaderboard && c.onGpu && !request.oneRun) argv.push_back("--leaderboard");
   return argv;
 }
 
@@ -305,6 +306,17 @@ bool readFailures(BackendCheck& c) {
   return true;
 }
 
+// The leaderboard's stage: its figures, a wrong round as the check's failure, or why it did not
+// run.
+void readLeaderboard(BackendCheck& c) {
+  if (!c.request.leaderboard || !c.onGpu || c.request.oneRun) return;
+  LeaderboardResult& board = c.report.leaderboard;
+  board = c.ev.leaderboard;
+  board.sentence = withLearnerLines(board.sentence, c.compiled.library, c.request.file);
+  if (board.rounds > board.roundsRight) c.report.failures.push_back(board.sentence);
+  if (!board.ran) board.sentence = Message("check.leaderboard-not-run");
+}
+
 // What the run came to: the one run's result, its race and notes, its steps, the speed goal,
 // and the verdict.
 void readOutcome(BackendCheck& c) {
@@ -329,6 +341,7 @@ void readOutcome(BackendCheck& c) {
         learnerTrace(c.e, c.cases.front().params, ev, c.compiled.library, c.request.file);
   for (const auto& [met, sentence] : ev.speed)
     (met ? report.notes : report.failures).push_back(sentence);
+  readLeaderboard(c);
   report.verdict = report.failures.empty() ? ExerciseVerdict::Passed : ExerciseVerdict::Failed;
   if (c.e.gpuSpeedGoal && !oneRun && !c.onGpu)
     report.notes.push_back(Message("check.speed-needs-gpu"));

@@ -13,6 +13,7 @@
 
 #include "lessons/engine/exercise/compile.hpp"
 #include "lessons/engine/exercise/exercises.hpp"
+#include "lessons/engine/exercise/runner_protocol.hpp"
 #include "lessons/engine/run/trace.hpp"
 
 namespace rlab {
@@ -37,6 +38,10 @@ struct ExerciseRequest {
   // Every case runs, not only until three have failed (rlab exercise grade: a grade counts
   // every kind of case). The simulator only; a GPU check still stops at three.
   bool everyCase = false;
+  // A GPU check (not oneRun), once every case has passed: the leaderboard's stage, which times
+  // the whole reduction on fresh inputs against the fastest lesson and CUB (rlab exercise grade
+  // --leaderboard). A wrong round fails the check.
+  bool leaderboard = false;
   // Called as the work goes: stage "compiling" or "checking", cases done of total (0 of 0
   // while compiling). Returning false stops it (Cancel).
   std::function<bool(const std::string& stage, int done, int total)> progress;
@@ -81,6 +86,8 @@ struct ExerciseReport {
   // it, a step at each barrier of each block and after each launch (also when it crashed).
   std::shared_ptr<const Trace> trace;
   std::vector<Message> notes;
+  // request.leaderboard on the GPU: the stage's figures, or why there are none.
+  LeaderboardResult leaderboard;
   // Not passed: the exercise's hint (1: the first) about the kind of failure found first, where
   // it has one (Exercise::hintFor); 0: none.
   int hint = 0;

@@ -90,11 +90,13 @@ GradeTest racesAndRulesTest(const ExerciseReport& sim) {
   return t;
 }
 
-// The GPU's own check: its sizes on a real card, all or nothing.
-GradeTest gpuTest(const Exercise& e, ExerciseRequest request) {
+// The GPU's own check: its sizes on a real card, all or nothing; and where asked, the
+// leaderboard's stage, after it in the same run.
+GradeTest gpuTest(const Exercise& e, ExerciseRequest request, LeaderboardResult& board) {
   request.backend = BackendChoice::Gpu;
   request.everyCase = false;
   const ExerciseReport gpu = checkOn(e, request);
+  board = gpu.leaderboard;
   GradeTest t;
   t.id = GradeTestId::Gpu;
   t.cases = gpu.casesTotal;
@@ -107,6 +109,32 @@ GradeTest gpuTest(const Exercise& e, ExerciseRequest request) {
   return t;
 }
 
+// The leaderboard's test: passed where every round was right and timed; its sentence the
+// figures, or what kept the kernel off the board.
+GradeTest leaderboardTest(const GradeReport& g) {
+  GradeTest t;
+  t.id = GradeTestId::Leaderboard;
+  t.cases = g.leaderboard.rounds;
+  t.casesPassed = g.leaderboard.roundsRight;
+  t.passed = g.leaderboard.right;
+  int failed = 0;
+  for (const GradeTest& other : g.tests) failed += other.passed ? 0 : 1;
+  const bool roundWrong = g.leaderboard.rounds > g.leaderboard.roundsRight;
+  t.sentence = g.backend != BackendChoice::Gpu ? Message("grade.leaderboard-needs-gpu")
+               : roundWrong  // its own sentence; the GPU's test failed with it too
+                   ? g.leaderboard.sentence
+                   : failed > 0 ? Message("grade.leaderboard-not-right", {{"failed", failed}})
+                     : !g.leaderboard.sentence.empty() ? g.leaderboard.sentence
+                                                       : Message("check.leaderboard-not-run");
+  return t;
+}
+
+bool everyTestPassed(const std::vector<GradeTest>& tests) {
+  for (const GradeTest& t : tests)
+    if (!t.passed) return false;
+  return true;
+}
+
 }  // namespace
 
 int gradeTestPoints(GradeTestId id) {
@@ -115,6 +143,8 @@ int gradeTestPoints(GradeTestId id) {
       return 40;
     case GradeTestId::Gpu:
       return 20;
+    case GradeTestId::Leaderboard:
+      return 0;
     default:
       return 15;
   }
@@ -134,6 +164,8 @@ const char* gradeTestKey(GradeTestId id) {
       return "races-and-rules";
     case GradeTestId::Gpu:
       return "gpu";
+    case GradeTestId::Leaderboard:
+      return "leaderboard";
   }
   return "";
 }
@@ -152,6 +184,8 @@ Message gradeTestName(GradeTestId id) {
       return Message("grade.test-races-and-rules");
     case GradeTestId::Gpu:
       return Message("grade.test-gpu");
+    case GradeTestId::Leaderboard:
+      return Message("grade.test-leaderboard");
   }
   return {};
 }
@@ -189,9 +223,13 @@ GradeReport gradeExercise(const Exercise& e, const ExerciseRequest& request) {
     }
   if (request.backend == BackendChoice::Gpu) {
     const auto start = std::chrono::steady_clock::now();
-    g.tests.push_back(gpuTest(e, onSimulator));
+    // Only a kernel right by every test is timed for the board: a fast wrong one scores nothing.
+    ExerciseRequest onGpu = onSimulator;
+    onGpu.leaderboard = request.leaderboard && everyTestPassed(g.tests);
+    g.tests.push_back(gpuTest(e, onGpu, g.leaderboard));
     g.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
+  if (request.leaderboard) g.tests.push_back(leaderboardTest(g));
   int passed = 0;
   for (GradeTest& t : g.tests) {
     t.maxPoints = gradeTestPoints(t.id);

@@ -19,12 +19,14 @@ enum class GradeTestId {
   LateThreads,    // a thread (or a lane) held back: stall:T:R:K, lane:T:S:K
   RacesAndRules,  // no race and no broken CUDA rule in any case
   Gpu,            // the GPU's own check (its sizes, a real card's order)
+  Leaderboard,    // --leaderboard: the kernel timed against fastest and CUB; no points
 };
 
 // Every test, in the order a grade lists them.
 inline constexpr GradeTestId kGradeTests[] = {GradeTestId::Sizes,         GradeTestId::Ends,
                                               GradeTestId::Orders,        GradeTestId::LateThreads,
-                                              GradeTestId::RacesAndRules, GradeTestId::Gpu};
+                                              GradeTestId::RacesAndRules, GradeTestId::Gpu,
+                                              GradeTestId::Leaderboard};
 
 struct GradeTest {
   GradeTestId id = GradeTestId::Sizes;
@@ -46,10 +48,13 @@ struct GradeReport {
   // could not be started): `summary` says why, and a platform should retry, not score.
   bool gradable = true;
   Message summary;  // "85 of 100 points: ..."
+  // request.leaderboard: the stage's figures (a board's entry only where `right`).
+  LeaderboardResult leaderboard;
 };
 
 // The points each test is worth (the manual's table): the sizes 40, the ends, the orders, the
-// late threads and races and rules 15 each; the GPU's check 20 more where it grades.
+// late threads and races and rules 15 each; the GPU's check 20 more where it grades; the
+// leaderboard none (it ranks, it does not grade).
 int gradeTestPoints(GradeTestId id);
 // "sizes", "ends", ...: the test's id in the results files.
 const char* gradeTestKey(GradeTestId id);
@@ -57,7 +62,8 @@ const char* gradeTestKey(GradeTestId id);
 Message gradeTestName(GradeTestId id);
 
 // Grades `request.file` (request.backend Sim, or Gpu where a GPU works: the GPU's test too;
-// oneRun and everyCase are set here). Never throws for what the file does: a file that does
+// oneRun and everyCase are set here; request.leaderboard adds the leaderboard's test, which on
+// the simulator says that it needs a GPU). Never throws for what the file does: a file that does
 // not compile, crashes, hangs or breaks a rule gets its points and sentences. Throws
 // ParamError where the file cannot be read.
 GradeReport gradeExercise(const Exercise& e, const ExerciseRequest& request);

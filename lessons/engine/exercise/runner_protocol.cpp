@@ -85,6 +85,32 @@ void appendOneRun(std::vector<std::string>& argv, const Params& p) {
   argv.insert(argv.end(), {"--values", list});
 }
 
+namespace {
+
+// @leaderboard-round, @leaderboard and @leaderboard-none (leaderboard.hpp in the runner).
+void readLeaderboardEvent(const std::vector<std::string>& f, LeaderboardResult& board) {
+  const std::string& tag = f[0];
+  if (tag == "@leaderboard-round" && f.size() > 4) {
+    board.ran = true;
+    ++board.rounds;
+    if (f[2] == "1") ++board.roundsRight;
+    if (f[2] != "1") board.sentence = decodeMessage(f[4]);
+  }
+  if (tag == "@leaderboard" && f.size() > 4) {
+    board.ran = board.right = true;
+    board.kernelMs = std::atof(f[1].c_str());
+    board.fastestMs = std::atof(f[2].c_str());
+    board.cubMs = std::atof(f[3].c_str());
+    board.sentence = decodeMessage(f[4]);
+  }
+  if (tag == "@leaderboard-none" && f.size() > 1) {
+    board.ran = true;
+    board.sentence = decodeMessage(f[1]);
+  }
+}
+
+}  // namespace
+
 void readEvent(const std::string& line, RunnerEvents& ev) {
   const std::vector<std::string> f = splitReportLine(line);
   const std::string& tag = f[0];
@@ -111,6 +137,7 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
   if (CompileDiagnostic d; tag == "@diagnostic" && readDiagnostic(f, 1, d))
     ev.diagnostics.push_back(d);
   if (tag == "@speed" && f.size() > 2) ev.speed.emplace_back(f[1] == "1", decodeMessage(f[2]));
+  readLeaderboardEvent(f, ev.leaderboard);
   if (tag == "@step" && f.size() > 2) {
     StepSnapshot step;
     step.label = decodeMessage(f[1]);

@@ -13,6 +13,17 @@
 
 namespace rlab {
 
+// The leaderboard's stage of a GPU check (ExerciseRequest::leaderboard): the learner's whole
+// reduction at n = 2^24 on fresh inputs, each run's sum checked, beside the fastest lesson and
+// CUB timed in the same process (lessons/engine/exercise_runner/leaderboard.hpp).
+struct LeaderboardResult {
+  bool ran = false;    // the runner timed rounds or said why it could not
+  bool right = false;  // every round right and timed: the figures belong on a board
+  int rounds = 0, roundsRight = 0;
+  double kernelMs = 0, fastestMs = 0, cubMs = 0;  // medians
+  Message sentence;  // the figures, the wrong round's sentence, or why there is no time
+};
+
 // What the runner's report lines said, as they came.
 struct RunnerEvents {
   int total = 0, current = -1, run = 0;
@@ -34,6 +45,7 @@ struct RunnerEvents {
   std::vector<MemoryAccess> accesses;  // their line still the runner's "@pc:OFFSET"
   long long accessesLeft = 0, raceFirstTick = -1, raceSecondTick = -1;
   double simSeconds = 0;  // the run itself, in the runner
+  LeaderboardResult leaderboard;
 };
 
 // One report line of the runner into `ev`; a line of another tag, or too few fields, leaves it

@@ -18,7 +18,9 @@
 #include "lessons/engine/exercise/source_check.hpp"
 #include "lessons/engine/exercise_runner/box.hpp"
 #include "lessons/engine/exercise_runner/drivers.hpp"
+#include "lessons/engine/exercise_runner/gpu_device.hpp"
 #include "lessons/engine/exercise_runner/gpu_toolkit.hpp"
+#include "lessons/engine/exercise_runner/leaderboard.hpp"
 #include "lessons/engine/run/run.hpp"
 #include "lessons/engine/races/verify.hpp"
 
@@ -29,69 +31,6 @@ namespace {
 // ============================================================================================
 // [SECTION] Running one case
 // ============================================================================================
-
-struct Gpu {
-  Driver& d;
-  CUfunction kernel = nullptr;
-  unsigned dynamicSharedPerThread = 0;  // the exercise's extern __shared__ bytes a thread
-  long long multiprocessors = 1, threadsPerMultiprocessor = 2048;
-  bool broken = false;  // a sticky error: the context is gone, no case can run after it
-};
-
-// Device ints, freed on every path.
-class DeviceInts {
- public:
-  DeviceInts(Gpu& gpu, size_t count) : gpu_(gpu), count_(std::max<size_t>(count, 1)) {
-    gpu_.d.check(gpu_.d.cuMemAlloc(&ptr_, count_ * sizeof(int)), "cuMemAlloc");
-  }
-  ~DeviceInts() { gpu_.d.cuMemFree(ptr_); }
-  DeviceInts(const DeviceInts&) = delete;
-  DeviceInts& operator=(const DeviceInts&) = delete;
-  CUdeviceptr& ptr() { return ptr_; }
-  void upload(const std::vector<int>& host) {
-    gpu_.d.check(gpu_.d.cuMemcpyHtoD(ptr_, host.data(), host.size() * sizeof(int)),
-                 "a copy to the GPU");
-  }
-  void fill(int value) {
-    gpu_.d.check(gpu_.d.cuMemsetD32(ptr_, unsigned(value), count_), "cuMemsetD32");
-  }
-  std::vector<int> download(size_t count) {
-    std::vector<int> host(count);
-    gpu_.d.check(gpu_.d.cuMemcpyDtoH(host.data(), ptr_, count * sizeof(int)),
-                 "a copy from the GPU");
-    return host;
-  }
-
- private:
-  Gpu& gpu_;
-  CUdeviceptr ptr_ = 0;
-  size_t count_;
-};
-
-bool sticky(CUresult r) {
-  return r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_MISALIGNED_ADDRESS ||
-         r == CUDA_ERROR_LAUNCH_FAILED || r == CUDA_ERROR_ILLEGAL_INSTRUCTION ||
-         r == CUDA_ERROR_HARDWARE_STACK_ERROR || r == CUDA_ERROR_INVALID_PC ||
-         r == CUDA_ERROR_ASSERT || r == CUDA_ERROR_LAUNCH_TIMEOUT;
-}
-
-// Launches and waits; a failure is one sentence, and after a sticky one nothing more runs.
-template <class... Args>
-void launch(Gpu& gpu, long long grid, int block, Args*... args) {
-  void* params[] = {static_cast<void*>(args)...};
-  CUresult r =
-      gpu.d.cuLaunchKernel(gpu.kernel, unsigned(grid), 1, 1, unsigned(block), 1, 1,
-                           gpu.dynamicSharedPerThread * unsigned(block), nullptr, params, nullptr);
-  if (r == CUDA_SUCCESS) r = gpu.d.cuCtxSynchronize();
-  if (r == CUDA_SUCCESS) return;
-  gpu.broken = sticky(r);
-  throw GpuUnavailable(Message(gpu.broken ? "runner.kernel-failed-lost" : "runner.kernel-failed",
-                               {{"error", gpu.d.words(r)}}));
-}
-
-long long blocksFor(long long threads, long long block) {
-  return (threads + block - 1) / block;
-}
 
 double runCase(const Exercise& e, Gpu& gpu, const Params& p) {
   const std::vector<double> input = makeInput(resolve(p));
@@ -454,6 +393,7 @@ int runOnGpu(const Exercise& e, const std::string& source, const std::string& re
   }
   const int failed = runCases(e, gpu, replayWith, runKernel, report);
   if (failed == 0 && !gpu.broken) reportSpeed(e, gpu, report);
+  if (failed == 0 && !gpu.broken && run.leaderboard) runLeaderboard(e, gpu, replayWith, report);
   report("@done");
   return 0;
 }

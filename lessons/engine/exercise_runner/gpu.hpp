@@ -25,6 +25,8 @@ struct GpuRun {
   // NVRTC only, for sm_90, with no device or driver needed: the diagnostics, then @done.
   bool compileOnly = false;
   Params options;
+  // Once every case has passed: the leaderboard's rounds (leaderboard.hpp).
+  bool leaderboard = false;
   // The conformance suite's probe (ExerciseShape::Probe): in[] and its launches.
   std::vector<int> probeInput;
   std::vector<ProbeLaunch> probeLaunches;

@@ -48,6 +48,7 @@ struct Driver {
   X(cuMemFree, 3020) \
   X(cuMemcpyHtoD, 3020) \
   X(cuMemcpyDtoH, 3020) \
+  X(cuMemcpyDtoD, 3020) \
   X(cuMemsetD32, 3020) \
   X(cuLaunchKernel, 4000) \
   X(cuEventCreate, 2000) \

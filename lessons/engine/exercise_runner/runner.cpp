@@ -26,6 +26,7 @@
 //       [--every-case: not only until three cases have failed]
 //       [--one [--n N] [--block B] [--data D] [--values V] [--schedule S]]
 //   rlab-exercise-runner EXERCISE SOURCE REPLAY-COMMAND CASE-SECONDS --gpu [--one ...]
+//       [--leaderboard: once every case passed, the leaderboard's rounds (leaderboard.hpp)]
 // With --gpu the learner's source itself is given: NVRTC compiles it for the device
 // (lessons/engine/exercise_runner/gpu.hpp, which adds its own report lines).
 //
@@ -169,6 +170,10 @@ Request parseFlags(int argc, char** argv) {
     }
     if (flag == "--every-case") {
       r.everyCase = true;
+      continue;
+    }
+    if (flag == "--leaderboard") {
+      r.run.leaderboard = true;
       continue;
     }
     if (flag == "--one" || flag == "--gpu" || flag == "--steps" || flag == "--compile-only") {

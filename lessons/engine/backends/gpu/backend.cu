@@ -67,9 +67,13 @@ __global__ void spinFor(long long nanoseconds) {
 
 }  // namespace
 
-void holdGpuWhileQueueing() {
-  spinFor<<<1, 1>>>(kHoldNanoseconds);
+void holdGpuFor(long long nanoseconds) {
+  spinFor<<<1, 1>>>(nanoseconds);
   checkCuda(cudaGetLastError(), "cudaGetLastError");
+}
+
+void holdGpuWhileQueueing() {
+  holdGpuFor(kHoldNanoseconds);
 }
 
 void injectGpuFailure(bool on) {

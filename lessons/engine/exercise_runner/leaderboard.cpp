@@ -1,0 +1,245 @@
+// A fast wrong kernel must score nothing, and a kernel must not be tuned to one input: every
+// round draws a new seed, and every timed run's sum is checked against the host's. The times
+// are the GPU's alone (a spin holds the GPU while the launches are queued), medians of many
+// runs, as the lessons' own timings are, so that the learner's figure and fastest's compare.
+
+#include "lessons/engine/exercise_runner/leaderboard.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "lessons/engine/backends/backends.hpp"
+#include "lessons/engine/exercise_runner/drivers.hpp"
+#include "lessons/engine/races/verify.hpp"
+#include "lessons/engine/registry.hpp"
+#include "lessons/engine/run/run.hpp"
+
+namespace rlab::exercise {
+
+namespace {
+
+constexpr long long kLeaderboardN = 1LL << 24;
+constexpr int kRounds = 5, kRunsPerRound = 5;
+// Longer than the host takes to queue the most launches one reduction makes (a fold of 2^24
+// elements: 24 launches of a few microseconds each).
+constexpr long long kHoldNanoseconds = 1'000'000;
+
+// The exercise's whole reduction of one input, as its cases run it, but with every launch queued
+// before any is waited for.
+class WholeReduction {
+ public:
+  WholeReduction(const Exercise& e, Gpu& gpu, const std::vector<int>& host, int block)
+      : e_(e), gpu_(gpu), n_((long long)host.size()), block_(block), input_(gpu, host.size()) {
+    input_.upload(host);
+    switch (e.shape) {
+      case ExerciseShape::AtomicResult:
+        grid_ = blocksFor(n_, (long long)block * e.perThread);
+        if (e.gridStride)
+          grid_ = std::min(grid_, gpu.multiprocessors * gpu.threadsPerMultiprocessor / block);
+        out_.push_back(std::make_unique<DeviceInts>(gpu, 1));
+        break;
+      case ExerciseShape::BlockPartials:
+        for (long long len = n_; len > 1 || out_.empty(); len = blocksFor(len, block)) {
+          lengths_.push_back(len);
+          out_.push_back(std::make_unique<DeviceInts>(gpu, size_t(blocksFor(len, block))));
+        }
+        break;
+      case ExerciseShape::FoldStep:
+        out_.push_back(std::make_unique<DeviceInts>(gpu, host.size()));
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Puts back what a run changes (the result's identity, an in-place fold's input), before
+  // the timing starts.
+  void prepare() {
+    if (e_.shape == ExerciseShape::AtomicResult) out_.front()->fill(identityOf(e_.op));
+    if (e_.shape == ExerciseShape::FoldStep) out_.front()->copyFrom(input_, size_t(n_));
+  }
+
+  void queue() {
+    long long count = n_;
+    switch (e_.shape) {
+      case ExerciseShape::AtomicResult:
+        queueLaunch(gpu_, grid_, block_, &input_.ptr(), &count, &out_.front()->ptr());
+        break;
+      case ExerciseShape::BlockPartials: {
+        CUdeviceptr source = input_.ptr();
+        for (size_t pass = 0; pass < out_.size(); ++pass) {
+          long long len = lengths_[pass];
+          queueLaunch(gpu_, blocksFor(len, block_), block_, &source, &len, &out_[pass]->ptr());
+          source = out_[pass]->ptr();
+        }
+        break;
+      }
+      case ExerciseShape::FoldStep:
+        for (long long len = n_; len > 1; len -= len / 2)
+          queueLaunch(gpu_, blocksFor(len - len / 2, block_), block_, &out_.front()->ptr(), &len);
+        break;
+      default:
+        break;
+    }
+  }
+
+  int result() {
+    waitForGpu(gpu_);
+    return out_.back()->download(1)[0];
+  }
+
+ private:
+  const Exercise& e_;
+  Gpu& gpu_;
+  long long n_, grid_ = 0;
+  int block_;
+  DeviceInts input_;
+  std::vector<std::unique_ptr<DeviceInts>> out_;  // the result, the passes' partials or the fold
+  std::vector<long long> lengths_;                // the passes' inputs
+};
+
+// Two events, created once.
+struct Events {
+  explicit Events(Gpu& gpu) : gpu(gpu) {
+    gpu.d.check(gpu.d.cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
+    gpu.d.check(gpu.d.cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
+  }
+  ~Events() {
+    gpu.d.cuEventDestroy(start);
+    gpu.d.cuEventDestroy(stop);
+  }
+  Events(const Events&) = delete;
+  Events& operator=(const Events&) = delete;
+  Gpu& gpu;
+  CUevent start = nullptr, stop = nullptr;
+};
+
+// One run, its launches queued behind a spin: the GPU's milliseconds.
+double timedRunMs(WholeReduction& run, Gpu& gpu, Events& events) {
+  run.prepare();
+  waitForGpu(gpu);
+  holdGpuFor(kHoldNanoseconds);
+  gpu.d.check(gpu.d.cuEventRecord(events.start, nullptr), "cuEventRecord");
+  run.queue();
+  gpu.d.check(gpu.d.cuEventRecord(events.stop, nullptr), "cuEventRecord");
+  if (const CUresult r = gpu.d.cuEventSynchronize(events.stop); r != CUDA_SUCCESS)
+    throwLaunchFailure(gpu, r);
+  float ms = 0;
+  gpu.d.check(gpu.d.cuEventElapsedTime(&ms, events.start, events.stop), "cuEventElapsedTime");
+  return ms;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// A round's case: n = 2^24 in blocks of 256 (or the variant's smallest block above it), the
+// exercise's usual data for a sum of that size from a seed drawn now.
+VerifyCase roundCase(const Exercise& e, uint64_t seed, const std::string& replayWith) {
+  const LessonInfo& lesson = lessonOrThrow(e.lesson);
+  const VariantInfo& variant = *lesson.findVariant(e.variant);
+  const std::vector<int> blocks = verifyBlockSizes(lesson, variant, kLeaderboardN);
+  const auto found = std::find(blocks.begin(), blocks.end(), 256);
+  const int block = found != blocks.end() ? 256 : blocks.back();
+  VerifyCase c = makeVerifyCase(lesson, variant, VerifyScope::Gpu, kLeaderboardN, block, e.op,
+                                ElementType::Int, mainVerifyData(e.op, kLeaderboardN), seed);
+  c.params.trace = false;
+  c.subject = Message("verify.exercise", {{"exercise", e.id}});
+  c.replayWith = replayWith;
+  return c;
+}
+
+// One round: the kernel run kRunsPerRound + 1 times on one fresh input (the first a warm-up),
+// every sum the same and right. Its times go into `ms`; the outcome is verify's.
+VerifyOutcome runRound(const Exercise& e, Gpu& gpu, Events& events, const VerifyCase& c,
+                       std::vector<double>& ms) {
+  const KernelRunner runKernel = [&](const Params& p) -> double {
+    const std::vector<double> input = makeInput(resolve(p));
+    WholeReduction run(e, gpu, std::vector<int>(input.begin(), input.end()), p.block);
+    int first = 0;
+    for (int k = 0; k <= kRunsPerRound; ++k) {
+      const double t = timedRunMs(run, gpu, events);
+      const int sum = run.result();
+      if (k == 0) first = sum;
+      if (sum != first)
+        throw GpuUnavailable(Message("runner.leaderboard-unsteady",
+                                     {{"first", first}, {"other", sum}, {"run", k + 1}}));
+      if (k > 0) ms.push_back(t);
+    }
+    return first;
+  };
+  return verify(c, runKernel);
+}
+
+// fastest's kernel and CUB on the last round's input, timed side by side by the lessons' GPU
+// backend: their medians.
+Timings referenceTimings(const Exercise& e, const Params& round) {
+  Params p;
+  p.lesson = "fastest";
+  p.n = round.n;
+  p.data = round.data;
+  p.op = e.op;
+  p.type = ElementType::Int;
+  p.trace = false;
+  p.backend = BackendChoice::Gpu;
+  return runLesson(p).timings;
+}
+
+std::string number(double value) {
+  return printedNumber("%.4f", value);
+}
+
+}  // namespace
+
+void runLeaderboard(const Exercise& e, Gpu& gpu, const std::string& replayWith,
+                    const ReportLine& report) {
+  if (e.shape != ExerciseShape::AtomicResult && e.shape != ExerciseShape::BlockPartials &&
+      e.shape != ExerciseShape::FoldStep) {
+    report("@leaderboard-none\t" +
+           encodeMessage(Message("runner.leaderboard-not-whole", {{"exercise", e.id}})));
+    return;
+  }
+  try {
+    Events events(gpu);
+    std::random_device fresh;
+    std::vector<double> ms;
+    Params last;
+    for (int round = 1; round <= kRounds; ++round) {
+      const uint64_t seed = 1 + fresh() % 2'000'000'000u;
+      const VerifyCase c = roundCase(e, seed, replayWith);
+      const size_t before = ms.size();
+      const VerifyOutcome o = runRound(e, gpu, events, c, ms);
+      const std::vector<double> mine(ms.begin() + long(before), ms.end());
+      const Message sentence =
+          o.passed ? Message("runner.leaderboard-round", {{"round", round},
+                                                          {"data", c.data},
+                                                          {"ms", number(median(mine))},
+                                                          {"runs", kRunsPerRound}})
+                   : o.sentence;
+      report("@leaderboard-round\t" + std::to_string(round) + "\t" + (o.passed ? "1" : "0") + "\t" +
+             number(median(mine)) + "\t" + encodeMessage(sentence));
+      if (!o.passed) return;  // a wrong kernel is not on the board, however fast
+      last = c.params;
+    }
+    const double mine = median(ms);
+    const Timings theirs = referenceTimings(e, last);
+    const Message sentence("runner.leaderboard",
+                           {{"mine", number(mine)},
+                            {"runs", kRounds * kRunsPerRound},
+                            {"rounds", kRounds},
+                            {"fastest", number(theirs.kernelMs)},
+                            {"cub", number(theirs.cubMs)},
+                            {"vs-fastest", printedNumber("%.2f", theirs.kernelMs / mine)},
+                            {"vs-cub", printedNumber("%.2f", theirs.cubMs / mine)}});
+    report("@leaderboard\t" + number(mine) + "\t" + number(theirs.kernelMs) + "\t" +
+           number(theirs.cubMs) + "\t" + encodeMessage(sentence));
+  } catch (const std::exception& ex) {
+    report("@leaderboard-none\t" +
+           encodeMessage(Message("runner.leaderboard-not-measured", {{"why", messageOf(ex)}})));
+  }
+}
+
+}  // namespace rlab::exercise
