@@ -151,7 +151,8 @@ TEST_CASE("docs: reduction-lab's manual page names every option") {
 TEST_CASE("docs: the completion offers what rlab takes: commands, lessons, variants, values") {
   CHECK(completed({"rlab", ""}) ==
         "list run race bench check profile record tour lesson exercise model quiz export ");
-  CHECK(completed({"rlab", "exercise", ""}) == "list progress show start check grade hint solution run ");
+  CHECK(completed({"rlab", "exercise", ""}) ==
+        "list progress show start check grade hint solution run ");
   CHECK(completed({"rlab", "run", "bar"}) == "barrier ");
   CHECK(completed({"rlab", "run", "barrier", "--variant", ""}) == "global shared ");
   CHECK(completed({"rlab", "race", "divergence", "--n", "8", "--variant", "s"}) ==
@@ -162,6 +163,12 @@ TEST_CASE("docs: the completion offers what rlab takes: commands, lessons, varia
   CHECK(completed({"rlab", "run", "barrier", "--schedule", "st"}) == "stall: ");
   CHECK(completed({"rlab", "exercise", "check", "fold"}) == "fold-any-length ");
   CHECK(completed({"rlab", "run", "barrier", "--no-b"}) == "--no-barrier ");
+  // --format's values are each command's own.
+  CHECK(completed({"rlab", "run", "barrier", "--format", ""}) == "text json ");
+  CHECK(completed({"rlab", "bench", "--format", ""}) == "text csv json ");
+  CHECK(completed({"rlab", "quiz", "--format", ""}) == "text json moodle gift ");
+  CHECK(completed({"rlab", "exercise", "grade", "one-queue", "k.cu", "--format", ""}) ==
+        "text json gradescope prairielearn ");
   // Every variant it offers is one rlab run takes.
   for (const rlab::LessonInfo& lesson : rlab::lessons())
     for (const rlab::VariantInfo& variant : lesson.variants) {

@@ -270,8 +270,20 @@ void writeOptionValues(std::ostream& out, const std::vector<CommandInfo>& comman
         const std::string name = optionName(*option);
         if (!checked.empty() && !afterOption.count(name)) afterOption[name] = checked;
       }
-  for (const auto& [option, list] : afterOption)
-    out << "    " << option << ") " << offer(list) << "; return ;;\n";
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> commandsOfOption;
+  for (const auto& [command, options] : given.afterOptionIn)
+    for (const auto& [option, list] : options) commandsOfOption[option][command] = list;
+  for (const auto& [option, list] : afterOption) {
+    const auto own = commandsOfOption.find(option);
+    if (own == commandsOfOption.end()) {
+      out << "    " << option << ") " << offer(list) << "; return ;;\n";
+      continue;
+    }
+    out << "    " << option << ")\n      case \"$command\" in\n";
+    for (const auto& [command, words] : own->second)
+      out << "        " << shellQuoted(command) << ") " << offer(words) << " ;;\n";
+    out << "        *) " << offer(list) << " ;;\n      esac\n      return ;;\n";
+  }
   // Any other option with a value: nothing to offer but what the user types.
   if (!valuedList.empty()) {
     std::string pattern;

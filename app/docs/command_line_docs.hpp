@@ -47,6 +47,9 @@ std::string manualPage(const CLI::App& app, const ManualText& text);
 // file names matching the pattern. --variant's words depend on the lesson named before it.
 struct CompletionWords {
   std::map<std::string, std::vector<std::string>> afterOption;
+  // Where one command takes other values for an option than the rest ("rlab quiz" → "--format"
+  // → text json moodle gift): offered after that option in that command only.
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> afterOptionIn;
   std::map<std::string, std::vector<std::vector<std::string>>> positionals;
   std::map<std::string, std::vector<std::string>> variantsOfLesson;
 };

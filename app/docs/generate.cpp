@@ -75,7 +75,11 @@ CompletionWords rlabWords() {
   for (rlab::SanitizerTool t : {rlab::SanitizerTool::Racecheck, rlab::SanitizerTool::Memcheck,
                                 rlab::SanitizerTool::Synccheck, rlab::SanitizerTool::Initcheck})
     w.afterOption["--tool"].push_back(rlab::name(t));
-  w.afterOption["--format"] = {"text", "json", "csv"};
+  w.afterOption["--format"] = {"text", "json"};
+  w.afterOptionIn["rlab bench"]["--format"] = {"text", "csv", "json"};
+  w.afterOptionIn["rlab quiz"]["--format"] = {"text", "json", "moodle", "gift"};
+  w.afterOptionIn["rlab exercise grade"]["--format"] = {"text", "json", "gradescope",
+                                                        "prairielearn"};
   w.afterOption["--schedule"] = scheduleWords();
   w.afterOption["--data"] = {"iota", "ones", "random:"};
   w.afterOption["--gpus"] = {"1", "2", "4", "8"};
