@@ -60,9 +60,9 @@ json answerFromRun(const Question& q, const json& run) {
     return step["values"][size_t(q.index)];
   if (kind == "working") return step["active"];
   if (kind == "working-count") return step["active"].size();
-  if (kind == "partner")
+  if (kind == "partner")  // "reads another cell as well": never the cell itself
     for (const json& pair : step["pairs"])
-      if (pair[1] == q.index) return pair[0];
+      if (pair[1] == q.index && pair[0] != q.index) return pair[0];
   if (kind == "result") return run["result"];
   if (kind == "how-far-off")
     return run["expected"].get<long long>() - run["result"].get<long long>();

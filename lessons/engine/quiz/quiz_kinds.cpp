@@ -156,13 +156,16 @@ std::optional<Question> askWorking(QuizKind kind, const Trace& t, QuizRandom& ra
                         (long long)s.active.size(), workingReason(s, k));
 }
 
-// The cell a combine into `target` read: asked where exactly one pair of the step writes it.
+// The cell a combine into `target` read: asked where exactly one pair of the step writes it,
+// from another cell (a coarsened thread's first add reads its own index of the input: "which
+// other cell" would have the cell itself for an answer).
 std::optional<Question> askPartner(const Trace& t, QuizRandom& random) {
   auto targets = [](const StepSnapshot& s) {
     std::vector<int> once;
     for (const auto& [source, target] : s.pairs) {
       const auto same = [&](const std::pair<int, int>& p) { return p.second == target; };
-      if (std::count_if(s.pairs.begin(), s.pairs.end(), same) == 1) once.push_back(target);
+      if (source != target && std::count_if(s.pairs.begin(), s.pairs.end(), same) == 1)
+        once.push_back(target);
     }
     return once;
   };
