@@ -12,7 +12,8 @@ cd "$(dirname "$0")"
 packages=(cmake ninja-build g++ pkg-config
   libboost-context-dev libcli11-dev nlohmann-json3-dev doctest-dev libmd4c-dev libmd4c-html0-dev
   dpkg-dev  # dpkg-dev: dpkg-shlibdeps, which `cpack -G DEB` asks for the package's dependencies
-  libseccomp-dev)
+  libseccomp-dev
+  python3)  # python3: the Moodle CodeRunner question's template, run by the grader tests
 # The desktop app's: where a distribution lacks one, the app is not built and rlab still is.
 # libgif-dev, libwebp-dev: exported animations; libegl-dev, libegl-mesa0: drawing them (and
 # screenshots) with no display at all.

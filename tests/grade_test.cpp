@@ -370,3 +370,81 @@ TEST_CASE("rlab exercise grade --leaderboard on the simulator alone is refused i
   CHECK(o.out.empty());
   CHECK(o.err == "rlab: " + english(Message("usage.leaderboard-needs-gpu")) + "\n");
 }
+
+namespace {
+
+// The CodeRunner question's template as CodeRunner's Twig would render it for `kernel`: the
+// answer and the template parameters put in as e('py') escapes them.
+std::string codeRunnerProgram(const std::string& kernel, const std::string& exercise) {
+  const std::string xml = textOf(kSource + "/assets/graders/moodle-coderunner/question.xml");
+  const size_t open = xml.find("<template><![CDATA["), close = xml.find("]]></template>");
+  REQUIRE(open != std::string::npos);
+  REQUIRE(close != std::string::npos);
+  std::string program = xml.substr(open + 19, close - open - 19);
+  auto escapedForPython = [](const std::string& text) {
+    std::string out;
+    for (char c : text)
+      out += c == '\\' ? "\\\\" : c == '"' ? "\\\"" : c == '\n' ? "\\n" : std::string(1, c);
+    return out;
+  };
+  const std::map<std::string, std::string> twig = {
+      {"{{ STUDENT_ANSWER | e('py') }}", escapedForPython(kernel)},
+      {"{{ exercise | e('py') }}", exercise},
+      {"{{ lang | e('py') }}", "en"}};
+  for (const auto& [expression, value] : twig) {
+    const size_t at = program.find(expression);
+    REQUIRE_MESSAGE(at != std::string::npos, expression);
+    program.replace(at, expression.size(), value);
+  }
+  CHECK(program.find("{{") == std::string::npos);  // no Twig left that this test does not know
+  return program;
+}
+
+// Runs the rendered template in a folder of its own, as the sandbox does, with the build's rlab
+// first on the PATH: what it printed on stdout, and whether it printed anything on stderr.
+nlohmann::json runCodeRunnerTemplate(const std::string& program, bool& quiet) {
+  TempFolder sandbox("coderunner");
+  std::ofstream(sandbox / "prog.py") << program;
+  const std::string command = "cd '" + sandbox.str() + "' && PATH='" +
+                              fs::path(RLAB_CLI_BINARY).parent_path().string() +
+                              "':\"$PATH\" python3 prog.py > out.json 2> err.txt";
+  REQUIRE(std::system(command.c_str()) == 0);
+  quiet = textOf((sandbox / "err.txt").string()).empty();
+  return readJson(sandbox / "out.json");
+}
+
+}  // namespace
+
+TEST_CASE("graders: Moodle CodeRunner's template grades as its combinator template grader reads") {
+  for (const auto& [what, s] : submissions()) {
+    CAPTURE(what);
+    bool quiet = false;
+    const nlohmann::json r =
+        runCodeRunnerTemplate(codeRunnerProgram(textOf(s.file), s.exercise), quiet);
+    CHECK(quiet);
+    CHECK(r["fraction"].get<double>() == doctest::Approx(s.points / 100.0));
+    REQUIRE(r["testresults"].is_array());
+    CHECK(r["testresults"][0][0] == "iscorrect");
+    int points = 0;
+    for (size_t k = 1; k < r["testresults"].size(); ++k) {
+      const nlohmann::json& row = r["testresults"][k];
+      CHECK((row[0] == 0 || row[0] == 1));
+      CHECK(row[3].is_string());
+      points += std::stoi(row[2].get<std::string>());
+    }
+    CHECK(points == s.points);
+    if (what == "not compiling")
+      CHECK(r["prologuehtml"].get<std::string>().find("<pre>") != std::string::npos);
+  }
+  // The question's own answer gets full marks; a mistyped exercise id gets 0 and rlab's sentence.
+  const std::string xml = textOf(kSource + "/assets/graders/moodle-coderunner/question.xml");
+  const size_t open = xml.find("<answer><![CDATA["), close = xml.find("]]></answer>");
+  bool quiet = false;
+  CHECK(runCodeRunnerTemplate(
+            codeRunnerProgram(xml.substr(open + 17, close - open - 17), "one-queue"),
+            quiet)["fraction"] == 1.0);
+  const nlohmann::json typo = runCodeRunnerTemplate(codeRunnerProgram("", "one-queeu"), quiet);
+  CHECK(quiet);
+  CHECK(typo["fraction"] == 0);
+  CHECK(typo["prologuehtml"].get<std::string>().find("one-queeu") != std::string::npos);
+}
