@@ -345,6 +345,18 @@ TEST_CASE("rlab exercise grade --leaderboard: only a kernel right everywhere get
     CHECK(g.leaderboard.roundsRight == 0);
     CHECK_FALSE(g.leaderboard.right);
   }
+  SUBCASE("a runner that ends in a round: that round is wrong, and says how it ended") {
+    std::vector<std::string> lines = checkPassed;
+    lines.push_back("@leaderboard-start");  // and no @done: the runner died in the round
+    const RunnerOnAFakeGpu gpu(lines);
+    const GradeReport g = gradeForBoard(right, BackendChoice::Gpu);
+    const GradeTest& board = testOf(g, GradeTestId::Leaderboard);
+    CHECK_FALSE(testOf(g, GradeTestId::Gpu).passed);
+    CHECK_FALSE(board.passed);
+    CHECK(g.leaderboard.rounds == 1);
+    CHECK(english(board.sentence) == english(testOf(g, GradeTestId::Gpu).sentence));
+    CHECK(english(board.sentence).find("exit code 0") != std::string::npos);
+  }
   SUBCASE("a kernel the simulator finds racing is not timed at all") {
     std::vector<std::string> lines = checkPassed;
     lines.push_back("@done");

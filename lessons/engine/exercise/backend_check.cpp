@@ -313,6 +313,13 @@ void readLeaderboard(BackendCheck& c) {
   LeaderboardResult& board = c.report.leaderboard;
   board = c.ev.leaderboard;
   board.sentence = withLearnerLines(board.sentence, c.compiled.library, c.request.file);
+  if (board.ran && !c.ev.done && !c.report.failures.empty()) {
+    // The runner was stopped in a round (a kernel that hangs or crashes only at 2^24): that
+    // round is wrong, and its sentence is how the runner ended, already the check's failure.
+    ++board.rounds;
+    board.sentence = c.report.failures.back();
+    return;
+  }
   if (board.rounds > board.roundsRight) c.report.failures.push_back(board.sentence);
   if (!board.ran) board.sentence = Message("check.leaderboard-not-run");
 }

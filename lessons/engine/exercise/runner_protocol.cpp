@@ -90,6 +90,7 @@ namespace {
 // @leaderboard-round, @leaderboard and @leaderboard-none (leaderboard.hpp in the runner).
 void readLeaderboardEvent(const std::vector<std::string>& f, LeaderboardResult& board) {
   const std::string& tag = f[0];
+  if (tag == "@leaderboard-start") board.ran = true;
   if (tag == "@leaderboard-round" && f.size() > 4) {
     board.ran = true;
     ++board.rounds;
@@ -138,6 +139,7 @@ void readEvent(const std::string& line, RunnerEvents& ev) {
     ev.diagnostics.push_back(d);
   if (tag == "@speed" && f.size() > 2) ev.speed.emplace_back(f[1] == "1", decodeMessage(f[2]));
   readLeaderboardEvent(f, ev.leaderboard);
+  if (tag == "@leaderboard-start") ev.current = -1;  // past the cases
   if (tag == "@step" && f.size() > 2) {
     StepSnapshot step;
     step.label = decodeMessage(f[1]);

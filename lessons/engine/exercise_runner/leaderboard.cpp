@@ -202,6 +202,8 @@ void runLeaderboard(const Exercise& e, Gpu& gpu, const std::string& replayWith,
            encodeMessage(Message("runner.leaderboard-not-whole", {{"exercise", e.id}})));
     return;
   }
+  // From here a hang or a crash is the leaderboard's, not the last case's.
+  report("@leaderboard-start");
   try {
     Events events(gpu);
     std::random_device fresh;

@@ -2,6 +2,7 @@
 // runner once every case of the GPU's check has passed: the learner's whole reduction at
 // n = 2^24 timed on fresh inputs, each run's sum checked again, then the fastest lesson's kernel
 // and CUB timed on the same input in the same process. Its report lines:
+//   @leaderboard-start                  (the rounds begin: a runner that ends now ended in them)
 //   @leaderboard-round <TAB> round <TAB> right (1/0) <TAB> ms <TAB> sentence
 //   @leaderboard <TAB> mine ms <TAB> fastest ms <TAB> CUB ms <TAB> sentence   (every round right)
 //   @leaderboard-none <TAB> sentence    (no time: the exercise has none, or it failed)
