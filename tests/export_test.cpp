@@ -12,6 +12,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -310,4 +311,28 @@ TEST_CASE("export: a learner's kernel as a film, its race on the last frame, no 
   CHECK_FALSE(std::filesystem::exists(dir / "film" / ("step-00" + std::to_string(steps) + ".png")));
   // Neither the learner's files nor their progress were touched by the export.
   CHECK_FALSE(std::filesystem::exists(dir / "data"));
+}
+
+TEST_CASE("export: a step with no sentence keeps the strip's place but draws no empty box" *
+          doctest::skip(noXvfb())) {
+  // The coarsened tree of 10 elements: step 2 (each thread's own element) has no sentence; the
+  // last step has the verdict. The frames keep one layout; the bottom strip of step 2 is the
+  // window's background alone, with no border or text.
+  const TempFolder dir("export-strip");
+  REQUIRE(run("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(RLAB_CLI_BINARY) +
+              " export shared --variant coarsened --n 10 --to " + (dir / "frames").string() +
+              " --size 1280x800 > /dev/null") == 0);
+  auto bottomColours = [&](const char* name) {
+    int width = 0, height = 0;
+    const Pixels p = readPng((dir / "frames" / name).string(), width, height);
+    std::set<uint32_t> colours;
+    for (int y = height - 40; y < height; ++y)
+      for (int x = 0; x < width; ++x) {
+        const size_t i = (size_t(y) * width + x) * 4;
+        colours.insert(uint32_t(p[i]) << 16 | uint32_t(p[i + 1]) << 8 | p[i + 2]);
+      }
+    return colours.size();
+  };
+  CHECK(bottomColours("step-002.png") == 1);
+  CHECK(bottomColours("step-006.png") > 1);  // the verdict
 }

@@ -156,8 +156,9 @@ void App::layoutStage(float top) {
   if (pictureHeight - arrayHeight > 1)
     window(*this, "##stage view", {0, barHeight + arrayHeight}, {w, pictureHeight - arrayHeight},
            drawStageView, behind & ~ImGuiWindowFlags_NoScrollbar);
-  window(*this, "##stage narration", {0, h - narrationHeight}, {w, narrationHeight},
-         drawStageNarration, behind & ~ImGuiWindowFlags_NoScrollbar);
+  if (!stageNarrationEmpty(*this, w))
+    window(*this, "##stage narration", {0, h - narrationHeight}, {w, narrationHeight},
+           drawStageNarration, behind & ~ImGuiWindowFlags_NoScrollbar);
   if (ui.view.drawerOpen) {
     const float drawerWidth = std::floor(std::clamp(w * 0.42f, std::min(w, 420.f), w));
     if (!drawerShown_) ImGui::SetNextWindowFocus();  // in front of the stage as it opens

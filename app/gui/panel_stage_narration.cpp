@@ -46,6 +46,12 @@ float stageNarrationHeight(App& app, float width) {
   return std::ceil(std::max(text, verdict) + style.WindowPadding.y * 2);
 }
 
+bool stageNarrationEmpty(App& app, float width) {
+  if (!app.ui.view.film || app.ui.step + 1 >= app.stepCount()) return false;
+  const float textWidth = narrationWidth(width) - ImGui::GetStyle().WindowPadding.x * 2;
+  return learnerFilmCaption(app).empty() && narrationHeight(app, textWidth) <= 0;
+}
+
 namespace {
 
 // A vector on every GPU: one headline, then every GPU whose vector is wrong, or that all are

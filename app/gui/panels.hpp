@@ -19,7 +19,8 @@ namespace rlab::gui {
 float drawMenuBar(App& app);
 void drawOpenChapterDialog(App& app);
 void drawExportDialog(App& app);
-void drawQuizPanel(App& app);  // the Quiz view (panel_quiz.cpp)  // File > Export animation (panel_export.cpp)
+void drawQuizPanel(
+    App& app);  // the Quiz view (panel_quiz.cpp)  // File > Export animation (panel_export.cpp)
 void drawLessonsPanel(App& app);   // lesson list, variants, lesson text
 void drawControlsPanel(App& app);  // parameters, backend, Run
 float controlsPanelHeight();       // ... the height its content took when last drawn (0: not yet)
@@ -68,6 +69,9 @@ float stageBarHeight(App& app, float width);
 void drawStageView(App& app);
 void drawStageNarration(App& app);
 float stageNarrationHeight(App& app, float width);
+// A film's step with no sentence before its last (which has the verdict): the strip keeps its
+// place, so that the picture does not jump from frame to frame, but is not drawn as an empty box.
+bool stageNarrationEmpty(App& app, float width);
 void drawDrawer(App& app);
 // Sets the controls to a try link's run ("try:n=8&schedule=stall:4:2:1") and runs it; the
 // texts' links and the lessons' suggestion buttons both do this.
@@ -86,8 +90,8 @@ void drawTimingPanel(App& app);  // log-log chart from rlab bench's engine
 // would take whole, so that the chart leaves room for it.
 void drawSpeedUpTable(App& app, float height);
 float speedUpTableHeight(const UiState& ui);
-void drawRacePanel(App& app);          // run K times, histogram, open a wrong run
-void drawTimelinePanel(App& app);      // one row per thread: when each read and wrote
+void drawRacePanel(App& app);      // run K times, histogram, open a wrong run
+void drawTimelinePanel(App& app);  // one row per thread: when each read and wrote
 // The learner's run on the desk: the array and, where the run kept its loads and stores, their
 // timeline (panel_access_timeline.cpp) as a second tab.
 void drawLearnerRunPanel(App& app);
