@@ -20,6 +20,7 @@ using rlab::AnswerKind;
 using rlab::Language;
 using rlab::Question;
 using rlab::Quiz;
+using rlab::QuizKind;
 
 namespace {
 
@@ -255,6 +256,22 @@ TEST_CASE("quiz: every lesson gives three kinds of question or more") {
     CAPTURE(list);
     CHECK(kinds.size() >= 3);
   }
+}
+
+TEST_CASE("quiz: a cell's value is asked where it says something, rarely where it is 0") {
+  // Where a step shows a new array, most of its cells may hold nothing yet (the threads of a
+  // grid-stride loop over a small array): the question picks a cell out of the step's crowd.
+  int asked = 0, zero = 0;
+  for (uint64_t seed = 1; seed <= 30; ++seed)
+    for (const Question& q : rlab::makeQuiz(seed, 10).questions)
+      if (q.kind == QuizKind::ThreadValue || q.kind == QuizKind::WarpTotal ||
+          q.kind == QuizKind::ElementValue || q.kind == QuizKind::BlockTotal) {
+        ++asked;
+        zero += q.answer == 0 ? 1 : 0;
+      }
+  MESSAGE(zero << " of " << asked << " cell values asked are 0");
+  CHECK(asked >= 50);
+  CHECK(zero * 20 <= asked);  // 15 of 97 before the crowd was left out
 }
 
 TEST_CASE("quiz: every answer of 200 questions comes out of rlab run --format json of its run") {

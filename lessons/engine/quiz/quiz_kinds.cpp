@@ -3,7 +3,9 @@
 // same fields. A kind the trace cannot answer (no stale read, no warps measured, one GPU) gives
 // nothing, whatever is drawn.
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "lessons/engine/quiz/quiz.hpp"
 #include "lessons/engine/registry.hpp"
@@ -108,7 +110,24 @@ Message cellQuestion(QuizKind kind, const Trace& t, const StepSnapshot& s, int s
   }
 }
 
-// A cell's value after a step; the cells the step changed are asked first.
+// The cells whose value is not the step's most common one: where a step shows a new array (the
+// threads' sums of a grid-stride loop, say), most cells may hold nothing but the identity, and
+// "what does thread 41 hold" with 0 for an answer asks nothing.
+std::vector<int> cellsOutOfTheCrowd(const StepSnapshot& s, size_t live) {
+  std::map<double, int> counts;
+  for (size_t i = 0; i < live; ++i) ++counts[s.values[i]];
+  double crowd = 0;
+  int most = 0;
+  for (const auto& [value, count] : counts)
+    if (count > most) std::tie(crowd, most) = std::tie(value, count);
+  std::vector<int> out;
+  for (size_t i = 0; i < live; ++i)
+    if (s.values[i] != crowd) out.push_back(int(i));
+  return out;
+}
+
+// A cell's value after a step; the cells the step changed are asked first, then those out of
+// the step's crowd.
 std::optional<Question> askCell(QuizKind kind, const Trace& t, QuizRandom& random) {
   const std::vector<int> steps = stepsWhere(
       t, [&](const StepSnapshot& s) { return !s.values.empty() && cellKind(t, s) == kind; });
@@ -123,6 +142,7 @@ std::optional<Question> askCell(QuizKind kind, const Trace& t, QuizRandom& rando
     if (before.cells == s.cells && i < before.values.size() && before.values[i] != s.values[i])
       changed.push_back(int(i));
   }
+  if (changed.empty()) changed = cellsOutOfTheCrowd(s, std::min(live, s.values.size()));
   const int i = random.pick(changed.empty() ? all : changed);
   const long long value = (long long)s.values[size_t(i)];
   return numberQuestion(
