@@ -387,7 +387,8 @@ namespace {
 
 // The CodeRunner question's template as CodeRunner's Twig would render it for `kernel`: the
 // answer and the template parameters put in as e('py') escapes them.
-std::string codeRunnerProgram(const std::string& kernel, const std::string& exercise) {
+std::string codeRunnerProgram(const std::string& kernel, const std::string& exercise,
+                              int caseSeconds = kCaseSeconds) {
   const std::string xml = textOf(kSource + "/assets/graders/moodle-coderunner/question.xml");
   const size_t open = xml.find("<template><![CDATA["), close = xml.find("]]></template>");
   REQUIRE(open != std::string::npos);
@@ -402,7 +403,8 @@ std::string codeRunnerProgram(const std::string& kernel, const std::string& exer
   const std::map<std::string, std::string> twig = {
       {"{{ STUDENT_ANSWER | e('py') }}", escapedForPython(kernel)},
       {"{{ exercise | e('py') }}", exercise},
-      {"{{ lang | e('py') }}", "en"}};
+      {"{{ lang | e('py') }}", "en"},
+      {"{{ case_seconds | e('py') }}", std::to_string(caseSeconds)}};
   for (const auto& [expression, value] : twig) {
     const size_t at = program.find(expression);
     REQUIRE_MESSAGE(at != std::string::npos, expression);
@@ -432,7 +434,7 @@ TEST_CASE("graders: Moodle CodeRunner's template grades as its combinator templa
     CAPTURE(what);
     bool quiet = false;
     const nlohmann::json r =
-        runCodeRunnerTemplate(codeRunnerProgram(textOf(s.file), s.exercise), quiet);
+        runCodeRunnerTemplate(codeRunnerProgram(textOf(s.file), s.exercise, s.caseSeconds), quiet);
     CHECK(quiet);
     CHECK(r["fraction"].get<double>() == doctest::Approx(s.points / 100.0));
     REQUIRE(r["testresults"].is_array());
