@@ -1,5 +1,6 @@
 #include "lessons/engine/exercise/grade.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <set>
@@ -109,6 +110,11 @@ GradeTest gpuTest(const Exercise& e, ExerciseRequest request, LeaderboardResult&
   return t;
 }
 
+int failedTests(const std::vector<GradeTest>& tests) {
+  return int(
+      std::count_if(tests.begin(), tests.end(), [](const GradeTest& t) { return !t.passed; }));
+}
+
 // The leaderboard's test: passed where every round was right and timed; its sentence the
 // figures, or what kept the kernel off the board.
 GradeTest leaderboardTest(const GradeReport& g) {
@@ -117,8 +123,7 @@ GradeTest leaderboardTest(const GradeReport& g) {
   t.cases = g.leaderboard.rounds;
   t.casesPassed = g.leaderboard.roundsRight;
   t.passed = g.leaderboard.right;
-  int failed = 0;
-  for (const GradeTest& other : g.tests) failed += other.passed ? 0 : 1;
+  const int failed = failedTests(g.tests);
   const bool roundWrong = g.leaderboard.rounds > g.leaderboard.roundsRight;
   t.sentence = g.backend != BackendChoice::Gpu ? Message("grade.leaderboard-needs-gpu")
                : roundWrong  // its own sentence; the GPU's test failed with it too
@@ -127,12 +132,6 @@ GradeTest leaderboardTest(const GradeReport& g) {
                      : !g.leaderboard.sentence.empty() ? g.leaderboard.sentence
                                                        : Message("check.leaderboard-not-run");
   return t;
-}
-
-bool everyTestPassed(const std::vector<GradeTest>& tests) {
-  for (const GradeTest& t : tests)
-    if (!t.passed) return false;
-  return true;
 }
 
 }  // namespace
@@ -225,7 +224,7 @@ GradeReport gradeExercise(const Exercise& e, const ExerciseRequest& request) {
     const auto start = std::chrono::steady_clock::now();
     // Only a kernel right by every test is timed for the board: a fast wrong one scores nothing.
     ExerciseRequest onGpu = onSimulator;
-    onGpu.leaderboard = request.leaderboard && everyTestPassed(g.tests);
+    onGpu.leaderboard = request.leaderboard && failedTests(g.tests) == 0;
     g.tests.push_back(gpuTest(e, onGpu, g.leaderboard));
     g.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }

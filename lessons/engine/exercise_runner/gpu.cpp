@@ -38,34 +38,13 @@ double runCase(const Exercise& e, Gpu& gpu, const Params& p) {
   long long n = p.n;
   const int block = p.block;
   switch (e.shape) {
-    case ExerciseShape::AtomicResult: {
-      DeviceInts in(gpu, host.size()), result(gpu, 1);
-      in.upload(host);
-      result.fill(identityOf(e.op));
-      long long grid = blocksFor(n, (long long)block * e.perThread);
-      if (e.gridStride)
-        grid = std::min(grid, gpu.multiprocessors * gpu.threadsPerMultiprocessor / block);
-      launch(gpu, grid, block, &in.ptr(), &n, &result.ptr());
-      return result.download(1)[0];
-    }
-    case ExerciseShape::BlockPartials: {
-      auto source = std::make_unique<DeviceInts>(gpu, host.size());
-      source->upload(host);
-      for (long long len = n;;) {
-        const long long grid = blocksFor(len, block);
-        auto out = std::make_unique<DeviceInts>(gpu, size_t(grid));
-        launch(gpu, grid, block, &source->ptr(), &len, &out->ptr());
-        if (grid == 1) return out->download(1)[0];
-        source = std::move(out);
-        len = grid;
-      }
-    }
+    case ExerciseShape::AtomicResult:
+    case ExerciseShape::BlockPartials:
     case ExerciseShape::FoldStep: {
-      DeviceInts a(gpu, host.size());
-      a.upload(host);
-      for (long long len = n; len > 1; len -= len / 2)
-        launch(gpu, blocksFor(len - len / 2, block), block, &a.ptr(), &len);
-      return a.download(1)[0];
+      WholeReduction run(e, gpu, host, block);
+      run.prepare();
+      run.queue();
+      return run.result();
     }
     case ExerciseShape::OneBlock: {
       DeviceInts a(gpu, host.size());

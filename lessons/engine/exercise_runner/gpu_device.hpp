@@ -1,9 +1,11 @@
 // What the exercise runner's GPU path holds while it runs a learner's kernel: the loaded kernel
 // and the device's size, device buffers of ints freed on every path, and a launch whose failure
-// is one sentence. gpu.cpp runs the cases with them, leaderboard.cpp times the kernel.
+// is one sentence, and the exercise's whole reduction on them (gpu_device.cpp). gpu.cpp runs
+// the cases with them, leaderboard.cpp times the kernel.
 #pragma once
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "lessons/engine/exercise_runner/gpu_toolkit.hpp"
@@ -91,5 +93,30 @@ void launch(Gpu& gpu, long long grid, int block, Args*... args) {
 inline long long blocksFor(long long threads, long long block) {
   return (threads + block - 1) / block;
 }
+
+// The exercise's whole reduction of one input (an atomic result's launch, every pass of block
+// partials, every step of an in-place fold), as its cases run it and the leaderboard times it:
+// every launch is queued before any is waited for. For the shapes AtomicResult, BlockPartials
+// and FoldStep.
+class WholeReduction {
+ public:
+  WholeReduction(const Exercise& e, Gpu& gpu, const std::vector<int>& host, int block);
+  // Puts back what a run changes (the result's identity, an in-place fold's input); outside a
+  // timing.
+  void prepare();
+  // Queues every launch of one run.
+  void queue();
+  // Waits for the run, then its sum.
+  int result();
+
+ private:
+  const Exercise& e_;
+  Gpu& gpu_;
+  long long n_, grid_ = 0;
+  int block_;
+  DeviceInts input_;
+  std::vector<std::unique_ptr<DeviceInts>> out_;  // the result, the passes' partials or the fold
+  std::vector<long long> lengths_;                // the passes' inputs
+};
 
 }  // namespace rlab::exercise

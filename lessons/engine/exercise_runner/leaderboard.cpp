@@ -6,12 +6,11 @@
 #include "lessons/engine/exercise_runner/leaderboard.hpp"
 
 #include <algorithm>
-#include <memory>
 #include <random>
 #include <vector>
 
 #include "lessons/engine/backends/backends.hpp"
-#include "lessons/engine/exercise_runner/drivers.hpp"
+#include "lessons/engine/gpu_tools/bench.hpp"
 #include "lessons/engine/races/verify.hpp"
 #include "lessons/engine/registry.hpp"
 #include "lessons/engine/run/run.hpp"
@@ -25,80 +24,6 @@ constexpr int kRounds = 5, kRunsPerRound = 5;
 // Longer than the host takes to queue the most launches one reduction makes (a fold of 2^24
 // elements: 24 launches of a few microseconds each).
 constexpr long long kHoldNanoseconds = 1'000'000;
-
-// The exercise's whole reduction of one input, as its cases run it, but with every launch queued
-// before any is waited for.
-class WholeReduction {
- public:
-  WholeReduction(const Exercise& e, Gpu& gpu, const std::vector<int>& host, int block)
-      : e_(e), gpu_(gpu), n_((long long)host.size()), block_(block), input_(gpu, host.size()) {
-    input_.upload(host);
-    switch (e.shape) {
-      case ExerciseShape::AtomicResult:
-        grid_ = blocksFor(n_, (long long)block * e.perThread);
-        if (e.gridStride)
-          grid_ = std::min(grid_, gpu.multiprocessors * gpu.threadsPerMultiprocessor / block);
-        out_.push_back(std::make_unique<DeviceInts>(gpu, 1));
-        break;
-      case ExerciseShape::BlockPartials:
-        for (long long len = n_; len > 1 || out_.empty(); len = blocksFor(len, block)) {
-          lengths_.push_back(len);
-          out_.push_back(std::make_unique<DeviceInts>(gpu, size_t(blocksFor(len, block))));
-        }
-        break;
-      case ExerciseShape::FoldStep:
-        out_.push_back(std::make_unique<DeviceInts>(gpu, host.size()));
-        break;
-      default:
-        break;
-    }
-  }
-
-  // Puts back what a run changes (the result's identity, an in-place fold's input), before
-  // the timing starts.
-  void prepare() {
-    if (e_.shape == ExerciseShape::AtomicResult) out_.front()->fill(identityOf(e_.op));
-    if (e_.shape == ExerciseShape::FoldStep) out_.front()->copyFrom(input_, size_t(n_));
-  }
-
-  void queue() {
-    long long count = n_;
-    switch (e_.shape) {
-      case ExerciseShape::AtomicResult:
-        queueLaunch(gpu_, grid_, block_, &input_.ptr(), &count, &out_.front()->ptr());
-        break;
-      case ExerciseShape::BlockPartials: {
-        CUdeviceptr source = input_.ptr();
-        for (size_t pass = 0; pass < out_.size(); ++pass) {
-          long long len = lengths_[pass];
-          queueLaunch(gpu_, blocksFor(len, block_), block_, &source, &len, &out_[pass]->ptr());
-          source = out_[pass]->ptr();
-        }
-        break;
-      }
-      case ExerciseShape::FoldStep:
-        for (long long len = n_; len > 1; len -= len / 2)
-          queueLaunch(gpu_, blocksFor(len - len / 2, block_), block_, &out_.front()->ptr(), &len);
-        break;
-      default:
-        break;
-    }
-  }
-
-  int result() {
-    waitForGpu(gpu_);
-    return out_.back()->download(1)[0];
-  }
-
- private:
-  const Exercise& e_;
-  Gpu& gpu_;
-  long long n_, grid_ = 0;
-  int block_;
-  DeviceInts input_;
-  std::vector<std::unique_ptr<DeviceInts>> out_;  // the result, the passes' partials or the fold
-  std::vector<long long> lengths_;                // the passes' inputs
-};
 
 // Two events, created once.
 struct Events {
@@ -129,11 +54,6 @@ double timedRunMs(WholeReduction& run, Gpu& gpu, Events& events) {
   float ms = 0;
   gpu.d.check(gpu.d.cuEventElapsedTime(&ms, events.start, events.stop), "cuEventElapsedTime");
   return ms;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 // A round's case: n = 2^24 in blocks of 256 (or the variant's smallest block above it), the

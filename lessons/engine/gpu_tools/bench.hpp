@@ -123,6 +123,12 @@ inline void fillSpeedUps(std::vector<BenchRow>& rows) {
   }
 }
 
+// The middle of `v` (the upper one of an even count); 0 for none.
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
 // The plain host loop (`for i: acc = combine(acc, a[i])`) over `host`, in milliseconds: the
 // median of `reps` runs after one unrecorded run.
 template <class T, class Combine>
@@ -138,8 +144,7 @@ double hostLoopMs(const std::vector<T>& host, T identity, Combine combine, int r
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (k >= 0) ms.push_back(took);
   }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return median(ms);
 }
 
 // Called before each measurement; return false to cancel.

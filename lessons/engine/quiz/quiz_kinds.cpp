@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <tuple>
 
 #include "lessons/engine/quiz/quiz.hpp"
 #include "lessons/engine/registry.hpp"
@@ -116,10 +115,10 @@ Message cellQuestion(QuizKind kind, const Trace& t, const StepSnapshot& s, int s
 std::vector<int> cellsOutOfTheCrowd(const StepSnapshot& s, size_t live) {
   std::map<double, int> counts;
   for (size_t i = 0; i < live; ++i) ++counts[s.values[i]];
-  double crowd = 0;
-  int most = 0;
-  for (const auto& [value, count] : counts)
-    if (count > most) std::tie(crowd, most) = std::tie(value, count);
+  if (counts.empty()) return {};
+  const double crowd = std::max_element(counts.begin(), counts.end(), [](auto& a, auto& b) {
+                         return a.second < b.second;
+                       })->first;
   std::vector<int> out;
   for (size_t i = 0; i < live; ++i)
     if (s.values[i] != crowd) out.push_back(int(i));

@@ -15,11 +15,6 @@
 
 namespace rlab {
 
-inline double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 template <class F>
 double eventMs(F&& work) {
   cudaEvent_t start, stop;
