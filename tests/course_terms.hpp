@@ -29,13 +29,28 @@ inline const Term kTerms[] = {
     {rlab::Language::Zh, "序号（`rank`）", {"rank", "Rank"}},
 };
 
+// Whether `text` has `word` other than inside a longer name of code (`rank` in
+// `map_shared_rank`, `Kernel` in `cudaLaunchKernelEx`).
+inline bool usesWord(const std::string& text, const std::string& word) {
+  auto partOfName = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    const size_t end = at + word.size();
+    const bool inName = (partOfName(word.front()) && at > 0 && partOfName(text[at - 1])) ||
+                        (partOfName(word.back()) && end < text.size() && partOfName(text[end]));
+    if (!inName) return true;
+  }
+  return false;
+}
+
 // One sentence per forbidden variant `text` uses.
 inline std::vector<std::string> termProblems(rlab::Language language, const std::string& text) {
   std::vector<std::string> problems;
   for (const Term& term : kTerms) {
     if (term.language != language) continue;
     for (const char* variant : term.notThese)
-      if (text.find(variant) != std::string::npos)
+      if (usesWord(text, variant))
         problems.push_back(std::string("writes ") + variant + " where the course says " + term.use +
                            ": " + text);
   }

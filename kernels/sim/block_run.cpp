@@ -59,12 +59,12 @@ std::string where(const char* file, int line) {
 
 // ---- The threads' lives -------------------------------------------------------------------------
 
-void BlockRun::run(unsigned blockLinear) {
+void BlockRun::begin(unsigned blockLinear) {
   blockLinear_ = blockLinear;
   const dim3 b = g_blockDim;
   total_ = b.x * b.y * b.z;
-  contexts_ = fibers_.contexts(total_);
-  stacks_ = fibers_.stacks();
+  contexts_ = fibers_.contexts(firstFiber_ + total_) + firstFiber_;
+  stacks_ = fibers_.stacks() + firstFiber_;
   state_.assign(total_, State::Runnable);
   started_.assign(total_, 0);
   barrierSite_.assign(total_, Site{});
@@ -78,15 +78,20 @@ void BlockRun::run(unsigned blockLinear) {
   count_[static_cast<int>(State::Runnable)] = total_;
   pendingTrue_ = 0;
   rng_ = options_.schedule.seed ^ (0x5851f42d4c957f2dull * (blockLinear_ + 1));
+}
+
+bool BlockRun::resume() {
   switches_ = 0;
+  bool done = false;
   try {
-    schedule();
+    done = schedule();
   } catch (...) {
     unwindSuspended();
     stats_.switches += switches_;
     throw;
   }
   stats_.switches += switches_;
+  if (!done) return false;
   for (unsigned t = 0; t < total_; ++t)
     if (warpSteps_[t] > 0) {
       stats_.warpSteps = std::max<uint64_t>(stats_.warpSteps, warpSteps_[t]);
@@ -96,6 +101,18 @@ void BlockRun::run(unsigned blockLinear) {
   if (s.kind == Schedule::Kind::Lane && s.stallThread < total_)
     stats_.laneThreadWarpSteps =
         std::max<uint64_t>(stats_.laneThreadWarpSteps, warpSteps_[s.stallThread]);
+  return true;
+}
+
+void BlockRun::abandon() {
+  switches_ = 0;
+  unwindSuspended();
+  stats_.switches += switches_;
+}
+
+void BlockRun::openClusterBarrier() {
+  for (unsigned t = 0; t < total_; ++t)
+    if (state_[t] == State::AtClusterBarrier) moveTo(t, State::Runnable);
 }
 
 void fiberMain(fc::transfer_t start) {
@@ -105,7 +122,7 @@ void fiberMain(fc::transfer_t start) {
   *static_cast<fc::fcontext_t*>(start.data) = start.fctx;
   for (;;) {
     g_launch.block->runThread();
-    g_launch.block->suspend();  // idle until the next block resumes this fiber
+    g_launch.block->suspend(true);  // idle until the next block resumes this fiber
   }
 }
 
@@ -152,7 +169,8 @@ void BlockRun::unwindSuspended() {
 bool BlockRun::releaseWaiters() {
   bool released = count(State::AtWarpOp) > 0 && releaseWarps();
   // The barrier opens when every live thread of the block waits at it.
-  if (count(State::Runnable) > 0 || count(State::AtWarpOp) > 0 || count(State::AtBarrier) == 0)
+  if (count(State::Runnable) > 0 || count(State::AtWarpOp) > 0 || count(State::AtBarrier) == 0 ||
+      count(State::AtClusterBarrier) > 0)
     return released;
   if (barrierSplit_) barrierMismatch();
   if (count(State::Done) > 0) barrierAfterExit();
@@ -253,10 +271,13 @@ void BlockRun::stuck() {
   // The barriers threads wait at, each site with its threads (threads at two different
   // __syncthreads() are two sites), and likewise the warp operations (lanes of one warp that
   // name each other in different masks wait at two sites).
-  std::vector<std::pair<const Site*, std::vector<unsigned>>> atBarrier;
+  std::vector<std::pair<const Site*, std::vector<unsigned>>> atBarrier, atClusterBarrier;
   std::vector<std::pair<const WarpRequest*, std::vector<unsigned>>> atWarp;
   for (unsigned i = 0; i < total_; ++i) {
-    if (state_[i] == State::AtBarrier) {
+    if (state_[i] == State::AtClusterBarrier) {
+      if (atClusterBarrier.empty()) atClusterBarrier.push_back({&barrierSite_[i], {}});
+      atClusterBarrier.front().second.push_back(i);
+    } else if (state_[i] == State::AtBarrier) {
       const Site& b = barrierSite_[i];
       auto site = std::find_if(atBarrier.begin(), atBarrier.end(), [&](const auto& s) {
         return sameSite(s.first->file, s.first->line, b.file, b.line);
@@ -287,6 +308,8 @@ void BlockRun::stuck() {
   };
   for (const auto& [site, threads] : atBarrier)
     waitAt("sim.waiting-at-barrier", "barrier", threads, site->file, site->line);
+  for (const auto& [site, threads] : atClusterBarrier)
+    waitAt("sim.waiting-at-cluster-barrier", "cluster barrier", threads, site->file, site->line);
   for (size_t k = 0; k < atWarp.size() && k < 4; ++k)
     waitAt("sim.waiting-at-warp-op", "warp operation", atWarp[k].second, atWarp[k].first->file,
            atWarp[k].first->line);

@@ -39,9 +39,9 @@ inline BlockRun& runningBlock(const char* what) {
   return *g_launch.block;
 }
 
-// The running thread's failure, which the fiber's top names the thread in; outside a kernel, a
-// logic error of the program's.
-[[noreturn]] void failThread(KernelFailure failure, const char* file, int line) {
+}  // namespace
+
+void failThread(KernelFailure failure, const char* file, int line) {
   if (line > 0) {
     failure.english = "at " + where(file, line) + " " + failure.english;
     failure.args.emplace_back("site", where(file, line));
@@ -49,8 +49,6 @@ inline BlockRun& runningBlock(const char* what) {
   if (g_launch.thread() != kNoThread) throw failure;
   throw std::logic_error(failure.english);
 }
-
-}  // namespace
 
 void barrier(const char* file, int line) {
   BlockRun& block = runningBlock("__syncthreads");

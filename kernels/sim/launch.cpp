@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "kernels/sim/detail/block_run.hpp"
+#include "kernels/sim/detail/cluster.hpp"
 #include "kernels/sim/detail/fibers.hpp"
 #include "kernels/sim/detail/launch_state.hpp"
 #include "kernels/sim/detail/memory_watch.hpp"
@@ -193,6 +194,42 @@ class DynamicShared {
 
 }  // namespace
 
+namespace {
+
+// CUDA's limits on a launch's clusters (cudaLaunchKernelEx refuses the launch otherwise).
+void checkClusters(dim3 grid, const LaunchOptions& options) {
+  const dim3 c = options.cluster;
+  const uint64_t blocks = uint64_t(c.x) * c.y * c.z;
+  const unsigned limit =
+      options.nonPortableClusterSize ? kMaxClusterBlocks : kPortableClusterBlocks;
+  const std::string shape =
+      std::to_string(c.x) + " x " + std::to_string(c.y) + " x " + std::to_string(c.z);
+  if (blocks == 0 || blocks > limit) {
+    const bool optIn = !options.nonPortableClusterSize && blocks <= kMaxClusterBlocks && blocks > 0;
+    throw LaunchError(
+        "a cluster of " + shape + " = " + std::to_string(blocks) + " blocks is more than CUDA " +
+            "allows (" + std::to_string(limit) + " blocks" +
+            (optIn ? ", or 16 once the kernel opts in with cudaFuncSetAttribute("
+                     "cudaFuncAttributeNonPortableClusterSizeAllowed, 1)"
+                   : "") +
+            "); the launch fails with cudaErrorInvalidClusterSize.",
+        {optIn ? "sim.cluster-too-large-portable" : "sim.cluster-too-large",
+         {{"shape", shape}, {"blocks", std::to_string(blocks)}, {"limit", std::to_string(limit)}},
+         {}});
+  }
+  if (grid.x % c.x || grid.y % c.y || grid.z % c.z) {
+    const std::string gridShape =
+        std::to_string(grid.x) + " x " + std::to_string(grid.y) + " x " + std::to_string(grid.z);
+    throw LaunchError("the grid of " + gridShape + " blocks is not a whole number of clusters of " +
+                          shape +
+                          "; CUDA needs each of the grid's dimensions to be a multiple "
+                          "of the cluster's (the launch fails with cudaErrorInvalidClusterSize).",
+                      {"sim.cluster-not-divisible", {{"grid", gridShape}, {"shape", shape}}, {}});
+  }
+}
+
+}  // namespace
+
 LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const void* kernel,
                    const std::function<void()>& body) {
   const uint64_t threadsPerBlock = uint64_t(block.x) * block.y * block.z;
@@ -201,11 +238,13 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
                                 " threads; CUDA allows 1 to 1024");
   if (uint64_t(grid.x) * grid.y * grid.z == 0)
     throw std::invalid_argument("the grid has no blocks; launch at least one");
+  checkClusters(grid, options);
   LaunchStats stats;
   Worker& worker = Worker::instance();
   worker.runOnWorker([&] {
     detail::g_blockDim = block;
     detail::g_gridDim = grid;
+    detail::g_clusterDim = options.cluster;
     detail::g_recordAtomics = options.recordAtomics;
     static const std::vector<detail::ByteRange> noKernel;
     static const detail::ByteRange noBuffer;
@@ -225,35 +264,35 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, const vo
                                 options.dynamicSharedBytes, staticBytes);
     std::vector<detail::ByteRange> shared = declared;  // what a barrier shows
     dynamic.addSpan(shared);
-    detail::BlockRun run(body, options, worker.fibers(), stats, &shared);  // for every block
-    detail::g_launch = {&run, options.recordAtomics ? &stats.atomics : nullptr,
-                        options.capturePrintf ? &stats : nullptr,
-                        options.watch.empty() ? nullptr : &stats.memory};
     std::optional<detail::RaceDetector> races;
     if (options.detectRaces) races.emplace(stats, shared, options);
+    detail::ClusterRun cluster(body, options, worker.fibers(), stats, shared,
+                               races ? &*races : nullptr);
+    detail::g_launch = {nullptr, &cluster, options.recordAtomics ? &stats.atomics : nullptr,
+                        options.capturePrintf ? &stats : nullptr,
+                        options.watch.empty() ? nullptr : &stats.memory};
     detail::t_raceDetector = races ? &*races : nullptr;
     struct EndLaunch {  // on the way out, thrown or not
       ~EndLaunch() {
         detail::g_launch = {};
         detail::g_recordAtomics = false;
+        detail::g_clusterDim = {1, 1, 1};
         detail::t_raceDetector = nullptr;
       }
     } end;
     detail::MemoryWatch watch(options.watch);  // before the blocks, after: off
-    unsigned linear = 0;
-    for (unsigned z = 0; z < grid.z; ++z)
-      for (unsigned y = 0; y < grid.y; ++y)
-        for (unsigned x = 0; x < grid.x; ++x, ++linear) {
+    const dim3 c = options.cluster;
+    const bool severalBlocks = uint64_t(grid.x) * grid.y * grid.z > 1;
+    for (unsigned z = 0; z < grid.z / c.z; ++z)
+      for (unsigned y = 0; y < grid.y / c.y; ++y)
+        for (unsigned x = 0; x < grid.x / c.x; ++x) {
           for (const detail::ByteRange& r : declared)
             std::memset(r.begin, kSharedPoisonByte, r.end - r.begin);
           dynamic.startBlock();
-          detail::g_blockIdx = {x, y, z};
-          if (races) races->startBlock(run, unsigned(threadsPerBlock), linear);
-          run.run(linear);  // a failed block has unwound its fibers before it throws
-          dynamic.endBlock(linear, uint64_t(grid.x) * grid.y * grid.z > 1);
+          cluster.run({x, y, z});  // a failed block has unwound its fibers before it throws
+          dynamic.endBlock(cluster.blockLinear(cluster.runningRank()), severalBlocks);
         }
     if (races && (!stats.races.empty() || !stats.uninitialisedReads.empty())) {
-      const bool severalBlocks = uint64_t(grid.x) * grid.y * grid.z > 1;
       if (options.failOnRace) detail::failOnRace(stats, options, severalBlocks);
       if (options.onRace) options.onRace(raceError(stats, options, severalBlocks));
     }

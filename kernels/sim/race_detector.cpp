@@ -11,9 +11,12 @@
 #include "kernels/sim/detail/race_detector.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "kernels/sim/detail/block_run.hpp"
+#include "kernels/sim/detail/cluster.hpp"
 #include "kernels/sim/detail/launch_state.hpp"
 
 namespace rlab::sim {
@@ -64,52 +67,83 @@ RaceDetector::RaceDetector(LaunchStats& stats, const std::vector<ByteRange>& sha
   }
 }
 
-void RaceDetector::startBlock(const BlockRun& block, unsigned threads, unsigned blockLinear) {
-  block_ = &block;
-  blockLinear_ = blockLinear;
-  epoch_ = 0;
+void RaceDetector::startCluster(const ClusterRun& cluster, unsigned threads) {
+  cluster_ = &cluster;
   threads_ = threads;
-  clocks_.assign(size_t(threads) * 32, 0);
-  for (unsigned t = 0; t < threads; ++t) clocks_[size_t(t) * 32 + t % 32] = 1;
-  knows_.assign(threads, {});
-  fenced_.assign(threads, 0);
+  clusterEpoch_ = 0;
+  blocks_.resize(cluster.size());
+  for (unsigned rank = 0; rank < cluster.size(); ++rank) {
+    BlockClock& b = blocks_[rank];
+    b.run = &cluster.block(rank);
+    b.linear = cluster.blockLinear(rank);
+    b.epoch = 0;
+    b.clocks.assign(size_t(threads) * 32, 0);
+    for (unsigned t = 0; t < threads; ++t) b.clocks[size_t(t) * 32 + t % 32] = 1;
+    b.knows.assign(threads, {});
+    b.fenced.assign(threads, 0);
+  }
+  running_ = &blocks_[0];
+}
+
+void RaceDetector::enterBlock(unsigned rank) {
+  running_ = &blocks_[rank];
 }
 
 void RaceDetector::barrierOpened() {
-  ++epoch_;
+  ++running_->epoch;
   // What any thread of the block acquired, every thread knows after the barrier.
   Knowledge all;
-  for (const Knowledge& k : knows_) all.join(k);
-  if (!all.upTo.empty()) std::fill(knows_.begin(), knows_.end(), all);
+  for (const Knowledge& k : running_->knows) all.join(k);
+  if (!all.upTo.empty()) std::fill(running_->knows.begin(), running_->knows.end(), all);
+}
+
+void RaceDetector::clusterBarrierOpened() {
+  ++clusterEpoch_;
+  Knowledge all;  // what any thread of the cluster acquired, every one of them knows after it
+  for (BlockClock& b : blocks_) {
+    ++b.epoch;
+    for (const Knowledge& k : b.knows) all.join(k);
+  }
+  if (!all.upTo.empty())
+    for (BlockClock& b : blocks_) std::fill(b.knows.begin(), b.knows.end(), all);
 }
 
 void RaceDetector::warpSynced(unsigned warpStart, unsigned group) {
+  std::vector<uint32_t>& clocks = running_->clocks;
   uint32_t joined[32] = {};
   for (unsigned l = 0; l < 32; ++l) {
     if (!(group >> l & 1u) || warpStart + l >= threads_) continue;
-    const uint32_t* lane = &clocks_[size_t(warpStart + l) * 32];
+    const uint32_t* lane = &clocks[size_t(warpStart + l) * 32];
     for (unsigned k = 0; k < 32; ++k) joined[k] = std::max(joined[k], lane[k]);
   }
   for (unsigned l = 0; l < 32; ++l) {
     if (!(group >> l & 1u) || warpStart + l >= threads_) continue;
-    uint32_t* lane = &clocks_[size_t(warpStart + l) * 32];
+    uint32_t* lane = &clocks[size_t(warpStart + l) * 32];
     std::memcpy(lane, joined, sizeof joined);
     ++lane[l];
   }
 }
 
 void RaceDetector::fence() {
-  const unsigned thread = block_ ? block_->current() : kNoThread;
-  if (thread != kNoThread) fenced_[thread] = 1;
+  const unsigned thread = running_ ? running_->run->current() : kNoThread;
+  if (thread != kNoThread) running_->fenced[thread] = 1;
+}
+
+bool RaceDetector::inCluster(uint32_t block) const {
+  for (const BlockClock& b : blocks_)
+    if (b.linear == block) return true;
+  return false;
 }
 
 bool RaceDetector::ordered(const Stamp& earlier, unsigned thread) const {
-  if (earlier.block == blockLinear_) {
-    if (earlier.thread == thread || earlier.epoch < epoch_) return true;
+  const BlockClock& b = *running_;
+  if (earlier.block == b.linear) {
+    if (earlier.thread == thread || earlier.epoch < b.epoch) return true;
     return earlier.thread / 32 == thread / 32 &&
-           clocks_[size_t(thread) * 32 + earlier.thread % 32] >= earlier.clock;
+           b.clocks[size_t(thread) * 32 + earlier.thread % 32] >= earlier.clock;
   }
-  return knows_[thread].of(earlier.block) > earlier.epoch;
+  if (earlier.clusterEpoch < clusterEpoch_ && inCluster(earlier.block)) return true;
+  return b.knows[thread].of(earlier.block) > earlier.epoch;
 }
 
 const ByteRange* RaceDetector::sharedVariableAt(uintptr_t address) const {
@@ -118,6 +152,15 @@ const ByteRange* RaceDetector::sharedVariableAt(uintptr_t address) const {
         address < reinterpret_cast<uintptr_t>(r.end))
       return &r;
   return nullptr;
+}
+
+RaceDetector::Place RaceDetector::named(Place place, uintptr_t address) const {
+  if (place.shared && !place.variable)
+    if (const ByteRange* v = sharedVariableAt(address)) {
+      place.variable = v;
+      place.offset = address - reinterpret_cast<uintptr_t>(v->begin);
+    }
+  return place;
 }
 
 RaceAccess RaceDetector::accessOf(const Stamp& s, unsigned bytes) const {
@@ -133,8 +176,8 @@ RaceAccess RaceDetector::accessOf(const Stamp& s, unsigned bytes) const {
   return a;
 }
 
-void RaceDetector::report(const Stamp& earlier, const Stamp& later, uintptr_t address,
-                          unsigned bytes, bool shared) {
+void RaceDetector::report(const Stamp& earlier, const Stamp& later, const Place& place,
+                          uintptr_t address, unsigned bytes) {
   ++stats_.racingAccesses;
   const uint64_t pair = (uint64_t(earlier.instruction) * 0x9e3779b97f4a7c15ull) ^
                         (uint64_t(later.instruction) + (earlier.write ? 1 : 0));
@@ -143,32 +186,34 @@ void RaceDetector::report(const Stamp& earlier, const Stamp& later, uintptr_t ad
   race.earlier = accessOf(earlier, bytes);
   race.later = accessOf(later, bytes);
   race.address = address;
-  race.shared = shared;
-  if (const ByteRange* v = shared ? sharedVariableAt(address) : nullptr) {
-    race.variable = v->name;
-    race.offset = address - reinterpret_cast<uintptr_t>(v->begin);
+  race.shared = place.shared;
+  race.owner = place.owner;
+  if (const Place at = named(place, address); at.variable) {
+    race.variable = at.variable->name;
+    race.offset = at.offset;
   }
   stats_.races.push_back(std::move(race));
 }
 
-void RaceDetector::check(Cell& cell, const Stamp& now, uintptr_t address, unsigned bytes) {
+void RaceDetector::check(Cell& cell, const Stamp& now, const Place& place, uintptr_t address,
+                         unsigned bytes) {
   const unsigned thread = now.thread;
-  if (cell.shared && cell.write.valid() && cell.write.block != now.block) {
-    cell = Cell{};  // shared memory: another block's, whose life has ended
+  if (cell.shared && cell.write.valid() && !inCluster(cell.write.block)) {
+    cell = Cell{};  // shared memory: a block's of an earlier cluster, whose life has ended
     cell.shared = true;
   }
   if (cell.shared)
     for (Stamp& r : cell.reads)
-      if (r.valid() && r.block != now.block) r = {};
+      if (r.valid() && !inCluster(r.block)) r = {};
   auto races = [&](const Stamp& before) {
     return before.valid() && (before.write || now.write) && !(before.atomic && now.atomic) &&
            !ordered(before, thread);
   };
-  if (races(cell.write)) report(cell.write, now, address, bytes, cell.shared);
+  if (races(cell.write)) report(cell.write, now, place, address, bytes);
   if (now.write) {
     for (const Stamp& r : cell.reads)
       if (races(r)) {
-        report(r, now, address, bytes, cell.shared);
+        report(r, now, place, address, bytes);
         break;
       }
     cell.write = now;
@@ -177,15 +222,16 @@ void RaceDetector::check(Cell& cell, const Stamp& now, uintptr_t address, unsign
     return;
   }
   if (cell.shared && !cell.write.valid()) {
-    // A read of shared memory no thread of this block has written.
+    // A read of shared memory no thread of its cluster has written.
     if (stats_.uninitialisedReads.size() < kRacesKept &&
         reportedUninitialised_.insert(now.instruction).second) {
       UninitialisedRead u;
       u.read = accessOf(now, bytes);
       u.address = address;
-      if (const ByteRange* v = sharedVariableAt(address)) {
-        u.variable = v->name;
-        u.offset = address - reinterpret_cast<uintptr_t>(v->begin);
+      u.owner = place.owner;
+      if (const Place at = named(place, address); at.variable) {
+        u.variable = at.variable->name;
+        u.offset = at.offset;
       }
       stats_.uninitialisedReads.push_back(std::move(u));
     }
@@ -215,17 +261,47 @@ static bool simulatorOwn(uintptr_t address) {
   return false;
 }
 
+RaceDetector::Place RaceDetector::placeOf(uintptr_t address, uintptr_t instruction) {
+  Place p;
+  p.key = address;
+  p.owner = running_->linear;
+  if (cluster_->size() == 1) {  // the variable is looked up only where it is named (named())
+    p.shared = address >= sharedLow_ && address < sharedHigh_;
+    return p;
+  }
+  const ClusterRun::Place at = cluster_->place(address);
+  if (!at.shared) return p;
+  const bool exited = at.rank != cluster_->runningRank() && cluster_->exited(at.rank);
+  if (at.outOfBounds || exited) {
+    std::string site = options_.nameInstruction ? options_.nameInstruction(instruction) : "";
+    if (site.empty()) {
+      char hex[24];
+      std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(instruction));
+      site = hex;
+    }
+    cluster_->refuseReach(at, site);
+  }
+  p.shared = true;
+  p.key = at.key;
+  p.variable = at.variable;
+  p.offset = at.offset;
+  p.owner = cluster_->blockLinear(at.rank);
+  return p;
+}
+
 void RaceDetector::access(uintptr_t address, unsigned bytes, bool write, bool atomic,
                           uintptr_t instruction) {
-  const unsigned thread = block_ ? block_->current() : kNoThread;
+  const unsigned thread = running_ ? running_->run->current() : kNoThread;
   if (thread == kNoThread || simulatorOwn(address)) return;
-  const Stack& stack = block_->stack(thread);
+  const Stack& stack = running_->run->stack(thread);
   if (address - reinterpret_cast<uintptr_t>(stack.bottom) < stack.size) return;  // its own
-  const bool shared = address >= sharedLow_ && address < sharedHigh_;
+  const Place place = placeOf(address, instruction);
+  BlockClock& block = *running_;
   Stamp now;
-  now.block = blockLinear_;
-  now.epoch = epoch_;
-  now.clock = clocks_[size_t(thread) * 32 + thread % 32];
+  now.block = block.linear;
+  now.epoch = block.epoch;
+  now.clock = block.clocks[size_t(thread) * 32 + thread % 32];
+  now.clusterEpoch = clusterEpoch_;
   now.thread = uint16_t(thread);
   now.write = write;
   now.atomic = atomic;
@@ -236,14 +312,14 @@ void RaceDetector::access(uintptr_t address, unsigned bytes, bool write, bool at
   if (!write && !g_recordingMemory)
     std::memcpy(&now.value, reinterpret_cast<const void*>(address), std::min(bytes, 8u));
   if (options_.onAccess || (!options_.offLimits.empty() && !stats_.offLimits)) {
-    ThreadAccess seen{blockLinear_, thread, address, bytes, write, atomic, instruction};
+    ThreadAccess seen{block.linear, thread, address, bytes, write, atomic, instruction};
     for (const auto& [begin, end] : options_.offLimits)
       if (address < end && address + bytes > begin && !stats_.offLimits) stats_.offLimits = seen;
     if (options_.onAccess) {
-      seen.shared = shared;
-      if (const ByteRange* v = shared ? sharedVariableAt(address) : nullptr) {
-        seen.sharedVariable = &v->name;
-        seen.sharedOffset = address - reinterpret_cast<uintptr_t>(v->begin);
+      seen.shared = place.shared;
+      if (const Place at = named(place, address); at.variable) {
+        seen.sharedVariable = &at.variable->name;
+        seen.sharedOffset = at.offset;
       }
       options_.onAccess(seen);
     }
@@ -251,24 +327,24 @@ void RaceDetector::access(uintptr_t address, unsigned bytes, bool write, bool at
   // Four bytes a cell; a narrower access a cell of its own byte (a char array's neighbours
   // belong to different threads without racing).
   if (bytes < 4) {
-    Cell& cell = cells_[address | (uintptr_t(1) << 63)];
-    cell.shared = shared;
-    check(cell, now, address, bytes);
+    Cell& cell = cells_[place.key | (uintptr_t(1) << 63)];
+    cell.shared = place.shared;
+    check(cell, now, place, address, bytes);
   } else {
-    for (uintptr_t a = address & ~uintptr_t(3); a < address + bytes; a += 4) {
+    for (uintptr_t a = place.key & ~uintptr_t(3); a < place.key + bytes; a += 4) {
       Cell& cell = cells_[a];
-      cell.shared = shared;
-      check(cell, now, address, bytes);
+      cell.shared = place.shared;
+      check(cell, now, place, address, bytes);
     }
   }
   if (!atomic) return;
   // An atomic acquires what earlier fenced atomics on its address released, and releases what
   // its thread knows (its own block up to now) where the thread has fenced.
   Knowledge& carried = released_[address];
-  knows_[thread].join(carried);
-  if (fenced_[thread]) {
-    carried.join(knows_[thread]);
-    carried.raise(blockLinear_, epoch_ + 1);
+  block.knows[thread].join(carried);
+  if (block.fenced[thread]) {
+    carried.join(block.knows[thread]);
+    carried.raise(block.linear, block.epoch + 1);
   }
 }
 

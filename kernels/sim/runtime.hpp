@@ -135,6 +135,8 @@ struct Race {
   bool shared = false;    // in a __shared__ variable of the block (else global memory)
   std::string variable;   // shared: the variable's name ("s"), where the symbols say
   size_t offset = 0;      // shared: bytes from the variable's start
+  unsigned owner = 0;     // shared: the linear block whose shared memory (in a cluster, a
+                          // neighbour's, reached through map_shared_rank)
 };
 
 // A read of __shared__ bytes no thread of the block has written (LaunchOptions::detectRaces):
@@ -144,6 +146,7 @@ struct UninitialisedRead {
   uintptr_t address = 0;
   std::string variable;
   size_t offset = 0;
+  unsigned owner = 0;  // the linear block whose shared memory, as Race's
 };
 
 // Whether this build's lesson kernels carry the race detector's hooks: the compiler places
@@ -170,6 +173,13 @@ struct ThreadAccess {
 
 struct LaunchOptions {
   Schedule schedule;
+  // The thread block clusters the grid is made of, as cudaLaunchKernelEx's
+  // cudaLaunchAttributeClusterDimension (or a kernel's __cluster_dims__) gives them: {1, 1, 1}
+  // is a launch without clusters. A cluster of more than kPortableClusterBlocks blocks needs
+  // nonPortableClusterSize (cudaFuncAttributeNonPortableClusterSizeAllowed), and then at most
+  // kMaxClusterBlocks.
+  dim3 cluster{1, 1, 1};
+  bool nonPortableClusterSize = false;
   // Bytes of dynamic shared memory each block gets, the third value of <<<grid, block, bytes>>>:
   // the kernel's `extern __shared__` arrays all start there.
   size_t dynamicSharedBytes = 0;
@@ -297,6 +307,11 @@ LaunchStats launch(dim3 grid, dim3 block, const LaunchOptions& options, void (*k
 size_t sharedMemoryBytes(const void* kernel);
 // Whether the kernel's module declares `extern __shared__` arrays (dynamic shared memory).
 bool usesDynamicSharedMemory(const void* kernel);
+
+// Blocks in a cluster: what CUDA guarantees every GPU with clusters can run, and what an
+// H100 or H200 runs once the kernel opts in to non-portable sizes.
+inline constexpr unsigned kPortableClusterBlocks = 8;
+inline constexpr unsigned kMaxClusterBlocks = 16;
 
 // Shared memory a block may have, static and dynamic together: CUDA's 48 KiB, which a kernel
 // may pass only after cudaFuncSetAttribute (a host call no exercise makes).

@@ -117,7 +117,7 @@ std::string Schedule::str() const {
 
 namespace detail {
 
-void BlockRun::schedule() {
+bool BlockRun::schedule() {
   const Schedule& s = options_.schedule;
   constexpr uint64_t kRoundLimit = 100'000'000;  // a kernel that spins forever, not a hang
   uint64_t rounds = 0;
@@ -125,7 +125,8 @@ void BlockRun::schedule() {
   runnable.reserve(total_);
 
   for (;;) {
-    if (count(State::Done) == total_) break;
+    // Every thread has exited, or waits at cluster.sync(), which the cluster's run opens.
+    if (count(State::AtClusterBarrier) + count(State::Done) == total_) break;
     if (count(State::Runnable) == 0) {
       if (!releaseWaiters()) stuck();
       continue;
@@ -192,6 +193,7 @@ void BlockRun::schedule() {
     if (count(State::Runnable) == 0 || count(State::AtWarpOp) > 0) releaseWaiters();
   }
   stats_.rounds += s.usesRounds() ? rounds : 0;
+  return count(State::Done) == total_;
 }
 
 // lanes-random: warp after warp, the lanes of each warp in a random order, and every lane that

@@ -136,6 +136,56 @@ inline void __nanosleep(unsigned, const char* file = __builtin_FILE(),
                         int line = __builtin_LINE()) {
   ::rlab::sim::detail::yieldPoint(file, line);
 }
+// ---- Thread block clusters (sm_90)
+// --------------------------------------------------------------- Differs: __cluster_dims__ is
+// taken from the launch: the simulator cannot read a kernel's attributes, so the launch says the
+// cluster's shape (sim::LaunchOptions::cluster; the lessons' drivers and the exercise runner pass
+// what the kernel declares). A launch without clusters is a grid of clusters of one block, as CUDA
+// counts it.
+#define __cluster_dims__(...)
+inline unsigned __clusterDimIsSpecified() {
+  const dim3& c = ::rlab::sim::detail::g_clusterDim;
+  return c.x * c.y * c.z > 1;
+}
+inline dim3 __clusterDim() {
+  return ::rlab::sim::detail::g_clusterDim;
+}
+inline dim3 __clusterRelativeBlockIdx() {
+  const dim3& c = ::rlab::sim::detail::g_clusterDim;
+  return dim3(blockIdx.x % c.x, blockIdx.y % c.y, blockIdx.z % c.z);
+}
+inline dim3 __clusterIdx() {
+  const dim3& c = ::rlab::sim::detail::g_clusterDim;
+  return dim3(blockIdx.x / c.x, blockIdx.y / c.y, blockIdx.z / c.z);
+}
+inline dim3 __clusterGridDimInClusters() {
+  const dim3& c = ::rlab::sim::detail::g_clusterDim;
+  return dim3(gridDim.x / c.x, gridDim.y / c.y, gridDim.z / c.z);
+}
+inline unsigned __clusterSizeInBlocks() {
+  const dim3& c = ::rlab::sim::detail::g_clusterDim;
+  return c.x * c.y * c.z;
+}
+inline unsigned __clusterRelativeBlockRank() {
+  const dim3& c = ::rlab::sim::detail::g_clusterDim;
+  const dim3 r = __clusterRelativeBlockIdx();
+  return r.x + c.x * (r.y + c.y * r.z);
+}
+// Differs: the split barrier (__cluster_barrier_arrive and _wait) is not offered; this is both
+// halves at once, as cluster.sync() is.
+inline void __rlab_cluster_sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  ::rlab::sim::detail::clusterBarrier(file, line);
+}
+inline void* __cluster_map_shared_rank(const void* ptr, unsigned target_block_rank,
+                                       const char* file = __builtin_FILE(),
+                                       int line = __builtin_LINE()) {
+  return ::rlab::sim::detail::clusterMapShared(ptr, target_block_rank, file, line);
+}
+inline unsigned __cluster_query_shared_rank(const void* ptr, const char* file = __builtin_FILE(),
+                                            int line = __builtin_LINE()) {
+  return ::rlab::sim::detail::clusterQueryShared(ptr, file, line);
+}
+
 // Ends the launch as a failed assertion would, naming the thread and the line.
 [[noreturn]] inline void __trap(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   ::rlab::sim::detail::failInKernel("sim.trap", "sim.trap-in-block", "called __trap().", file,

@@ -24,7 +24,8 @@
 namespace rlab::sim::detail {
 
 // One byte per thread, in an array of its own: the scheduler scans it every round.
-enum class State : uint8_t { Runnable, AtBarrier, AtWarpOp, Done };
+// AtClusterBarrier: at cluster.sync(), which only the cluster's run (cluster.cpp) opens.
+enum class State : uint8_t { Runnable, AtBarrier, AtWarpOp, Done, AtClusterBarrier };
 
 struct WarpRequest {
   WarpOp op = WarpOp::Sync;
@@ -58,6 +59,10 @@ struct KernelFailure {
   std::string english;
 };
 
+// Ends the running thread with `failure`, "at file:line" before its sentence (line 0: none),
+// which the fiber's top names the thread in; outside a kernel, a logic error of the program's.
+[[noreturn]] void failThread(KernelFailure failure, const char* file, int line);
+
 // Thrown inside a suspended fiber when its launch has failed elsewhere, so that its frames
 // unwind and the fiber is free for the next block; caught at the fiber's top.
 struct Unwind {};
@@ -77,14 +82,39 @@ inline bool sameSite(const char* fileA, int lineA, const char* fileB, int lineB)
 // Where every fiber starts: it runs the running block's threads, one per block, forever.
 void fiberMain(fc::transfer_t start);
 
-// The blocks of one launch, one after another: made once per launch, run() once per block.
+// The blocks of one launch, one after another: made once per launch, run() once per block. A
+// launch in clusters has one BlockRun per block of a cluster, each on fibers of its own (from
+// `firstFiber`), and runs them by turns (cluster.cpp): begin(), then resume() until it returns
+// true, pausing whenever every thread of the block that has not exited waits at cluster.sync().
 class BlockRun {
  public:
   BlockRun(const std::function<void()>& body, const LaunchOptions& options, FiberPool& fibers,
-           LaunchStats& stats, const std::vector<ByteRange>* shared)
-      : body_(body), options_(options), fibers_(fibers), stats_(stats), shared_(shared) {}
+           LaunchStats& stats, const std::vector<ByteRange>* shared, unsigned firstFiber = 0)
+      : body_(body),
+        options_(options),
+        fibers_(fibers),
+        stats_(stats),
+        shared_(shared),
+        firstFiber_(firstFiber) {}
 
-  void run(unsigned blockLinear);
+  void run(unsigned blockLinear) {
+    begin(blockLinear);
+    resume();
+  }
+  void begin(unsigned blockLinear);
+  // Runs the block until every thread has exited (true) or waits at cluster.sync() (false).
+  // A failure unwinds this block's threads and throws; the caller unwinds the other blocks'
+  // (abandon).
+  bool resume();
+  void abandon();  // unwinds the threads of a block that will not go on
+  // cluster.sync() opened: its waiting threads go on, as after a barrier of their own block.
+  void openClusterBarrier();
+  bool exited() const { return count(State::Done) == total_; }
+  void arriveAtClusterBarrier(const char* file, int line) {
+    atWarpStep_[current_] = 0;
+    moveTo(current_, State::AtClusterBarrier);
+    barrierSite_[current_] = {file, line};
+  }
   void runThread();                              // on fiber current(): the thread's whole life
   unsigned current() const { return current_; }  // kNoThread between threads
   unsigned blockLinear() const { return blockLinear_; }
@@ -125,8 +155,10 @@ class BlockRun {
   }
 
   // Called from the running fiber at a yield point: in a round, hand control straight to the
-  // next thread of the round; else, or at the round's end, to the scheduler.
-  void suspend() {
+  // next thread of the round; else, or at the round's end, to the scheduler. `idle`: the fiber's
+  // thread has ended, and whichever block resumes the fiber next (perhaps of a later launch)
+  // finds it in fiberMain: nothing of this block is touched after the jump.
+  void suspend(bool idle = false) {
     const unsigned self = current_;
     const unsigned next = !inRound_ ? kNoThread : ordered_ ? nextOrdered() : nextInRound(self + 1);
     if (next != kNoThread) {
@@ -144,7 +176,7 @@ class BlockRun {
       current_ = kNoThread;
       jumpTo(fibers_.home(), fibers_.homeStack(), &contexts_[self], stacks_[self]);
     }
-    if (unwinding_) throw Unwind{};
+    if (!idle && unwinding_) throw Unwind{};
   }
 
  private:
@@ -190,7 +222,7 @@ class BlockRun {
     current_ = kNoThread;
     if (failure_) throw *failure_;
   }
-  void schedule();            // schedule.cpp
+  bool schedule();            // schedule.cpp: resume()'s loop
   void orderLanesAtRandom();  // schedule.cpp: the next round of lanes-random
   void unwindSuspended();
   bool releaseWaiters();
@@ -217,6 +249,7 @@ class BlockRun {
   unsigned blockLinear_ = 0;
   LaunchStats& stats_;
   const std::vector<ByteRange>* shared_;  // the kernel's __shared__ variables
+  unsigned firstFiber_ = 0;
   unsigned total_ = 0;
   fc::fcontext_t* contexts_ = nullptr;  // fiber i runs thread i
   Stack* stacks_ = nullptr;
@@ -231,7 +264,7 @@ class BlockRun {
   bool ordered_ = false;             // lanes-random: rounds follow roundOrder_
   std::vector<unsigned> roundOrder_;
   size_t roundAt_ = 0;
-  std::array<unsigned, 4> count_{};  // threads in each State
+  std::array<unsigned, 5> count_{};  // threads in each State
   const char* barrierFile_ = "";     // where the first thread to wait at the barrier waits
   int barrierLine_ = 0;
   bool barrierSplit_ = false;                      // a waiting thread waits at another barrier

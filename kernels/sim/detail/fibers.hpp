@@ -40,7 +40,7 @@ inline constexpr size_t kStackBytes = 64 * 1024;
 // the tops do not all fall into the same cache set.
 class FiberPool {
  public:
-  // Room for the largest block from the start: a suspended fiber keeps pointers to its own
+  // Room for the largest cluster from the start: a suspended fiber keeps pointers to its own
   // context and stack entries, so the arrays must never move.
   explicit FiberPool(void (*entry)(fc::transfer_t));
   ~FiberPool();
@@ -63,8 +63,9 @@ class FiberPool {
   static constexpr size_t kSlabBytes = 2 * 1024 * 1024;
   static constexpr size_t kSlot = kStackBytes + 4096;
   static constexpr size_t kStacksPerSlab = kSlabBytes / kSlot;
+  // The largest cluster's threads: 16 blocks of 1024 (runtime.hpp's kMaxClusterBlocks).
   static constexpr size_t kMaxFibers =
-      (1024 + kStacksPerSlab - 1) / kStacksPerSlab * kStacksPerSlab;
+      (16 * 1024 + kStacksPerSlab - 1) / kStacksPerSlab * kStacksPerSlab;
 
   void addSlab();
 

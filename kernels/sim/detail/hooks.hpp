@@ -26,6 +26,7 @@ extern dim3 g_gridDim;            // set at every launch (launch.cpp)
 extern bool g_recordAtomics;      // LaunchOptions::recordAtomics
 extern long long g_logicalClock;  // clock64(): the readings so far
 extern bool g_recordingMemory;    // the launch watches global memory (LaunchOptions::watch)
+extern dim3 g_clusterDim;         // set at every launch (LaunchOptions::cluster)
 
 // The warp operations the runtime knows (warp_ops.cpp says what each one gives each lane).
 // ActiveMask waits for the lanes of its warp that reach the same line before their next
@@ -62,6 +63,10 @@ void yieldPoint(const char* file, int line);  // a switched-off barrier, __nanos
 void warpStep(const char* file, int line);
 uint64_t warpCollective(WarpOp op, unsigned mask, uint64_t bits, int arg, int width,
                         const char* file, int line);
+// Thread block clusters (cluster.cpp): cluster.sync(), map_shared_rank, query_shared_rank.
+void clusterBarrier(const char* file, int line);
+void* clusterMapShared(const void* p, unsigned rank, const char* file, int line);
+unsigned clusterQueryShared(const void* p, const char* file, int line);
 void noteAtomic(const void* address, double old, double operand, double after);
 void noteStep(int step);  // the running thread's accesses so far belong to `step`
 // The race detector's (race_detector.cpp): __threadfence(), and an atomic's span, whose own

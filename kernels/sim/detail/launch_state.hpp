@@ -10,8 +10,11 @@
 
 namespace rlab::sim::detail {
 
+class ClusterRun;
+
 struct LaunchState {
-  BlockRun* block = nullptr;                    // null between launches
+  BlockRun* block = nullptr;                    // the running block; null between launches
+  ClusterRun* cluster = nullptr;                // its cluster
   std::vector<AtomicEvent>* atomics = nullptr;  // LaunchOptions::recordAtomics
   LaunchStats* printed = nullptr;               // LaunchOptions::capturePrintf
   std::vector<MemoryAccess>* memory = nullptr;  // LaunchOptions::watch

@@ -14,8 +14,13 @@
 //     covers the whole earlier block up to its epoch then: threads of that block that kept
 //     writing in the same epoch after the fence are taken as covered (a race missed, never one
 //     made up).
-// Two atomics never race. Shared memory starts afresh at each block; global memory at each
-// launch (a launch boundary orders everything).
+//   - in one thread block cluster: a cluster.sync() between them (the cluster's epoch), which
+//     orders shared and global memory alike, and is a barrier of each block too.
+// Two atomics never race. Shared memory starts afresh at each cluster (of one block, without
+// clusters); global memory at each launch (a launch boundary orders everything). In a cluster
+// a block's shared memory is one set of cells however it is reached (its own __shared__, or a
+// neighbour's map_shared_rank); a neighbour's that is past its variables, or whose block has
+// exited, ends the launch.
 #pragma once
 
 #include <cstdint>
@@ -29,14 +34,17 @@
 namespace rlab::sim::detail {
 
 class BlockRun;
+class ClusterRun;
 
 class RaceDetector {
  public:
   RaceDetector(LaunchStats& stats, const std::vector<ByteRange>& shared,
                const LaunchOptions& options);
 
-  void startBlock(const BlockRun& block, unsigned threads, unsigned blockLinear);
-  void barrierOpened();
+  void startCluster(const ClusterRun& cluster, unsigned threads);  // its blocks, fresh
+  void enterBlock(unsigned rank);  // the cluster's block that runs from now on
+  void barrierOpened();            // the running block's
+  void clusterBarrierOpened();
   void warpSynced(unsigned warpStart, unsigned group);  // lanes (bits) of the warp at warpStart
   void fence();                                         // the running thread's __threadfence
   // A load or store of the running thread (atomic: one of CUDA's atomics, read and write).
@@ -48,6 +56,7 @@ class RaceDetector {
     uint32_t block = ~0u;  // ~0u: none
     uint32_t epoch = 0;
     uint32_t clock = 0;  // its lane's own clock then
+    uint32_t clusterEpoch = 0;
     uint16_t thread = 0;
     bool write = false;
     bool atomic = false;
@@ -70,10 +79,31 @@ class RaceDetector {
     void join(const Knowledge& other);
   };
 
+  // One block of the running cluster: how far it has come, and what its threads know.
+  struct BlockClock {
+    const BlockRun* run = nullptr;
+    uint32_t linear = 0;
+    uint32_t epoch = 0;            // barriers it has opened (cluster.sync() too)
+    std::vector<uint32_t> clocks;  // 32 a thread: what it knows of each lane of its warp
+    std::vector<Knowledge> knows;  // a thread each
+    std::vector<uint8_t> fenced;   // a thread each: it has called __threadfence()
+  };
+  // Where an access lands: whether in shared memory, the cell it is checked in, and the
+  // variable and block it belongs to.
+  struct Place {
+    bool shared = false;
+    uintptr_t key = 0;
+    const ByteRange* variable = nullptr;
+    size_t offset = 0;
+    uint32_t owner = 0;  // linear block
+  };
+  Place placeOf(uintptr_t address, uintptr_t instruction);
+  Place named(Place place, uintptr_t address) const;  // with its variable, where it has one
+  bool inCluster(uint32_t block) const;
   bool ordered(const Stamp& earlier, unsigned thread) const;
-  void check(Cell& cell, const Stamp& now, uintptr_t address, unsigned bytes);
-  void report(const Stamp& earlier, const Stamp& later, uintptr_t address, unsigned bytes,
-              bool shared);
+  void check(Cell& cell, const Stamp& now, const Place& place, uintptr_t address, unsigned bytes);
+  void report(const Stamp& earlier, const Stamp& later, const Place& place, uintptr_t address,
+              unsigned bytes);
   RaceAccess accessOf(const Stamp& s, unsigned bytes) const;
   const ByteRange* sharedVariableAt(uintptr_t address) const;
 
@@ -81,13 +111,11 @@ class RaceDetector {
   const std::vector<ByteRange>& shared_;
   const LaunchOptions& options_;  // onAccess, offLimits
   uintptr_t sharedLow_ = 0, sharedHigh_ = 0;
-  const BlockRun* block_ = nullptr;
-  uint32_t blockLinear_ = 0;
-  uint32_t epoch_ = 0;
-  unsigned threads_ = 0;
-  std::vector<uint32_t> clocks_;  // 32 a thread: what it knows of each lane of its warp
-  std::vector<Knowledge> knows_;  // a thread each
-  std::vector<uint8_t> fenced_;   // a thread each: it has called __threadfence()
+  const ClusterRun* cluster_ = nullptr;
+  std::vector<BlockClock> blocks_;  // the cluster's, by rank
+  BlockClock* running_ = nullptr;
+  unsigned threads_ = 0;  // a block's
+  uint32_t clusterEpoch_ = 0;
   std::unordered_map<uintptr_t, Cell> cells_;
   std::unordered_map<uintptr_t, Knowledge> released_;  // an atomic's address: what it carries
   std::unordered_set<uint64_t> reportedPairs_;

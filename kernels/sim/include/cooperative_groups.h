@@ -6,8 +6,8 @@
 // is the group: a tile's operations name exactly its lanes, and a lane of it that has exited or
 // waits elsewhere stops the launch with the line. cg::reduce is in <cooperative_groups/reduce.h>.
 // Differs: each function takes the caller's file and line as defaulted parameters, as the shim's
-// do; tiles of more than 32 threads, cluster groups and the grid's sync are not offered (the
-// grid's sync needs a cooperative launch, which no exercise makes).
+// do; tiles of more than 32 threads and the grid's sync are not offered (the grid's sync needs
+// a cooperative launch, which no exercise makes), nor a cluster's split barrier.
 #pragma once
 
 #include "kernels/sim/shim.hpp"
@@ -407,6 +407,64 @@ class grid_group {
 
 inline grid_group this_grid() {
   return grid_group();
+}
+
+// The thread block cluster the calling block belongs to (sm_90): its blocks run together,
+// cluster.sync() is a barrier of all of their threads, and map_shared_rank reaches a
+// neighbour's shared memory. A launch without clusters is a cluster of one block.
+class cluster_group {
+ public:
+  static void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    __rlab_cluster_sync(file, line);
+  }
+  template <class T>
+  static T* map_shared_rank(T* addr, int rank, const char* file = __builtin_FILE(),
+                            int line = __builtin_LINE()) {
+    return static_cast<T*>(
+        __cluster_map_shared_rank(addr, static_cast<unsigned>(rank), file, line));
+  }
+  static unsigned query_shared_rank(const void* addr, const char* file = __builtin_FILE(),
+                                    int line = __builtin_LINE()) {
+    return __cluster_query_shared_rank(addr, file, line);
+  }
+  static dim3 block_index() { return __clusterRelativeBlockIdx(); }
+  static unsigned block_rank() { return __clusterRelativeBlockRank(); }
+  static dim3 dim_blocks() { return __clusterDim(); }
+  static unsigned num_blocks() { return __clusterSizeInBlocks(); }
+  static dim3 dim_threads() {
+    const dim3 c = __clusterDim();
+    return dim3(c.x * blockDim.x, c.y * blockDim.y, c.z * blockDim.z);
+  }
+  static unsigned num_threads() { return num_blocks() * details::blockThreads(); }
+  static unsigned size() { return num_threads(); }
+  static unsigned thread_rank() {
+    return block_rank() * details::blockThreads() + details::threadRankInBlock();
+  }
+  static dim3 thread_index() {
+    const dim3 b = block_index();
+    return dim3(b.x * blockDim.x + threadIdx.x, b.y * blockDim.y + threadIdx.y,
+                b.z * blockDim.z + threadIdx.z);
+  }
+  static bool is_valid() { return true; }
+  // The split barrier (arrive, then wait) is not offered: sync() is both at once.
+  template <class... Args>
+  static void barrier_arrive(Args&&...) {
+    static_assert(::rlab::sim::detail::kRefused<Args...>,
+                  RLAB_NOT_OFFERED_SENTENCE("cluster_group::barrier_arrive"));
+  }
+  template <class... Args>
+  static void barrier_wait(Args&&...) {
+    static_assert(::rlab::sim::detail::kRefused<Args...>,
+                  RLAB_NOT_OFFERED_SENTENCE("cluster_group::barrier_wait"));
+  }
+
+ private:
+  cluster_group() = default;
+  friend cluster_group this_cluster();
+};
+
+inline cluster_group this_cluster() {
+  return cluster_group();
 }
 
 // The free forms of a group's members.
