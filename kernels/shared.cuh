@@ -1,5 +1,7 @@
 // Lesson "shared": where the partial sums live, and how many launches it takes.
 #pragma once
+#include <cooperative_groups.h>
+
 #include "kernels/common.cuh"
 
 // Tree in global memory: each block reduces its slice of `a` in place, then writes one
@@ -66,6 +68,52 @@ __global__ void multiBlock(const T* in, long long n, T* result, T* partials,
     if (partials) partials[blockIdx.x] = s[0];
     atomicCombine<Op>(result, s[0]);
   }
+}
+
+// Thread block clusters: multiblock's atomics all land on one address, one after another, one
+// a block. Since Hopper (sm_90) the blocks of a cluster run at the same time and read each
+// other's shared memory (distributed shared memory): here each cluster adds its blocks' totals
+// on the chip, one level of the same tree per cluster.sync(), and makes one atomic:
+// kClusterBlocks times fewer atomics, for a cluster barrier a level. `clusterBarrier` false
+// takes the levels' cluster.sync() out (the lesson's race: a block reads its neighbour's total
+// before the neighbour has written it); the last one stays, so that no block exits while a
+// neighbour may still read its shared memory.
+constexpr unsigned kClusterBlocks = 4;
+template <class T, class Op>
+__global__ void clusterTree(const T* in, long long n, T* result, T* partials, bool clusterBarrier,
+                            StepRecorder<T> trace) {
+#if defined(RLAB_SIM) || !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  __shared__ T s[1024];
+  const unsigned tid = threadIdx.x;
+  const long long i = blockIdx.x * (long long)blockDim.x + tid;
+  s[tid] = i < n ? in[i] : Op::template identity<T>();
+  __syncthreads();
+  int level = 0;
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2, ++level) {
+    if (tid < stride) {
+      const T mine = s[tid], other = s[tid + stride];
+      s[tid] = Op::apply(mine, other);
+      trace.combine(level, i, i, i + stride, mine, other, s[tid]);
+    }
+    __syncthreads();
+  }
+  if (tid == 0 && partials) partials[blockIdx.x] = s[0];
+  const cg::cluster_group cluster = cg::this_cluster();
+  const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
+  for (unsigned stride = 1; stride < blocks; stride *= 2, ++level) {
+    if (clusterBarrier) cluster.sync();  // the neighbours' totals are in place
+    if (tid == 0 && rank % (2 * stride) == 0 && rank + stride < blocks) {
+      const T mine = s[0], other = *cluster.map_shared_rank(&s[0], int(rank + stride));
+      s[0] = Op::apply(mine, other);
+      trace.combine(level, i, i, i + (long long)stride * blockDim.x, mine, other, s[0]);
+    }
+  }
+  cluster.sync();  // no block exits while a neighbour may still read its s[0]
+  if (rank == 0 && tid == 0) atomicCombine<Op>(result, s[0]);
+#else
+  __trap();  // the host launches it on sm_90 and later only
+#endif
 }
 
 // Thread coarsening: multiblock gives every element its own thread, so half the threads idle

@@ -372,7 +372,7 @@ TEST_CASE("--format json: every subcommand prints one document nlohmann reads") 
       if (row.contains("per_thread")) CHECK(row["load_add"] == false);
     }
     CHECK(sweptKernels == std::vector<std::string>{"cpu loop", "shared global", "shared shared",
-                                                   "shared multiblock",
+                                                   "shared multiblock", "shared clusters",
                                                    "shared coarsened K=2, no load add",
                                                    "shared coarsened K=32, no load add"});
     // The same printer with measurements that are not finite (a zero time gives inf GB/s).

@@ -157,7 +157,8 @@ TEST_CASE("recording: what rlab record profiles and races") {
     }
   for (const Params& p : profiles) CHECK_NOTHROW(resolve(p));
   const std::vector<Params> races = recordedRaceRuns();
-  CHECK(races.size() == 2 * 3 * 2 + 3);  // barrier's two trees, plain and perturbed; butterfly
+  // barrier's two trees, plain and perturbed; butterfly; shared's clusters
+  CHECK(races.size() == 2 * 3 * 2 + 3 + 3);
   for (const Params& p : races) {
     CHECK_FALSE(p.barrier);
     CHECK_NOTHROW(resolve(p));

@@ -142,6 +142,19 @@ TEST_CASE("clusters: reading a neighbour before cluster.sync() is a race, and wr
   CHECK_FALSE(race.later.write);
   CHECK(race.owner == race.earlier.block);
   CHECK(race.owner != race.later.block);
+
+  // Their sentences name whose shared memory it was.
+  const LaunchError named = rlab::sim::raceError(last, clustered(4, "reverse"), true);
+  CHECK(named.failure().id == "sim.race-in-cluster");
+  CHECK(named.failure().arg("owner") == std::to_string(race.owner));
+  CHECK(rlab::english(rlab::messageOf(named)) == std::string(named.what()));
+  LaunchStats unwrittenOnly = first;
+  unwrittenOnly.races.clear();
+  const LaunchError unwritten = rlab::sim::raceError(unwrittenOnly, clustered(4), true);
+  CHECK(unwritten.failure().id == "sim.uninitialised-in-cluster");
+  CHECK(rlab::english(rlab::messageOf(unwritten)) == std::string(unwritten.what()));
+  for (const LaunchError* e : {&named, &unwritten})
+    CHECK(rlab::render(rlab::messageOf(*e), rlab::Language::Zh).find('{') == std::string::npos);
 }
 
 TEST_CASE("clusters: a block that exits while rank 0 still reads it stops the launch") {

@@ -39,6 +39,11 @@ int64_t treePasses(int64_t n, int block) {
 int64_t treeThenAtomics(int64_t n, int block) {
   return levels(block) + blocks(n, block);
 }
+// A tree per block, its levels across the blocks of a cluster (kClusterBlocks: 4), then one
+// atomic per cluster on the result.
+int64_t treeThenClusterThenAtomics(int64_t n, int block) {
+  return levels(block) + 2 + blocks(blocks(n, block), 4);
+}
 // Each thread's K elements in a row, the tree over the threads' sums, one atomic per block;
 // without the add during the load, a tree over the block's K · block elements.
 int64_t coarsenedChain(int64_t n, int block, int perThread, bool loadAdd) {
@@ -222,6 +227,14 @@ std::vector<LessonInfo> describeLessons() {
        .longestChain = treeThenAtomics,
        .proofCounters = {C::DurationUs, C::DramReadBytes, C::SharedBankConflicts, C::OccupancyPct},
        .sharedTree = true},
+      {.id = "clusters",
+       .driver = DriverId::Clusters,
+       .kernelFunction = "clusterTree",
+       .longestChain = treeThenClusterThenAtomics,
+       .barrierSwitch = true,
+       .proofCounters = {C::DurationUs, C::DramReadBytes, C::SharedBankConflicts, C::OccupancyPct},
+       .sharedTree = true,
+       .needsClusters = true},
       {.id = "coarsened",
        .driver = DriverId::Coarsened,
        .kernelFunction = "coarsened",

@@ -58,6 +58,7 @@ enum class DriverId {
   TreeInGlobal,
   TreeInShared,
   MultiBlock,
+  Clusters,
   Coarsened,
   LastWarpVolatile,
   LastWarpPlain,
@@ -115,6 +116,8 @@ struct VariantInfo {
   // (s[element mod block]): two loads and a store a combine, all at words the trace records, so
   // the simulator's run predicts the hardware's bank conflicts.
   bool sharedTree = false;
+  // Launches in thread block clusters: on a GPU, compute capability 9.0 or later.
+  bool needsClusters = false;
 };
 
 // The variants that run --op subtract: a few kernels with different orders of operations, so

@@ -97,6 +97,34 @@ void driveMultiBlock(B& b, const Params& p, typename B::template Buffer<T>& inpu
   runOneLaunch<B, T, Op>(b, p, input, trace, multiBlock<T, Op>, 1, out);
 }
 
+// clusters: multiblock's tree, then the tree's levels across the blocks of each cluster, read
+// through distributed shared memory, and one atomic a cluster. The grid is a whole number of
+// clusters; blocks past n load the identity.
+template <class B, class T, class Op>
+void driveClusters(B& b, const Params& p, typename B::template Buffer<T>& input, bool trace,
+                   Trace& out) {
+  const long long blocks =
+      blocksFor(blocksFor(p.n, p.block), int(kClusterBlocks)) * (long long)kClusterBlocks;
+  auto result = bufferHolding<B, T>(b, 1, Op::template identity<T>());
+  auto partials = b.template alloc<T>(trace ? size_t(blocks) : 0);
+  std::vector<Message> labels;
+  for (int stride = p.block / 2; stride > 0; stride /= 2)
+    labels.push_back(Message("step.stride", {{"stride", stride}}));
+  for (unsigned stride = 1; stride < kClusterBlocks; stride *= 2)
+    labels.push_back(
+        Message("step.shared.cluster-level", {{"stride", stride}, {"blocks", kClusterBlocks}}));
+  Recording<B, T> rec(b, trace, int(labels.size()), 0, blocks * p.block);
+  const auto initial =
+      trace ? downloadAsDoubles<B, T>(b, input, size_t(p.n)) : std::vector<double>{};
+  b.launchInClusters(dim3(unsigned(blocks)), dim3(unsigned(p.block)), dim3(kClusterBlocks),
+                     clusterTree<T, Op>, (const T*)input.get(), (long long)p.n, result.get(),
+                     trace ? partials.get() : nullptr, p.barrier, rec.recorder());
+  appendSteps(out, rec.snapshots(labels, initial));
+  if (!p.barrier) out.notes.push_back(Message("note.shared.cluster-barrier-off"));
+  if (trace) out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
+  out.result = double(downloadOne<B, T>(b, result));
+}
+
 // Elements per thread of the coarsened kernels: the run's --per-thread, else the kernel's own.
 inline int perThreadOf(const Params& p) {
   return p.perThread > 0 ? p.perThread : kCoarsening;

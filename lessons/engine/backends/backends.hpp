@@ -39,6 +39,7 @@ struct GpuProbe {
   // The CUDA version the driver supports and the one this build's runtime is, as CUDA numbers
   // them (13000: 13.0); 0 where unknown.
   int cudaDriver = 0, cudaRuntime = 0;
+  bool clusters = false;  // thread block clusters: compute capability 9.0 or later
 };
 // Asks the driver once per call; cheap enough for start-up, not for every frame.
 GpuProbe probeGpu();

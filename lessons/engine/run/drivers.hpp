@@ -61,6 +61,7 @@ const std::vector<DriverEntry<B, T, Op>>& driverTable() {
       RLAB_DRIVER(TreeInGlobal, driveTreeInGlobal),
       RLAB_DRIVER(TreeInShared, driveTreeInShared),
       RLAB_DRIVER(MultiBlock, driveMultiBlock),
+      RLAB_DRIVER(Clusters, driveClusters),
       RLAB_DRIVER(Coarsened, driveCoarsened),
       RLAB_DRIVER(LastWarpVolatile, driveLastWarpVolatile),
       RLAB_DRIVER(LastWarpPlain, driveLastWarpPlain),

@@ -146,9 +146,12 @@ Trace runLessonOnce(const Resolved& r) {
   bool useGpu = p.backend == BackendChoice::Gpu;
   if (p.backend == BackendChoice::Auto) {
     const GpuProbe gpu = probeGpu();
-    useGpu = gpu.usable && gpu.devices >= std::max(1, p.gpus);
+    const bool clusters = gpu.clusters || !variant.needsClusters;
+    useGpu = gpu.usable && gpu.devices >= std::max(1, p.gpus) && clusters;
     if (!gpu.usable)
       t.fallback = Message("note.fallback", {{"why", gpu.why}});
+    else if (!clusters)  // a GPU before sm_90
+      t.fallback = Message("note.fallback-no-clusters", {{"name", gpu.name}});
     else if (!useGpu)  // the allreduce lesson on a machine with fewer GPUs than it asks for
       t.fallback = Message("note.fallback-fewer-gpus", {{"gpus", gpu.devices}, {"asked", p.gpus}});
   }

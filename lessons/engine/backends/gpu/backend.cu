@@ -99,10 +99,16 @@ GpuBackend::GpuBackend() {
                      {"capability", std::to_string(prop.major) + "." + std::to_string(prop.minor)},
                      {"memory", printedNumber("%.1f", double(prop.totalGlobalMem) / (1 << 30))}});
   multiprocessors_ = prop.multiProcessorCount;
+  clusters_ = prop.major >= 9;
+  capability_ = std::to_string(prop.major) + "." + std::to_string(prop.minor);
   threadSlotsPerMultiprocessor_ = prop.maxThreadsPerMultiProcessor;
   checkCuda(cudaGetDeviceCount(&deviceCount_), "cudaGetDeviceCount");
   checkCuda(cudaEventCreate(&start_), "cudaEventCreate");
   checkCuda(cudaEventCreate(&stop_), "cudaEventCreate");
+}
+
+Message GpuBackend::clustersAbsent() const {
+  return Message("gpu.no-clusters", {{"name", deviceName_}, {"capability", capability_}});
 }
 
 GpuBackend::~GpuBackend() {
@@ -119,6 +125,7 @@ GpuProbe probeGpu() {
   try {
     GpuBackend probe;
     GpuProbe found{true, probe.description(), {}, probe.deviceCount(), probe.deviceName()};
+    found.clusters = probe.hasClusters();
     cudaDriverGetVersion(&found.cudaDriver);
     cudaRuntimeGetVersion(&found.cudaRuntime);
     return found;

@@ -130,13 +130,49 @@ class GpuBackend {
   // (when the device's printf buffer reaches the host's stdout) and kept in printed().
   template <class... Params, class... Args>
   void launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args... args) {
+    timed(grid, block, [&] {
+      kernel<<<grid, block>>>(args...);
+      checkCuda(cudaGetLastError(), "cudaGetLastError");
+    });
+  }
+  // launch() in thread block clusters of `cluster` blocks; a GPU before sm_90 has none, and
+  // the run stops with GpuUnavailable's sentence.
+  template <class... Params, class... Args>
+  void launchInClusters(dim3 grid, dim3 block, dim3 cluster, void (*kernel)(Params...),
+                        Args... args) {
+    if (!clusters_) throw GpuUnavailable(clustersAbsent());
+    timed(grid, block, [&] {
+      cudaLaunchAttribute attribute{};
+      attribute.id = cudaLaunchAttributeClusterDimension;
+      attribute.val.clusterDim.x = cluster.x;
+      attribute.val.clusterDim.y = cluster.y;
+      attribute.val.clusterDim.z = cluster.z;
+      cudaLaunchConfig_t config{};
+      config.gridDim = grid;
+      config.blockDim = block;
+      config.attrs = &attribute;
+      config.numAttrs = 1;
+      checkCuda(cudaLaunchKernelEx(&config, kernel, args...), "cudaLaunchKernelEx");
+    });
+  }
+  // Thread block clusters: compute capability 9.0 and later.
+  bool hasClusters() const { return clusters_; }
+
+  void capturePrintf(bool on) { capturePrintf_ = on; }
+  const std::string& printed() const { return printed_; }
+  // stdout could not be redirected (closed): what the kernel printed went wherever it goes.
+  bool printedUncaught() const { return printedUncaught_; }
+
+ private:
+  // Events around what `queue` queues, and what it printed where asked.
+  template <class Queue>
+  void timed(dim3 grid, dim3 block, Queue&& queue) {
     launches.launched(grid.x, block.x);
     std::optional<StdoutCapture> capture;
     if (capturePrintf_) capture.emplace();
     holdGpuWhileQueueing();
     checkCuda(cudaEventRecord(start_), "cudaEventRecord");
-    kernel<<<grid, block>>>(args...);
-    checkCuda(cudaGetLastError(), "cudaGetLastError");
+    queue();
     checkCuda(cudaEventRecord(stop_), "cudaEventRecord");
     checkCuda(cudaEventSynchronize(stop_), "cudaEventSynchronize");
     if (capture) {
@@ -148,11 +184,9 @@ class GpuBackend {
     checkCuda(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
     kernelMs_ += ms;
   }
+  Message clustersAbsent() const;
 
-  void capturePrintf(bool on) { capturePrintf_ = on; }
-  const std::string& printed() const { return printed_; }
-  // stdout could not be redirected (closed): what the kernel printed went wherever it goes.
-  bool printedUncaught() const { return printedUncaught_; }
+ public:
 
   // ---- Several GPUs (lesson allreduce) ----
   // Rank r is the device r places after the current one, with its own stream; copies between
@@ -210,6 +244,8 @@ class GpuBackend {
   std::string printed_;
   int multiprocessors_ = 1;
   int threadSlotsPerMultiprocessor_ = 2048;
+  bool clusters_ = false;
+  std::string capability_;
   std::string deviceName_;
   Message description_;
   struct Rank {

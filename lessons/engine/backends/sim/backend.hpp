@@ -192,6 +192,19 @@ class SimBackend {
     checkGuards(grid, block);
   }
 
+  // launch() in thread block clusters of `cluster` blocks (cudaLaunchKernelEx with
+  // cudaLaunchAttributeClusterDimension).
+  template <class... Params, class... Args>
+  void launchInClusters(dim3 grid, dim3 block, dim3 cluster, void (*kernel)(Params...),
+                        Args... args) {
+    struct Restore {
+      sim::LaunchOptions& options;
+      ~Restore() { options.cluster = dim3(1, 1, 1); }
+    } restore{options_};
+    options_.cluster = cluster;
+    launch(grid, block, kernel, args...);
+  }
+
   // Memory is recorded (the constructor's recordMemory, on a machine that can).
   bool recordsMemory() const { return recordMemory_; }
   // The last launch's loads and stores as warp requests, per step of that launch and then those
