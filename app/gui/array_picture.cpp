@@ -211,10 +211,17 @@ void drawBoundaries(ImDrawList* draw, const ArrayPicture& a, const Row& r, const
       const bool block = i % a.perBlock == 0, warp = a.perBlock > 32 && i % 32 == 0;
       if (!block && !warp) continue;
       const float x = r.x0 + float(i - r.first) * r.cell;
+      // A cluster's first block names the cluster too: its blocks share their shared memory.
+      const bool cluster = block && a.perCluster > 0 && i % a.perCluster == 0;
       draw->AddLine(ImVec2(x, r.top - font * 0.4f), ImVec2(x, below + font),
-                    block ? pal.accent : pal.muted, block ? pal.line * 1.5f : 1);
-      const std::string name = block ? printed(tr("block %lld"), i / a.perBlock)
-                                     : printed(tr("warp %lld"), i % a.perBlock / 32);
+                    block ? pal.accent : pal.muted,
+                    cluster ? pal.line * 3
+                    : block ? pal.line * 1.5f
+                            : 1);
+      const std::string name =
+          cluster ? printed(tr("cluster %lld: block %lld"), i / a.perCluster, i / a.perBlock)
+          : block ? printed(tr("block %lld"), i / a.perBlock)
+                  : printed(tr("warp %lld"), i % a.perBlock / 32);
       placeLabel(draw, {ImVec2(x + 3, below), ImVec2(x + 3, below + font)},
                  block ? pal.accent : pal.muted, name);
     }

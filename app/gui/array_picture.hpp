@@ -30,6 +30,7 @@ struct ArrayPicture {
   long long perBlock = 0;           // elements a block holds (boundaries); 0: not drawn
   std::vector<long long> hot = {};  // elements this step wrote: ticks on the overview strip
   long long paddingFrom = -1;       // cells from here hold no input (threads past n)
+  long long perCluster = 0;         // elements a thread block cluster holds; 0: not drawn
 };
 
 // The picture's parts, in font sizes, top to bottom: the room above the cells for the arcs, the

@@ -265,6 +265,7 @@ void drawArrayPanel(App& app) {
                        elementsPerBlock(t, s, ui.step),
                        {},
                        s.paddingFrom};
+  picture.perCluster = picture.perBlock * t.clusterBlocks;
   for (int target : targets) picture.hot.push_back(target);
   markCells(app, t, s, picture, pal);
   if (!s.gathers.empty()) {  // coarsening's reads: a column per thread, not the array

@@ -334,9 +334,31 @@ void pipeline(const UiState& ui, const Trace& t, const Palette& pal) {
   ImGui::Dummy(ImVec2(width * float(stages.size()), tallest + font * 2.6f));
 }
 
+// shared clusters: the blocks' totals after their trees, then the clusters' levels.
+void clusterPartials(const UiState& ui, const Trace& t, const Palette& pal) {
+  const int last = int(t.steps.size()) - 1;
+  int clusterLevels = 0;
+  for (int blocks = 1; blocks < t.clusterBlocks; blocks *= 2) ++clusterLevels;
+  const int trees = last - clusterLevels;
+  wrappedText(ui.step < trees
+                  ? printed(tr("The %zu blocks' totals are ready after the trees' last step "
+                               "(step %d). Then the blocks of each cluster of %d add them up in "
+                               "their shared memory, one level per step with a cluster.sync() "
+                               "before each, and one atomic per cluster adds its total into the "
+                               "result."),
+                            t.blockPartials.size(), trees, t.clusterBlocks)
+                  : printed(tr("The blocks of each cluster of %d add their totals up in their "
+                               "shared memory: block rank r reads the total of rank r + stride "
+                               "from that block's shared memory. After step %d one atomic per "
+                               "cluster adds its total into the result."),
+                            t.clusterBlocks, last),
+              pal.muted);
+}
+
 void blockPartials(const UiState& ui, const Trace& t, const Palette& pal) {
   // The blocks' totals exist once their trees are done: after the last step, not before.
   const int last = int(t.steps.size()) - 1;
+  if (t.clusterBlocks > 0 && ui.step < last) return clusterPartials(ui, t, pal);
   if (ui.step < last) {
     wrappedText(t.blockPartials.size() == 1
                     ? printed(tr("The block's total is ready after the tree's last step (step "
@@ -349,10 +371,15 @@ void blockPartials(const UiState& ui, const Trace& t, const Palette& pal) {
                 pal.muted);
     return;
   }
-  ImGui::Text(t.blockPartials.size() == 1
-                  ? tr("%zu block partial (one per block, combined at the end):")
-                  : tr("%zu block partials (one per block, combined at the end):"),
-              t.blockPartials.size());
+  if (t.clusterBlocks > 0)
+    ImGui::Text(tr("%zu block partials (one per block; each cluster of %d added its blocks' "
+                   "totals on the chip, then made one atomic):"),
+                t.blockPartials.size(), t.clusterBlocks);
+  else
+    ImGui::Text(t.blockPartials.size() == 1
+                    ? tr("%zu block partial (one per block, combined at the end):")
+                    : tr("%zu block partials (one per block, combined at the end):"),
+                t.blockPartials.size());
   double biggest = 1;
   for (double v : t.blockPartials) biggest = std::max(biggest, std::fabs(v));
   ImDrawList* draw = ImGui::GetWindowDrawList();

@@ -122,6 +122,7 @@ void driveClusters(B& b, const Params& p, typename B::template Buffer<T>& input,
   appendSteps(out, rec.snapshots(labels, initial));
   if (!p.barrier) out.notes.push_back(Message("note.shared.cluster-barrier-off"));
   if (trace) out.blockPartials = downloadAsDoubles<B, T>(b, partials, size_t(blocks));
+  out.clusterBlocks = int(kClusterBlocks);
   out.result = double(downloadOne<B, T>(b, result));
 }
 

@@ -243,6 +243,7 @@ struct Trace {
   std::vector<KernelAnswer> otherKernels;
   std::vector<AtomicLanding> atomicOrder;  // atomic: in the order they landed
   std::vector<double> blockPartials;       // shared: one per block
+  int clusterBlocks = 0;  // shared clusters: blocks a cluster, whose totals meet on the chip
   // butterfly: threads that ended with a total other than their block's thread 0's (the result
   // takes thread 0's); any makes the run wrong, as the lesson promises every thread the total
   long long threadsOffTotal = 0;
