@@ -44,7 +44,9 @@ void drawRowOverview(UiState& ui, const std::vector<double>& values,
 // The gather step of coarsening (panel_gather.cpp): the elements each thread read.
 void drawGatherPicture(App& app, const StepSnapshot& s);
 float gatherPictureHeight(const StepSnapshot& s, ElementType type, float width);
-void drawLessonView(App& app);      // the lesson's own picture
+void drawLessonView(App& app);  // the lesson's own picture
+// The shared lesson's block partials, part of its picture (panel_block_partials.cpp).
+void drawBlockPartials(const UiState& ui, const Trace& t, const Palette& pal);
 void drawResultPanel(App& app);     // result, expected, verdict, timings
 void drawRunFacts(const Trace& t);  // where the run ran, its timings and notes
 
