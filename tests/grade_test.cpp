@@ -423,8 +423,13 @@ nlohmann::json runCodeRunnerTemplate(const std::string& program, bool& quiet) {
                               fs::path(RLAB_CLI_BINARY).parent_path().string() +
                               "':\"$PATH\" python3 prog.py > out.json 2> err.txt";
   REQUIRE(std::system(command.c_str()) == 0);
-  quiet = textOf((sandbox / "err.txt").string()).empty();
-  return readJson(sandbox / "out.json");
+  const std::string errors = textOf((sandbox / "err.txt").string());
+  quiet = errors.empty();
+  nlohmann::json result = readJson(sandbox / "out.json");
+  // What CodeRunner reads, or else what the template printed: a failure, never an abort.
+  REQUIRE_MESSAGE((result.is_object() && result.contains("fraction")),
+                  "the template printed " << textOf((sandbox / "out.json").string()) << errors);
+  return result;
 }
 
 }  // namespace
