@@ -192,10 +192,6 @@ class DynamicShared {
   size_t bytes_;
 };
 
-}  // namespace
-
-namespace {
-
 // CUDA's limits on a launch's clusters (cudaLaunchKernelEx refuses the launch otherwise).
 void checkClusters(dim3 grid, const LaunchOptions& options) {
   const dim3 c = options.cluster;

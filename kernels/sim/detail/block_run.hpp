@@ -82,10 +82,10 @@ inline bool sameSite(const char* fileA, int lineA, const char* fileB, int lineB)
 // Where every fiber starts: it runs the running block's threads, one per block, forever.
 void fiberMain(fc::transfer_t start);
 
-// The blocks of one launch, one after another: made once per launch, run() once per block. A
-// launch in clusters has one BlockRun per block of a cluster, each on fibers of its own (from
-// `firstFiber`), and runs them by turns (cluster.cpp): begin(), then resume() until it returns
-// true, pausing whenever every thread of the block that has not exited waits at cluster.sync().
+// One block of a cluster at a time (a launch without clusters: clusters of one block): made once
+// per launch, on fibers of its own (from `firstFiber`); the cluster's run (cluster.cpp) calls
+// begin() for each block, then resume() until it returns true, pausing whenever every thread of
+// the block that has not exited waits at cluster.sync().
 class BlockRun {
  public:
   BlockRun(const std::function<void()>& body, const LaunchOptions& options, FiberPool& fibers,
@@ -97,10 +97,6 @@ class BlockRun {
         shared_(shared),
         firstFiber_(firstFiber) {}
 
-  void run(unsigned blockLinear) {
-    begin(blockLinear);
-    resume();
-  }
   void begin(unsigned blockLinear);
   // Runs the block until every thread has exited (true) or waits at cluster.sync() (false).
   // A failure unwinds this block's threads and throws; the caller unwinds the other blocks'
